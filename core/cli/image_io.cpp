@@ -1,0 +1,42 @@
+#include "image_io.h"
+
+#include "atomic_file.h"
+
+#include <ATen/ATen.h>
+#include <stb_image.h>
+#include <stb_image_write.h>
+
+#include <memory>
+#include <stdexcept>
+
+namespace recon::cli {
+
+at::Tensor read_grayscale(const std::string& path) {
+  int width = 0, height = 0, channels = 0;
+  std::unique_ptr<unsigned char, void (*)(void*)> pixels(stbi_load(path.c_str(), &width, &height, &channels, 1), stbi_image_free);
+  if (!pixels) throw std::runtime_error("cannot read image '" + path + "': " + stbi_failure_reason());
+  auto image = at::from_blob(pixels.get(), {height, width}, at::kByte).to(at::kFloat);  // copies before the free
+  return image;
+}
+
+namespace {
+void write_png(const std::string& path, const at::Tensor& bytes, int channels) {
+  auto contiguous = bytes.contiguous();
+  const int height = static_cast<int>(contiguous.size(0)), width = static_cast<int>(contiguous.size(1));
+  write_atomically(path, [&](const std::string& temporary) {
+    if (stbi_write_png(temporary.c_str(), width, height, channels, contiguous.data_ptr<uint8_t>(), width * channels) == 0) {
+      throw std::runtime_error("cannot write '" + path + "'");
+    }
+  });
+}
+}  // namespace
+
+void write_grayscale_png(const std::string& path, const at::Tensor& image, double lo, double hi) {
+  const double span = hi > lo ? hi - lo : 1.0;
+  auto scaled = ((image.detach().to(at::kDouble) - lo) * (255.0 / span)).round().clamp(0.0, 255.0).to(at::kByte);
+  write_png(path, scaled, 1);
+}
+
+void write_rgb_png(const std::string& path, const at::Tensor& rgb) { write_png(path, rgb.to(at::kByte), 3); }
+
+}  // namespace recon::cli

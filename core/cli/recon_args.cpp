@@ -1,0 +1,154 @@
+#include "recon_args.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace recon::cli {
+namespace {
+
+const std::set<std::string> kBuiltinTargets = {"usaf", "star", "planet", "points", "disc"};
+const std::set<std::string> kSwitches = {"precompute_sample", "shared_spectrum",    "fold_shifts", "pruned_forward",
+                                         "pruned_inverse",    "matvec_first_layer", "fused_adam"};
+
+const std::set<std::string> kPatterns = {"fermat", "random", "rings", "jittered", "star"};
+const std::set<std::string> kLosses = {"l1", "l2", "ssim", "ms-ssim", "composite"};
+const std::set<std::string> kActivations = {"none", "relu", "sigmoid", "softplus", "abs"};
+
+bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+bool has_image_extension(const std::string& path) {
+  const auto dot = path.find_last_of('.');
+  if (dot == std::string::npos) return false;
+  std::string ext = path.substr(dot + 1);
+  for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == "png" || ext == "jpg" || ext == "jpeg";
+}
+
+std::string join(const std::set<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
+  cmd.add_option("--target", a.target, "usaf, star, planet, points, disc, or a PNG/JPEG image path")->capture_default_str();
+  cmd.add_option("--grid", a.grid, "grid size N (power of two)")->capture_default_str();
+  cmd.add_option("--object", a.object, "object size S in pixels (<= N)")->capture_default_str();
+  cmd.add_option("--radius", a.radius, "sub-aperture radius in k-space pixels, 0 < r < N/2")->capture_default_str();
+  cmd.add_option("--pattern", a.pattern, "fermat, random, rings, jittered or star")->capture_default_str();
+  cmd.add_option("--samples", a.samples, "number of sub-aperture samples (>= 1)")->capture_default_str();
+  cmd.add_option("--steps", a.steps, "gradient steps per sample")->capture_default_str();
+  cmd.add_option("--init-steps", a.init_steps, "initialisation steps")->capture_default_str();
+  cmd.add_option("--pipeline", a.pipeline, "reference or optimized")->capture_default_str();
+  cmd.add_option("--disable", a.disable, "optimisation switches to turn off (optimized pipeline): " + join(kSwitches));
+  cmd.add_option("--algorithm", a.algorithm, "prism (deep-prior trainer) or epie (classical baseline)")->capture_default_str();
+  cmd.add_option("--epochs", a.epochs, "epie only: passes over all samples")->capture_default_str();
+  cmd.add_option("--seed", a.seed, "seed of the decoder's initialisation, random patterns and noise")->capture_default_str();
+  cmd.add_option("--threads", a.threads, "LibTorch intra-op threads (recorded in metrics.json)")->capture_default_str();
+  cmd.add_option("--out", a.out, "output folder (created)")->capture_default_str();
+  cmd.add_option("--loss", a.loss, "l1, l2, ssim, ms-ssim or composite")->capture_default_str();
+  cmd.add_option("--snr-db", a.snr_db, "detector noise SNR in dB (noise off when absent)");
+  cmd.add_option("--settings", a.settings, "robust (default) or prism-compat")->capture_default_str();
+  cmd.add_option("--activation", a.activation, "override the output activation: none, relu, sigmoid, softplus, abs");
+  cmd.add_option("--lr", a.lr, "Adam learning rate")->capture_default_str();
+  cmd.add_option("--loss-threshold", a.loss_threshold, "per-sample convergence threshold")->capture_default_str();
+  cmd.add_flag("--plateau-stop", a.plateau_stop, "also stop a sample on a persistent loss plateau");
+  cmd.add_flag("--invert", a.invert, "invert the image file (255 - v) before preparation");
+  cmd.add_option("--progress", a.progress, "auto (on a terminal, not in CI), on or off")->capture_default_str();
+}
+
+}  // namespace
+
+ParseOutcome parse_recon_args(const std::vector<std::string>& argv) {
+  ReconArgs args;
+  CLI::App app{"recon: sparse-aperture (PRISM) reconstruction with a deep image prior, or the ePIE baseline"};
+  app.name("recon");
+  app.require_subcommand(1);
+  auto* cmd = app.add_subcommand("reconstruct",
+                                 "reconstruct a target from simulated sub-aperture measurements; writes PNGs and metrics.json");
+  add_reconstruct_options(*cmd, args);
+
+  std::vector<std::string> reversed(argv.rbegin(), argv.rend() - (argv.empty() ? 0 : 1));
+  ParseOutcome outcome;
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    outcome.output = app.help("", CLI::AppFormatMode::All);
+    return outcome;
+  } catch (const CLI::CallForAllHelp&) {
+    outcome.output = app.help("", CLI::AppFormatMode::All);
+    return outcome;
+  } catch (const CLI::ParseError& e) {
+    outcome.exit_code = 2;
+    outcome.output = std::string("recon: error: ") + e.what() + " (see recon --help)";
+    return outcome;
+  }
+  const std::string problem = validate(args);
+  if (!problem.empty()) {
+    outcome.exit_code = 2;
+    outcome.output = "recon: error: " + problem;
+    return outcome;
+  }
+  outcome.args = args;
+  return outcome;
+}
+
+std::string validate(const ReconArgs& a) {
+  std::ostringstream why;
+  if (!is_power_of_two(a.grid) || a.grid < 8 || a.grid > 8192) {
+    why << "--grid " << a.grid << ": must be a power of two in [8, 8192]";
+  } else if (a.object < 4 || a.object > a.grid) {
+    why << "--object " << a.object << ": must be in [4, grid " << a.grid << "]";
+  } else if (!std::isfinite(a.radius) || a.radius <= 0.0 || a.radius >= static_cast<double>(a.grid) / 2.0) {
+    why << "--radius " << a.radius << ": must satisfy 0 < radius < grid/2 = " << a.grid / 2;
+  } else if (a.samples < 1 || a.samples > 100000) {
+    why << "--samples " << a.samples << ": must be in [1, 100000]";
+  } else if (a.steps < 0 || a.init_steps < 0 || a.epochs < 0) {
+    why << "step and epoch counts must be >= 0";
+  } else if (a.threads < 1 || a.threads > 256) {
+    why << "--threads " << a.threads << ": must be in [1, 256]";
+  } else if (!std::isfinite(a.lr) || a.lr <= 0.0) {
+    why << "--lr " << a.lr << ": must be a positive number";
+  } else if (!std::isfinite(a.loss_threshold) || a.loss_threshold < 0.0) {
+    why << "--loss-threshold " << a.loss_threshold << ": must be >= 0";
+  } else if (a.snr_db && !std::isfinite(*a.snr_db)) {
+    why << "--snr-db: must be a finite number";
+  } else if (kPatterns.count(a.pattern) == 0) {
+    why << "--pattern " << a.pattern << ": expected " << join(kPatterns);
+  } else if (kLosses.count(a.loss) == 0) {
+    why << "--loss " << a.loss << ": expected " << join(kLosses);
+  } else if (a.settings != "robust" && a.settings != "prism-compat") {
+    why << "--settings " << a.settings << ": expected robust or prism-compat";
+  } else if (!a.activation.empty() && kActivations.count(a.activation) == 0) {
+    why << "--activation " << a.activation << ": expected " << join(kActivations);
+  } else if (a.pipeline != "reference" && a.pipeline != "optimized") {
+    why << "--pipeline " << a.pipeline << ": expected reference or optimized";
+  } else if (a.algorithm != "prism" && a.algorithm != "epie") {
+    why << "--algorithm " << a.algorithm << ": expected prism or epie";
+  } else if (a.progress != "auto" && a.progress != "on" && a.progress != "off") {
+    why << "--progress " << a.progress << ": expected auto, on or off";
+  } else if (a.out.empty()) {
+    why << "--out: must not be empty";
+  } else if (kBuiltinTargets.count(a.target) == 0) {
+    if (!has_image_extension(a.target)) {
+      why << "--target " << a.target << ": not a built-in target (" << join(kBuiltinTargets) << ") nor a .png/.jpg path";
+    } else if (!std::ifstream(a.target).good()) {
+      why << "--target " << a.target << ": cannot open the image file";
+    }
+  }
+  if (why.tellp() == 0) {
+    for (const auto& s : a.disable) {
+      if (kSwitches.count(s) == 0) {
+        why << "--disable " << s << ": unknown switch (expected " << join(kSwitches) << ")";
+        break;
+      }
+    }
+  }
+  return why.str();
+}
+
+}  // namespace recon::cli

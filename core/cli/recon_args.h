@@ -1,0 +1,52 @@
+#pragma once
+// The recon command's arguments: parsing (CLI11) and validation, kept free of LibTorch so that they can be
+// fuzzed and tested without running anything.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace recon::cli {
+
+struct ReconArgs {
+  std::string target = "usaf";  // built-in name or an image path (.png, .jpg, .jpeg)
+  int64_t grid = 512;
+  int64_t object = 128;
+  double radius = 20.0;
+  std::string pattern = "fermat";
+  int64_t samples = 20;
+  int64_t steps = 50;
+  int64_t init_steps = 100;
+  std::string pipeline = "optimized";
+  std::vector<std::string> disable;  // optimisation switches turned off (ablation)
+  std::string algorithm = "prism";   // prism | epie
+  int64_t epochs = 100;              // epie only
+  uint64_t seed = 0;
+  int64_t threads = 1;
+  std::string out = "recon-out";
+  std::string loss = "l1";
+  std::optional<double> snr_db;      // noise off unless given
+  std::string settings = "robust";
+  std::string activation;            // overrides the preset's output activation when set
+  double lr = 1e-3;
+  double loss_threshold = 1e-3;
+  bool plateau_stop = false;
+  bool invert = false;
+  std::string progress = "auto";     // auto | on | off
+};
+
+/// Result of parsing: either arguments to run, or an exit code with text for stdout (help) or stderr (error).
+struct ParseOutcome {
+  std::optional<ReconArgs> args;
+  int exit_code = 0;
+  std::string output;  // help text (exit 0) or one error line (exit 2)
+};
+
+/// Parses `recon reconstruct [options]` (argv[0] is the program). Never throws, never exits.
+ParseOutcome parse_recon_args(const std::vector<std::string>& argv);
+
+/// Checks values and their combinations; returns an empty string when valid, else one line naming the option,
+/// the value and the rule. Does not touch the file system except to check that an image path is readable.
+std::string validate(const ReconArgs& args);
+
+}  // namespace recon::cli

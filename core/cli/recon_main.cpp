@@ -1,0 +1,180 @@
+// The recon command: `recon reconstruct ...` runs one reconstruction and writes its images and metrics.json.
+#include "image_io.h"
+#include "progress_bar.h"
+#include "recon_args.h"
+#include "run_outputs.h"
+
+#include "recon/recon.h"
+
+#include <c10/util/Exception.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+
+namespace {
+
+using recon::cli::ReconArgs;
+
+struct Prepared {
+  recon::ReconstructionProblem problem;
+  recon::DecoderOptions decoder{8, 4};
+  recon::TrainerOptions trainer;
+};
+
+Prepared prepare(const ReconArgs& a) {
+  Prepared p;
+  if (a.target == "usaf" || a.target == "star" || a.target == "planet" || a.target == "points" || a.target == "disc") {
+    p.problem.ground_truth = recon::synthetic_target(recon::parse_target_kind(a.target), a.object, a.grid);
+  } else {
+    auto image = recon::cli::read_grayscale(a.target);
+    if (a.invert) image = 255.0 - image;
+    p.problem.ground_truth = recon::prepare_target(image, a.object, a.grid);
+  }
+  p.problem.object_size = a.object;
+  p.problem.radius = a.radius;
+  recon::PatternOptions pattern(recon::parse_pattern_kind(a.pattern), a.samples, static_cast<double>(a.grid) / 2.0);
+  pattern.seed = a.seed;
+  p.problem.centers = recon::sample_centers(pattern);
+
+  p.decoder = recon::DecoderOptions(a.grid, a.object);
+  p.trainer.init_steps = a.init_steps;
+  p.trainer.steps_per_sample = a.steps;
+  p.trainer.learning_rate = a.lr;
+  p.trainer.loss_threshold = a.loss_threshold;
+  p.trainer.plateau_stop = a.plateau_stop;
+  p.trainer.loss.kind = recon::parse_loss_kind(a.loss);
+  if (a.snr_db) {
+    p.trainer.noise.enabled = true;
+    p.trainer.noise.snr_db = *a.snr_db;
+    p.trainer.noise.seed = a.seed;
+  }
+  p.trainer.pipeline.kind = recon::parse_pipeline_kind(a.pipeline);
+  for (const auto& name : a.disable) p.trainer.pipeline.switches.by_name(name) = false;
+  recon::apply_preset(recon::parse_settings_preset(a.settings), p.decoder, p.trainer);
+  if (!a.activation.empty()) p.decoder.output_activation(recon::parse_output_activation(a.activation));
+  return p;
+}
+
+nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruction) {
+  recon::seed_everything(a.seed);
+  recon::ProgressiveDecoder decoder(p.decoder);
+  recon::cli::ProgressBar bar(a.progress);
+  auto result = recon::reconstruct(decoder, p.problem, p.trainer, [&](const recon::Progress& progress) {
+    if (progress.phase == recon::Progress::Phase::init) {
+      bar.update("init", progress.step, progress.steps, progress.loss);
+    } else {
+      bar.update("sample " + std::to_string(progress.sample) + "/" + std::to_string(progress.samples), progress.step,
+                 progress.steps, progress.loss);
+    }
+  });
+  bar.finish();
+  reconstruction = result.reconstruction;
+  nlohmann::json trajectory = nlohmann::json::array();
+  for (const auto& s : result.samples) {
+    auto entry = recon::cli::quality_json(s.quality);
+    entry["index"] = s.index;
+    entry["center_y"] = s.center.y;
+    entry["center_x"] = s.center.x;
+    entry["steps"] = s.steps;
+    entry["first_loss"] = s.first_loss;
+    entry["loss_old"] = s.loss_old;
+    entry["loss_new"] = s.loss_new;
+    entry["converged"] = s.converged;
+    entry["seconds"] = s.seconds;
+    trajectory.push_back(entry);
+  }
+  const auto final_quality = result.samples.back().quality;
+  auto metrics = recon::cli::quality_json(final_quality);
+  metrics["steps"] = result.total_steps;
+  metrics["init_steps"] = result.init_steps;
+  metrics["init_loss"] = result.init_loss;
+  metrics["seconds_total"] = result.seconds_total;
+  metrics["seconds_init"] = result.seconds_init;
+  metrics["seconds_per_step"] = result.total_steps > 0 ? result.seconds_total / static_cast<double>(result.total_steps) : 0.0;
+  metrics["parameters"] = recon::parameter_count(*decoder);
+  metrics["trajectory"] = trajectory;
+  nlohmann::json switches;
+  for (const auto& name : recon::OptimizationSwitches::names()) switches[name] = p.trainer.pipeline.switches.by_name(name);
+  metrics["switches"] = p.trainer.pipeline.kind == recon::PipelineKind::optimized ? switches : nlohmann::json(nullptr);
+  metrics["output_activation"] = recon::to_string(p.decoder.output_activation());
+  return metrics;
+}
+
+nlohmann::json run_epie(const ReconArgs& a, Prepared& p, at::Tensor& reconstruction) {
+  recon::EpieOptions options;
+  options.epochs = a.epochs;
+  options.seed = a.seed;
+  const auto start = std::chrono::steady_clock::now();
+  auto result = recon::epie_reconstruct(p.problem, options, p.trainer.noise);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  reconstruction = result.reconstruction;
+  auto metrics = recon::cli::quality_json(recon::evaluate(result.reconstruction, p.problem.ground_truth, a.object));
+  const int64_t updates = a.epochs * a.samples;
+  metrics["steps"] = updates;
+  metrics["seconds_total"] = seconds;
+  metrics["seconds_per_step"] = updates > 0 ? seconds / static_cast<double>(updates) : 0.0;
+  metrics["parameters"] = a.object * a.object;
+  nlohmann::json trajectory = nlohmann::json::array();
+  for (size_t e = 0; e < result.per_epoch.size(); ++e) {
+    auto entry = recon::cli::quality_json(result.per_epoch[e]);
+    entry["epoch"] = e + 1;
+    trajectory.push_back(entry);
+  }
+  metrics["trajectory"] = trajectory;
+  return metrics;
+}
+
+int run(const ReconArgs& a) {
+  recon::set_threads(a.threads);
+  auto prepared = prepare(a);
+  std::filesystem::create_directories(a.out);
+  at::Tensor reconstruction;
+  auto metrics = a.algorithm == "epie" ? run_epie(a, prepared, reconstruction) : run_prism(a, prepared, reconstruction);
+  const auto info = recon::runtime_info();
+  metrics["algorithm"] = a.algorithm;
+  metrics["pipeline"] = a.pipeline;
+  metrics["settings"] = a.settings;
+  metrics["seed"] = a.seed;
+  metrics["threads"] = info.threads;
+  metrics["target"] = a.target;
+  metrics["grid"] = a.grid;
+  metrics["object"] = a.object;
+  metrics["radius"] = a.radius;
+  metrics["pattern"] = a.pattern;
+  metrics["samples"] = a.samples;
+  metrics["loss"] = a.loss;
+  metrics["snr_db"] = a.snr_db ? nlohmann::json(*a.snr_db) : nlohmann::json(nullptr);
+  metrics["torch_version"] = info.torch_version;
+  metrics["cpu_capability"] = info.cpu_capability;
+  metrics["cpu_model"] = info.cpu_model;
+  recon::cli::write_images(a.out, reconstruction, prepared.problem.ground_truth, a.object, prepared.problem.centers, a.radius);
+  recon::cli::write_metrics(a.out, metrics);
+  std::printf("%s %s seed %llu: PSNR %.2f dB, SSIM %.4f, RMSE %.2f %%, %.1f ms/step, %.1f s -> %s\n", a.algorithm.c_str(),
+              a.pipeline.c_str(), static_cast<unsigned long long>(a.seed),
+              metrics["psnr_db"].is_null() ? std::numeric_limits<double>::infinity() : metrics["psnr_db"].get<double>(),
+              metrics["ssim"].get<double>(), metrics["rmse_pct"].get<double>(),
+              1000.0 * metrics["seconds_per_step"].get<double>(), metrics["seconds_total"].get<double>(), a.out.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv, argv + argc);
+  const auto outcome = recon::cli::parse_recon_args(args);
+  if (!outcome.args) {
+    (outcome.exit_code == 0 ? std::cout : std::cerr) << outcome.output << '\n';
+    return outcome.exit_code;
+  }
+  // Every failure becomes one line and exit code 2; LibTorch's errors lose their C++ backtrace.
+  try {
+    return run(*outcome.args);
+  } catch (const c10::Error& e) {
+    std::cerr << "recon: error: " << e.what_without_backtrace() << '\n';
+  } catch (const std::exception& e) {
+    std::cerr << "recon: error: " << e.what() << '\n';
+  }
+  return 2;
+}

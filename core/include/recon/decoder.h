@@ -1,0 +1,64 @@
+#pragma once
+/// PRISM's ProgressiveDecoder: a decoder-only deep image prior whose output is the reconstruction.
+#include <torch/arg.h>
+#include <torch/nn/cloneable.h>
+#include <torch/nn/modules/batchnorm.h>
+#include <torch/nn/modules/conv.h>
+#include <torch/nn/pimpl.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace recon {
+
+/// Applied to the last convolution's output. PRISM's runner uses `none`; a non-negative activation removes the
+/// sign ambiguity of a modulus measurement (x and −x measure the same).
+enum class OutputActivation { none, relu, sigmoid, softplus, abs };
+
+OutputActivation parse_output_activation(const std::string& name);  ///< throws std::invalid_argument
+std::string to_string(OutputActivation activation);
+
+/// Options for the decoder.
+/// Example: DecoderOptions(512, 128).output_activation(OutputActivation::sigmoid)
+struct DecoderOptions {
+  DecoderOptions(int64_t grid_size, int64_t object_size) : grid_size_(grid_size), object_size_(object_size) {}
+  TORCH_ARG(int64_t, grid_size);    ///< N, a power of two ≥ 8; also the latent channel count, as in PRISM
+  TORCH_ARG(int64_t, object_size);  ///< S, 1 ≤ S ≤ N
+  TORCH_ARG(OutputActivation, output_activation) = OutputActivation::none;
+  /// Exact optimisation: the first layer (ConvTranspose on a 1×1 latent) as one matrix-vector product.
+  TORCH_ARG(bool, matvec_first_layer) = false;
+};
+
+/// Layers: ConvT(N → N/2, k4) on the 1×1 latent, then stride-2 ConvT doublings up to ≥ S, then 3×3 convolutions
+/// halving the channels down to 1 (the last one unpadded, with bias, no BatchNorm). BatchNorm always normalises
+/// with the statistics of the current output (train mode), as PRISM never switches to eval. 2,797,431
+/// parameters at N=512, S=128.
+class ProgressiveDecoderImpl : public torch::nn::Cloneable<ProgressiveDecoderImpl> {
+ public:
+  explicit ProgressiveDecoderImpl(DecoderOptions options);
+  void reset() override;
+  void pretty_print(std::ostream& stream) const override;
+
+  /// The reconstruction on the full grid: [1, 1, N, N] float32, zero outside the object box.
+  at::Tensor forward();
+  /// The object box only: [1, 1, S, S] float32; forward() is this zero-padded by object_offset() on each side.
+  at::Tensor forward_object();
+  /// Row (and column) index in the N grid where the S×S object box starts: (N − S) / 2.
+  int64_t object_offset() const { return (options.grid_size() - options.object_size()) / 2; }
+
+  DecoderOptions options;
+
+ private:
+  torch::Tensor latent_;
+  torch::nn::ConvTranspose2d first_{nullptr};
+  std::vector<torch::nn::ConvTranspose2d> ups_;
+  std::vector<torch::nn::Conv2d> refines_;
+  std::vector<torch::nn::BatchNorm2d> norms_;  // one after every layer but the last
+};
+TORCH_MODULE(ProgressiveDecoder);
+
+/// Number of trainable scalars (latent included).
+int64_t parameter_count(const torch::nn::Module& module);
+
+}  // namespace recon

@@ -1,0 +1,75 @@
+#pragma once
+/// The two pipelines of one algorithm: how the loss of a training step is computed.
+#include "recon/aperture.h"
+#include "recon/decoder.h"
+#include "recon/losses.h"
+#include "recon/noise.h"
+
+#include <ATen/Tensor.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace recon {
+
+enum class PipelineKind {
+  reference,  ///< PRISM's computation: two full centred spectra, masks and normalisers rebuilt every step
+  optimized,  ///< the same mathematics with the switches below
+};
+
+PipelineKind parse_pipeline_kind(const std::string& name);  ///< throws std::invalid_argument
+std::string to_string(PipelineKind kind);
+
+/// Each optimisation of the optimized pipeline, separately switchable for ablation. All are exact: they change
+/// rounding only (the loss is invariant to a permutation shared by prediction and target).
+struct OptimizationSwitches {
+  bool precompute_sample = true;   ///< masks, targets and normalisers built once per sample, not per step
+  bool shared_spectrum = true;     ///< one spectrum of the output feeds both rows; the two inverses run batched
+  bool fold_shifts = true;         ///< no fftshift/flip copies: targets are permuted once into FFT order
+  bool pruned_forward = true;      ///< the forward FFT transforms only the S rows of the object box
+  bool pruned_inverse = true;      ///< the new row's inverse FFT runs on the disc's bounding box only
+  bool matvec_first_layer = true;  ///< the decoder's first layer as a matrix-vector product
+  bool fused_adam = true;          ///< Adam as one loop per parameter, gradients released instead of zeroed
+
+  static OptimizationSwitches none();  ///< every switch off: the optimized pipeline degenerates to plain ops
+  /// Names of the switches, in ablation order, and access by name (throws std::invalid_argument).
+  static const std::vector<std::string>& names();
+  bool& by_name(const std::string& name);
+};
+
+struct PipelineOptions {
+  PipelineKind kind = PipelineKind::optimized;
+  OptimizationSwitches switches;
+};
+
+/// What one progressive sample is fitted to.
+struct SampleSetup {
+  at::Tensor ground_truth;               ///< [N, N] float32 amplitude
+  at::Tensor previous_reconstruction;    ///< [N, N] float32; ignored when `first`
+  std::vector<Center> previous_centers;  ///< the cumulative mask is the union of these discs
+  Center center;                         ///< the new sub-aperture
+  double radius = 20.0;
+  bool first = true;                     ///< the first sample has no "old" row (old = new)
+  int64_t index = 0;                     ///< sample index, selects the noise stream
+  LossOptions loss;
+  NoiseOptions noise;
+};
+
+/// The two row losses of one step (0-dim tensors; `old_row` aliases `new_row` for the first sample).
+struct LossPair {
+  at::Tensor old_row;
+  at::Tensor new_row;
+};
+
+/// Computes the decoder's output and its loss for one sample. Built once per sample by make_objective().
+class SampleObjective {
+ public:
+  virtual ~SampleObjective() = default;
+  /// Runs the decoder forward and returns the row losses, with the autograd graph attached.
+  virtual LossPair operator()(ProgressiveDecoderImpl& decoder) = 0;
+};
+
+std::unique_ptr<SampleObjective> make_objective(const SampleSetup& setup, const PipelineOptions& options);
+
+}  // namespace recon

@@ -1,0 +1,17 @@
+#pragma once
+/// Umbrella header of the reconstruction core (namespace recon, target recon::core).
+#include "recon/aperture.h"
+#include "recon/decoder.h"
+#include "recon/epie.h"
+#include "recon/fourier.h"
+#include "recon/losses.h"
+#include "recon/measurement.h"
+#include "recon/metrics.h"
+#include "recon/noise.h"
+#include "recon/optimizer.h"
+#include "recon/pipeline.h"
+#include "recon/runtime.h"
+#include "recon/sampling.h"
+#include "recon/settings.h"
+#include "recon/targets.h"
+#include "recon/trainer.h"

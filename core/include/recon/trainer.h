@@ -1,0 +1,75 @@
+#pragma once
+/// The progressive trainer: an initialisation phase, then one fitting phase per sub-aperture sample.
+#include "recon/aperture.h"
+#include "recon/decoder.h"
+#include "recon/losses.h"
+#include "recon/metrics.h"
+#include "recon/noise.h"
+#include "recon/pipeline.h"
+
+#include <ATen/Tensor.h>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace recon {
+
+/// Example: TrainerOptions{}.steps_per_sample = 50 with init_steps = 100 — the seed workload's budgets.
+struct TrainerOptions {
+  int64_t init_steps = 100;         ///< image-space L1 steps toward the radius-S/2 disc (PRISM: up to 10,000)
+  int64_t steps_per_sample = 50;    ///< gradient-step budget per sample (PRISM: 1,000)
+  double loss_threshold = 1e-3;     ///< a sample stops when its row losses fall below this, tested before the update
+  double learning_rate = 1e-3;      ///< Adam, fresh for every sample
+  bool plateau_stop = false;        ///< PRISM's adaptive stop: a sample also ends on a persistent plateau
+  LossOptions loss;
+  NoiseOptions noise;
+  PipelineOptions pipeline;
+};
+
+/// The measured object and where it is sampled.
+struct ReconstructionProblem {
+  at::Tensor ground_truth;      ///< [N, N] float32 amplitude (see prepare_target)
+  int64_t object_size = 0;      ///< S
+  std::vector<Center> centers;  ///< in acquisition order
+  double radius = 20.0;         ///< sub-aperture radius, k-space pixels
+};
+
+/// Outcome of one sample, measured on the reconstruction after its last step.
+struct SampleRecord {
+  int64_t index = 0;
+  Center center;
+  int64_t steps = 0;        ///< gradient updates applied
+  double first_loss = 0.0;  ///< total loss at the sample's first evaluation
+  double loss_old = 0.0;    ///< last evaluated row losses
+  double loss_new = 0.0;
+  bool converged = false;   ///< stopped by the threshold (or the plateau rule) before the budget
+  QualityReport quality;
+  double seconds = 0.0;
+};
+
+struct ReconstructionResult {
+  at::Tensor reconstruction;  ///< [N, N] float32, the decoder output after the last sample
+  int64_t init_steps = 0;
+  double init_loss = 0.0;
+  std::vector<SampleRecord> samples;
+  int64_t total_steps = 0;    ///< init steps + all sample steps
+  double seconds_init = 0.0;
+  double seconds_total = 0.0;
+};
+
+/// Progress of a run, reported after every step; the core never prints.
+struct Progress {
+  enum class Phase { init, sample } phase = Phase::init;
+  int64_t sample = 0, samples = 0;
+  int64_t step = 0, steps = 0;
+  double loss = 0.0;
+};
+using ProgressCallback = std::function<void(const Progress&)>;
+
+/// Runs PRISM's algorithm on `decoder` (already initialised, e.g. after torch::manual_seed). Throws
+/// std::invalid_argument when the problem and the decoder disagree (grid or object size, no centres).
+ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const ReconstructionProblem& problem,
+                                 const TrainerOptions& options, const ProgressCallback& on_progress = {});
+
+}  // namespace recon

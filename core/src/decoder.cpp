@@ -1,0 +1,133 @@
+#include "recon/decoder.h"
+
+#include <ATen/ATen.h>
+#include <torch/nn/init.h>
+
+#include <ostream>
+#include <stdexcept>
+
+namespace recon {
+namespace {
+
+bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+// PRISM's crop_pad to a square of side t: zero-pad with pre = (t − s)/2 when growing, else a centred crop whose
+// offset is int((s − t)/2) + 1 (the reference's +1, kept for identical geometry).
+at::Tensor crop_pad(const at::Tensor& x, int64_t t) {
+  const int64_t s = x.size(-1);
+  if (t >= s) {
+    const int64_t pre = (t - s) / 2, post = t - s - pre;
+    return at::constant_pad_nd(x, {pre, post, pre, post}, 0.0);
+  }
+  const int64_t offset = (s - t) / 2 + 1;
+  return x.narrow(-2, offset, t).narrow(-1, offset, t);
+}
+
+at::Tensor activate(const at::Tensor& x, OutputActivation a) {
+  switch (a) {
+    case OutputActivation::none: return x;
+    case OutputActivation::relu: return at::relu(x);
+    case OutputActivation::sigmoid: return at::sigmoid(x);
+    case OutputActivation::softplus: return at::softplus(x, 1.0, 20.0);
+    case OutputActivation::abs: return at::abs(x);
+  }
+  return x;
+}
+
+}  // namespace
+
+OutputActivation parse_output_activation(const std::string& name) {
+  if (name == "none") return OutputActivation::none;
+  if (name == "relu") return OutputActivation::relu;
+  if (name == "sigmoid") return OutputActivation::sigmoid;
+  if (name == "softplus") return OutputActivation::softplus;
+  if (name == "abs") return OutputActivation::abs;
+  throw std::invalid_argument("unknown output activation '" + name + "' (expected none, relu, sigmoid, softplus or abs)");
+}
+
+std::string to_string(OutputActivation activation) {
+  switch (activation) {
+    case OutputActivation::none: return "none";
+    case OutputActivation::relu: return "relu";
+    case OutputActivation::sigmoid: return "sigmoid";
+    case OutputActivation::softplus: return "softplus";
+    case OutputActivation::abs: return "abs";
+  }
+  return "?";
+}
+
+ProgressiveDecoderImpl::ProgressiveDecoderImpl(DecoderOptions options_) : options(std::move(options_)) { reset(); }
+
+void ProgressiveDecoderImpl::reset() {
+  const int64_t n = options.grid_size(), s = options.object_size();
+  if (!is_power_of_two(n) || n < 8) {
+    throw std::invalid_argument("DecoderOptions::grid_size = " + std::to_string(n) + ", must be a power of two >= 8");
+  }
+  if (s < 1 || s > n) {
+    throw std::invalid_argument("DecoderOptions::object_size = " + std::to_string(s) + ", must be in [1, grid_size]");
+  }
+  ups_.clear();
+  refines_.clear();
+  norms_.clear();
+
+  // Channel progression: N/2, halved once per doubling (4 → 8 → … ≥ S), then halved down to 1.
+  int64_t doublings = 0;
+  for (int64_t side = 4; side < s; side *= 2) ++doublings;
+  std::vector<int64_t> channels{n / 2};
+  for (int64_t i = 0; i < doublings; ++i) channels.push_back(std::max<int64_t>(channels.back() / 2, 1));
+  while (channels.back() > 1) channels.push_back(channels.back() / 2);
+  if (channels.size() < static_cast<size_t>(doublings) + 2) channels.push_back(1);  // at least one refinement
+
+  latent_ = register_parameter("latent", torch::randn({1, n, 1, 1}));
+  namespace nn = torch::nn;
+  first_ = register_module("up0", nn::ConvTranspose2d(nn::ConvTranspose2dOptions(n, channels[0], 4).bias(false)));
+  norms_.push_back(register_module("norm0", nn::BatchNorm2d(channels[0])));
+  for (int64_t i = 0; i < doublings; ++i) {
+    const auto in = channels[static_cast<size_t>(i)], out = channels[static_cast<size_t>(i) + 1];
+    ups_.push_back(register_module("up" + std::to_string(i + 1),
+                                   nn::ConvTranspose2d(nn::ConvTranspose2dOptions(in, out, 4).stride(2).padding(1).bias(false))));
+    norms_.push_back(register_module("norm" + std::to_string(norms_.size()), nn::BatchNorm2d(out)));
+  }
+  for (size_t j = static_cast<size_t>(doublings) + 1; j < channels.size(); ++j) {
+    const bool last = j + 1 == channels.size();
+    refines_.push_back(register_module("refine" + std::to_string(j - static_cast<size_t>(doublings)),
+                                       nn::Conv2d(nn::Conv2dOptions(channels[j - 1], channels[j], 3).padding(last ? 0 : 1).bias(last))));
+    if (!last) norms_.push_back(register_module("norm" + std::to_string(norms_.size()), nn::BatchNorm2d(channels[j])));
+  }
+}
+
+void ProgressiveDecoderImpl::pretty_print(std::ostream& stream) const {
+  stream << "recon::ProgressiveDecoder(grid_size=" << options.grid_size() << ", object_size=" << options.object_size()
+         << ", output_activation=" << to_string(options.output_activation())
+         << ", matvec_first_layer=" << options.matvec_first_layer() << ")";
+}
+
+at::Tensor ProgressiveDecoderImpl::forward_object() {
+  at::Tensor x;
+  if (options.matvec_first_layer()) {
+    // ConvT(k=4, s=1, p=0) of a 1×1 input is Wᵀz with W viewed as [C_in, C_out·16]: one BLAS gemv instead of
+    // im2col plus a GEMM that packs the whole 8 MB weight. Same sums, same autograd graph semantics.
+    const auto& w = first_->weight;
+    x = at::mv(w.view({w.size(0), -1}).t(), latent_.view({-1})).view({1, w.size(1), 4, 4});
+  } else {
+    x = first_->forward(latent_);
+  }
+  size_t norm = 0;
+  x = at::relu(norms_[norm++]->forward(x));
+  for (auto& up : ups_) x = at::relu(norms_[norm++]->forward(up->forward(x)));
+  for (size_t j = 0; j < refines_.size(); ++j) {
+    x = refines_[j]->forward(x);
+    if (j + 1 < refines_.size()) x = at::relu(norms_[norm++]->forward(x));
+  }
+  return crop_pad(activate(x, options.output_activation()), options.object_size());
+}
+
+at::Tensor ProgressiveDecoderImpl::forward() { return crop_pad(forward_object(), options.grid_size()); }
+
+int64_t parameter_count(const torch::nn::Module& module) {
+  int64_t total = 0;
+  for (const auto& p : module.parameters()) total += p.numel();
+  return total;
+}
+
+}  // namespace recon

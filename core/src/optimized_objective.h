@@ -1,0 +1,9 @@
+#pragma once
+// The optimized pipeline's objective: the reference's mathematics with each saving behind a switch.
+#include "recon/pipeline.h"
+
+namespace recon::detail {
+
+std::unique_ptr<SampleObjective> make_optimized_objective(const SampleSetup& setup, const OptimizationSwitches& switches);
+
+}  // namespace recon::detail

@@ -1,0 +1,46 @@
+#include "recon/pipeline.h"
+
+#include "optimized_objective.h"
+#include "reference_objective.h"
+
+#include <stdexcept>
+
+namespace recon {
+
+PipelineKind parse_pipeline_kind(const std::string& name) {
+  if (name == "reference") return PipelineKind::reference;
+  if (name == "optimized") return PipelineKind::optimized;
+  throw std::invalid_argument("unknown pipeline '" + name + "' (expected reference or optimized)");
+}
+
+std::string to_string(PipelineKind kind) { return kind == PipelineKind::reference ? "reference" : "optimized"; }
+
+OptimizationSwitches OptimizationSwitches::none() {
+  OptimizationSwitches s;
+  for (const auto& name : names()) s.by_name(name) = false;
+  return s;
+}
+
+const std::vector<std::string>& OptimizationSwitches::names() {
+  static const std::vector<std::string> kNames = {"precompute_sample", "shared_spectrum",    "fold_shifts", "pruned_forward",
+                                                  "pruned_inverse",    "matvec_first_layer", "fused_adam"};
+  return kNames;
+}
+
+bool& OptimizationSwitches::by_name(const std::string& name) {
+  if (name == "precompute_sample") return precompute_sample;
+  if (name == "shared_spectrum") return shared_spectrum;
+  if (name == "fold_shifts") return fold_shifts;
+  if (name == "pruned_forward") return pruned_forward;
+  if (name == "pruned_inverse") return pruned_inverse;
+  if (name == "matvec_first_layer") return matvec_first_layer;
+  if (name == "fused_adam") return fused_adam;
+  throw std::invalid_argument("unknown optimisation switch '" + name + "'");
+}
+
+std::unique_ptr<SampleObjective> make_objective(const SampleSetup& setup, const PipelineOptions& options) {
+  if (options.kind == PipelineKind::reference) return detail::make_reference_objective(setup);
+  return detail::make_optimized_objective(setup, options.switches);
+}
+
+}  // namespace recon

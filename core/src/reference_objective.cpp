@@ -1,0 +1,48 @@
+#include "reference_objective.h"
+
+#include "recon/fourier.h"
+#include "recon/measurement.h"
+
+#include <ATen/ATen.h>
+
+namespace recon::detail {
+namespace {
+
+// PRISM's per-step work, without its Python overheads and without any saving it does not make itself:
+// the sub-aperture mask is regenerated every step, the spectrum of the output is computed twice (once per row,
+// the second time after a cast to complex), the shifts and the flip are copies, and the loss normalisers are
+// recomputed from the constant targets every step. The targets are measured once per sample, as PRISM's
+// trainer calls measure() once per sample (its measurement cache never hits in that loop, so it is left out).
+class ReferenceObjective final : public SampleObjective {
+ public:
+  explicit ReferenceObjective(const SampleSetup& s) : setup_(s) {
+    const int64_t n = s.ground_truth.size(-1);
+    cumulative_mask_ = union_mask(n, s.previous_centers, s.radius);
+    auto clean = measure_amplitude(s.ground_truth, disc_mask(n, s.center, s.radius));
+    new_target_ = add_measurement_noise(clean, s.noise, static_cast<uint64_t>(s.index));
+    old_target_ = s.first ? new_target_ : measure_amplitude(s.previous_reconstruction.to(at::kComplexFloat), cumulative_mask_);
+  }
+
+  LossPair operator()(ProgressiveDecoderImpl& decoder) override {
+    const int64_t n = setup_.ground_truth.size(-1);
+    auto out = decoder.forward().view({n, n});
+    auto predicted_new = measure_amplitude(out, disc_mask(n, setup_.center, setup_.radius));
+    auto new_row = row_loss(predicted_new, new_target_, loss_normaliser(new_target_, setup_.loss), setup_.loss);
+    if (setup_.first) return {new_row, new_row};
+    auto predicted_old = measure_amplitude(out.to(at::kComplexFloat), cumulative_mask_);
+    auto old_row = row_loss(predicted_old, old_target_, loss_normaliser(old_target_, setup_.loss), setup_.loss);
+    return {old_row, new_row};
+  }
+
+ private:
+  SampleSetup setup_;
+  at::Tensor cumulative_mask_, new_target_, old_target_;
+};
+
+}  // namespace
+
+std::unique_ptr<SampleObjective> make_reference_objective(const SampleSetup& setup) {
+  return std::make_unique<ReferenceObjective>(setup);
+}
+
+}  // namespace recon::detail

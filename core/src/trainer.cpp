@@ -1,0 +1,156 @@
+#include "recon/trainer.h"
+
+#include "convergence_monitor.h"
+#include "recon/optimizer.h"
+
+#include <ATen/ATen.h>
+#include <torch/autograd.h>
+
+#include <chrono>
+#include <stdexcept>
+
+namespace recon {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+void validate(const ProgressiveDecoder& decoder, const ReconstructionProblem& p, const TrainerOptions& o) {
+  const int64_t n = decoder->options.grid_size();
+  if (!p.ground_truth.defined() || p.ground_truth.dim() != 2 || p.ground_truth.size(0) != n || p.ground_truth.size(1) != n) {
+    throw std::invalid_argument("ReconstructionProblem::ground_truth must be [" + std::to_string(n) + ", " + std::to_string(n) + "]");
+  }
+  if (p.object_size != decoder->options.object_size()) {
+    throw std::invalid_argument("ReconstructionProblem::object_size = " + std::to_string(p.object_size) +
+                                " differs from the decoder's " + std::to_string(decoder->options.object_size()));
+  }
+  if (p.centers.empty()) throw std::invalid_argument("ReconstructionProblem::centers is empty");
+  if (!(p.radius > 0.0) || p.radius >= static_cast<double>(n) / 2.0) {
+    throw std::invalid_argument("ReconstructionProblem::radius = " + std::to_string(p.radius) + ", must be in (0, N/2)");
+  }
+  if (o.init_steps < 0 || o.steps_per_sample < 0) throw std::invalid_argument("TrainerOptions: step budgets must be >= 0");
+  if (!(o.learning_rate > 0.0)) throw std::invalid_argument("TrainerOptions::learning_rate must be > 0");
+}
+
+std::unique_ptr<StepOptimizer> make_optimizer(ProgressiveDecoder& decoder, const TrainerOptions& o) {
+  const bool fused = o.pipeline.kind == PipelineKind::optimized && o.pipeline.switches.fused_adam;
+  return fused ? make_fused_adam(decoder->parameters(), o.learning_rate) : make_torch_adam(decoder->parameters(), o.learning_rate);
+}
+
+// PRISM's ReduceLROnPlateau(mode=min, factor=0.5, patience=10, relative threshold 1e-4), stepped once per 100
+// initialisation steps.
+class PlateauScheduler {
+ public:
+  void step(double loss, StepOptimizer& optimizer) {
+    if (loss < best_ * (1.0 - 1e-4)) {
+      best_ = loss;
+      bad_ = 0;
+    } else if (++bad_ > 10) {
+      optimizer.set_learning_rate(optimizer.learning_rate() * 0.5);
+      bad_ = 0;
+    }
+  }
+
+ private:
+  double best_ = std::numeric_limits<double>::infinity();
+  int64_t bad_ = 0;
+};
+
+// Initialisation: pull the output toward the binary disc of radius S/2 (image space, no physics).
+std::pair<int64_t, double> initialise(ProgressiveDecoder& decoder, const TrainerOptions& o, const ProgressCallback& cb) {
+  const int64_t n = decoder->options.grid_size(), s = decoder->options.object_size();
+  auto target = disc_mask(n, Center{}, static_cast<double>(s) / 2.0).to(at::kFloat);
+  const auto normaliser = target.mean();
+  auto optimizer = make_optimizer(decoder, o);
+  PlateauScheduler scheduler;
+  double loss_value = 0.0;
+  int64_t step = 0;
+  for (; step < o.init_steps; ++step) {
+    auto loss = (decoder->forward().view({n, n}) - target).abs().mean() / normaliser;
+    loss_value = loss.item<double>();
+    if (cb) cb(Progress{Progress::Phase::init, 0, 0, step + 1, o.init_steps, loss_value});
+    if (loss_value < o.loss_threshold) break;
+    optimizer->zero_grad();
+    loss.backward();
+    optimizer->step();
+    if ((step + 1) % 100 == 0) scheduler.step(loss_value, *optimizer);
+  }
+  return {step, loss_value};
+}
+
+}  // namespace
+
+ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const ReconstructionProblem& problem,
+                                 const TrainerOptions& options, const ProgressCallback& on_progress) {
+  validate(decoder, problem, options);
+  const auto start = Clock::now();
+  decoder->options.matvec_first_layer(options.pipeline.kind == PipelineKind::optimized &&
+                                      options.pipeline.switches.matvec_first_layer);
+  ReconstructionResult result;
+  std::tie(result.init_steps, result.init_loss) = initialise(decoder, options, on_progress);
+  result.total_steps = result.init_steps;
+  result.seconds_init = seconds_since(start);
+
+  const int64_t n = decoder->options.grid_size();
+  const auto sample_count = static_cast<int64_t>(problem.centers.size());
+  at::Tensor current;
+  {
+    at::NoGradGuard no_grad;
+    current = decoder->forward().view({n, n}).clone();
+  }
+  for (int64_t k = 0; k < sample_count; ++k) {
+    const auto sample_start = Clock::now();
+    SampleSetup setup;
+    setup.ground_truth = problem.ground_truth;
+    setup.previous_reconstruction = current;
+    setup.previous_centers.assign(problem.centers.begin(), problem.centers.begin() + k);
+    setup.center = problem.centers[static_cast<size_t>(k)];
+    setup.radius = problem.radius;
+    setup.first = k == 0;
+    setup.index = k;
+    setup.loss = options.loss;
+    setup.noise = options.noise;
+    auto objective = make_objective(setup, options.pipeline);
+    auto optimizer = make_optimizer(decoder, options);
+    detail::ConvergenceMonitor monitor(options.loss_threshold);
+
+    SampleRecord record;
+    record.index = k;
+    record.center = setup.center;
+    for (int64_t step = 0; step < options.steps_per_sample; ++step) {
+      auto losses = (*objective)(*decoder);
+      auto total = losses.old_row + losses.new_row;
+      record.loss_old = losses.old_row.item<double>();
+      record.loss_new = losses.new_row.item<double>();
+      const double total_value = record.loss_old + record.loss_new;
+      if (step == 0) record.first_loss = total_value;
+      monitor.update(total_value);
+      if (on_progress) on_progress(Progress{Progress::Phase::sample, k + 1, sample_count, step + 1, options.steps_per_sample, total_value});
+      // Convergence is tested before the update, on the rows (the first sample has only the new row).
+      const bool below = setup.first ? record.loss_new < options.loss_threshold
+                                     : record.loss_old < options.loss_threshold && record.loss_new < options.loss_threshold;
+      if (below || (options.plateau_stop && monitor.should_stop())) {
+        record.converged = true;
+        break;
+      }
+      optimizer->zero_grad();
+      total.backward();
+      optimizer->step();
+      ++record.steps;
+    }
+    {
+      at::NoGradGuard no_grad;
+      current = decoder->forward().view({n, n}).clone();
+    }
+    record.quality = evaluate(current, problem.ground_truth, problem.object_size);
+    record.seconds = seconds_since(sample_start);
+    result.total_steps += record.steps;
+    result.samples.push_back(record);
+  }
+  result.reconstruction = current;
+  result.seconds_total = seconds_since(start);
+  return result;
+}
+
+}  // namespace recon

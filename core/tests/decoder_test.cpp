@@ -1,0 +1,87 @@
+// Contract: the decoder is PRISM's ProgressiveDecoder — same parameter counts, output geometry and support —
+// and the matrix-vector first layer computes the same function as the transposed convolution.
+#include "recon/decoder.h"
+#include "test_util.h"
+
+#include <torch/autograd.h>
+
+namespace {
+
+constexpr double kMatvecTolerance = 1e-5;  // float32 sums of 512 terms in a different order
+
+TEST(decoder, parameter_count_matches_prism_at_512_128) {
+  recon::ProgressiveDecoder d(recon::DecoderOptions(512, 128));
+  EXPECT_EQ(recon::parameter_count(*d), 2797431);
+}
+
+TEST(decoder, parameter_count_matches_prism_at_1024_512) {
+  recon::ProgressiveDecoder d(recon::DecoderOptions(1024, 512));
+  EXPECT_EQ(recon::parameter_count(*d), 11187799);
+}
+
+TEST(decoder, other_documented_counts) {
+  EXPECT_EQ(recon::parameter_count(*recon::ProgressiveDecoder(recon::DecoderOptions(512, 256))), 2797655);
+  EXPECT_EQ(recon::parameter_count(*recon::ProgressiveDecoder(recon::DecoderOptions(256, 128))), 699735);
+  EXPECT_EQ(recon::parameter_count(*recon::ProgressiveDecoder(recon::DecoderOptions(128, 64))), 175063);
+}
+
+TEST(decoder, output_support_is_the_126_box_at_offset_193) {
+  at::manual_seed(0);
+  recon::ProgressiveDecoder d(recon::DecoderOptions(512, 128));
+  torch::NoGradGuard no_grad;
+  auto out = d->forward();
+  ASSERT_EQ(out.sizes(), (std::vector<int64_t>{1, 1, 512, 512}));
+  auto nonzero = out.view({512, 512}).ne(0);
+  auto rows = nonzero.any(1).nonzero().view(-1), cols = nonzero.any(0).nonzero().view(-1);
+  EXPECT_EQ(rows.min().item<int64_t>(), 193);
+  EXPECT_EQ(rows.max().item<int64_t>(), 318);
+  EXPECT_EQ(cols.min().item<int64_t>(), 193);
+  EXPECT_EQ(cols.max().item<int64_t>(), 318);
+  EXPECT_EQ(d->object_offset(), 192);
+  EXPECT_TRUE(at::equal(out.view({512, 512}).narrow(0, 192, 128).narrow(1, 192, 128), d->forward_object().view({128, 128})));
+}
+
+TEST(decoder, crop_case_uses_prism_offset) {
+  // N=1024, S=73: the 126×126 trunk output is cropped with offset int((126 − 73)/2) + 1 = 27.
+  at::manual_seed(0);
+  recon::ProgressiveDecoder d(recon::DecoderOptions(1024, 73));
+  torch::NoGradGuard no_grad;
+  EXPECT_EQ(d->forward_object().sizes(), (std::vector<int64_t>{1, 1, 73, 73}));
+  EXPECT_EQ(recon::parameter_count(*d), 11186679);
+}
+
+TEST(decoder, matvec_first_layer_equals_transposed_convolution) {
+  at::manual_seed(5);
+  recon::ProgressiveDecoder d(recon::DecoderOptions(128, 32));
+  auto reference = d->forward();
+  reference.sum().backward();
+  std::vector<at::Tensor> grads;
+  for (auto& p : d->parameters()) grads.push_back(p.grad().clone());
+  for (auto& p : d->parameters()) p.mutable_grad() = at::Tensor();
+
+  d->options.matvec_first_layer(true);
+  auto fast = d->forward();
+  fast.sum().backward();
+  EXPECT_LT(recon::testing::max_relative_difference(fast, reference), kMatvecTolerance);
+  auto params = d->parameters();
+  for (size_t i = 0; i < params.size(); ++i) {
+    EXPECT_LT(recon::testing::max_relative_difference(params[i].grad(), grads[i]), kMatvecTolerance) << "parameter " << i;
+  }
+}
+
+TEST(decoder, non_negative_activations_give_non_negative_output) {
+  for (auto a : {recon::OutputActivation::relu, recon::OutputActivation::sigmoid, recon::OutputActivation::softplus,
+                 recon::OutputActivation::abs}) {
+    at::manual_seed(0);
+    recon::ProgressiveDecoder d(recon::DecoderOptions(64, 16).output_activation(a));
+    torch::NoGradGuard no_grad;
+    EXPECT_GE(d->forward().min().item<float>(), 0.0f) << recon::to_string(a);
+  }
+}
+
+TEST(decoder, rejects_invalid_sizes) {
+  EXPECT_THROW(recon::ProgressiveDecoder(recon::DecoderOptions(100, 32)), std::invalid_argument);
+  EXPECT_THROW(recon::ProgressiveDecoder(recon::DecoderOptions(64, 65)), std::invalid_argument);
+}
+
+}  // namespace

@@ -1,0 +1,43 @@
+// Contract: row losses follow their definitions (normalised L1/L2, DSSIM, composite) and are zero at the target.
+#include "recon/losses.h"
+#include "recon/metrics.h"
+#include "test_util.h"
+
+namespace {
+
+constexpr double kTolerance = 1e-6;
+
+TEST(losses, normalised_l1_of_zero_prediction_is_one) {
+  auto t = at::rand({32, 32}) + 0.1;
+  recon::LossOptions o;
+  auto norm = recon::loss_normaliser(t, o);
+  EXPECT_NEAR(recon::row_loss(at::zeros_like(t), t, norm, o).item<double>(), 1.0, kTolerance);
+  o.kind = recon::LossKind::l2;
+  norm = recon::loss_normaliser(t, o);
+  EXPECT_NEAR(recon::row_loss(at::zeros_like(t), t, norm, o).item<double>(), 1.0, kTolerance);
+}
+
+TEST(losses, every_kind_is_zero_at_the_target_and_positive_elsewhere) {
+  auto [a, b] = recon::testing::oracle_image_pair(64);
+  a = a.to(at::kFloat);
+  b = b.to(at::kFloat);
+  for (const char* name : {"l1", "l2", "ssim", "ms-ssim", "composite"}) {
+    recon::LossOptions o;
+    o.kind = recon::parse_loss_kind(name);
+    auto norm = recon::loss_normaliser(a, o);
+    EXPECT_NEAR(recon::row_loss(a, a, norm, o).item<double>(), 0.0, kTolerance) << name;
+    EXPECT_GT(recon::row_loss(b, a, norm, o).item<double>(), 1e-4) << name;
+  }
+  EXPECT_THROW(recon::parse_loss_kind("huber"), std::invalid_argument);
+}
+
+TEST(losses, composite_is_the_weighted_sum) {
+  auto [a, b] = recon::testing::oracle_image_pair(32);
+  recon::LossOptions o;
+  o.kind = recon::LossKind::composite;
+  const auto one = at::ones({}, at::kDouble);
+  const double expected = 0.7 * (b - a).abs().mean().item<double>() + 0.3 * (1.0 - recon::ssim(b, a).item<double>()) / 2.0;
+  EXPECT_NEAR(recon::row_loss(b, a, one, o).item<double>(), expected, 1e-12);
+}
+
+}  // namespace

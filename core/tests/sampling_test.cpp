@@ -1,0 +1,60 @@
+// Contract: the Fermat spiral reproduces PRISM's centres; every pattern gives the requested count inside r_max,
+// starts at DC where PRISM does, and is fixed by its seed.
+#include "recon/sampling.h"
+#include "test_util.h"
+
+#include <cmath>
+
+namespace {
+
+constexpr double kCentreTolerance = 0.01;  // the reference values are quoted to two decimals
+
+TEST(sampling, fermat_matches_prism_centres) {
+  auto c = recon::sample_centers(recon::PatternOptions(recon::PatternKind::fermat, 100, 256.0));
+  ASSERT_EQ(c.size(), 100u);
+  const double expected[][2] = {{0.0, 0.0}, {17.29, -18.88}, {-36.07, 3.17}, {35.19, 26.98}, {-8.92, -50.42}};
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_NEAR(c[i].y, expected[i][0], kCentreTolerance) << "centre " << i;
+    EXPECT_NEAR(c[i].x, expected[i][1], kCentreTolerance) << "centre " << i;
+  }
+  EXPECT_LT(std::hypot(c.back().y, c.back().x), 256.0);
+  EXPECT_NEAR(std::hypot(c.back().y, c.back().x), 254.7, 0.05);
+}
+
+TEST(sampling, every_pattern_has_the_requested_count_inside_r_max) {
+  for (auto kind : {recon::PatternKind::fermat, recon::PatternKind::random, recon::PatternKind::rings,
+                    recon::PatternKind::jittered, recon::PatternKind::star}) {
+    for (int64_t n : {1, 2, 7, 20, 64}) {
+      recon::PatternOptions o(kind, n, 100.0);
+      o.seed = 3;
+      auto c = recon::sample_centers(o);
+      ASSERT_EQ(static_cast<int64_t>(c.size()), n) << recon::to_string(kind);
+      for (const auto& p : c) EXPECT_LE(std::hypot(p.y, p.x), 100.0 + 1e-9) << recon::to_string(kind);
+    }
+  }
+}
+
+TEST(sampling, random_is_fixed_by_its_seed_and_starts_at_dc) {
+  recon::PatternOptions o(recon::PatternKind::random, 30, 200.0);
+  o.seed = 11;
+  auto a = recon::sample_centers(o), b = recon::sample_centers(o);
+  o.seed = 12;
+  auto c = recon::sample_centers(o);
+  EXPECT_EQ(a.front().y, 0.0);
+  EXPECT_EQ(a.front().x, 0.0);
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].y, b[i].y);
+    EXPECT_EQ(a[i].x, b[i].x);
+  }
+  EXPECT_NE(a[5].y, c[5].y);
+}
+
+TEST(sampling, names_round_trip_and_bad_input_is_rejected) {
+  for (const char* name : {"fermat", "random", "rings", "jittered", "star"}) {
+    EXPECT_EQ(recon::to_string(recon::parse_pattern_kind(name)), name);
+  }
+  EXPECT_THROW(recon::parse_pattern_kind("spiral"), std::invalid_argument);
+  EXPECT_THROW(recon::sample_centers(recon::PatternOptions(recon::PatternKind::fermat, 0, 10.0)), std::invalid_argument);
+}
+
+}  // namespace

@@ -1,0 +1,59 @@
+// Contract: targets are prepared like PRISM (resize, 8-bit rounding, centred pad, min–max, square root) and the
+// built-in objects are non-trivial images.
+#include "recon/noise.h"
+#include "recon/targets.h"
+#include "test_util.h"
+
+#include <cmath>
+
+namespace {
+
+TEST(targets, preparation_pads_normalises_and_takes_the_square_root) {
+  auto image = at::full({8, 8}, 64.0);
+  image.narrow(0, 2, 4).narrow(1, 2, 4).fill_(255.0);
+  auto gt = recon::prepare_target(image, 8, 32);
+  ASSERT_EQ(gt.sizes(), (std::vector<int64_t>{32, 32}));
+  EXPECT_EQ(gt.narrow(0, 0, 12).abs().max().item<float>(), 0.0f);  // pre = 12 rows of zero padding
+  EXPECT_NEAR(gt.max().item<float>(), 1.0f, 1e-7);
+  EXPECT_NEAR(gt[12][12].item<float>(), std::sqrt(64.0f / 255.0f), 1e-6);
+}
+
+TEST(targets, resize_to_the_shorter_side_then_crop) {
+  auto image = at::rand({40, 80}) * 255.0;
+  EXPECT_EQ(recon::prepare_target(image, 16, 64).sizes(), (std::vector<int64_t>{64, 64}));
+}
+
+TEST(targets, constant_image_is_rejected) {
+  EXPECT_THROW(recon::prepare_target(at::full({8, 8}, 7.0), 8, 8), std::invalid_argument);  // no padding: constant
+  EXPECT_NO_THROW(recon::prepare_target(at::full({8, 8}, 7.0), 8, 16));  // the zero padding gives contrast
+}
+
+TEST(targets, builtins_are_valid_amplitudes) {
+  for (const char* name : {"usaf", "star", "planet", "points", "disc"}) {
+    auto gt = recon::synthetic_target(recon::parse_target_kind(name), 64, 128);
+    EXPECT_GE(gt.min().item<float>(), 0.0f) << name;
+    EXPECT_NEAR(gt.max().item<float>(), 1.0f, 1e-6) << name;
+    EXPECT_GT(gt.narrow(0, 32, 64).narrow(1, 32, 64).std().item<float>(), 0.05f) << name;
+  }
+  EXPECT_THROW(recon::parse_target_kind("lena"), std::invalid_argument);
+}
+
+TEST(noise, reaches_the_requested_snr_and_is_seeded) {
+  auto amplitude = recon::synthetic_target(recon::TargetKind::planet, 64, 64);
+  recon::NoiseOptions o;
+  o.enabled = true;
+  o.snr_db = 20.0;
+  auto a = recon::add_measurement_noise(amplitude, o, 1), b = recon::add_measurement_noise(amplitude, o, 1);
+  EXPECT_TRUE(at::equal(a, b));
+  EXPECT_FALSE(at::equal(a, recon::add_measurement_noise(amplitude, o, 2)));
+  // Away from the clamp at zero, intensity noise power relative to mean(I²) is 10^(−SNR/10).
+  auto intensity = amplitude.pow(2);
+  auto bright = intensity > 0.2;
+  auto noise = (a.pow(2) - intensity).masked_select(bright);
+  const double measured_db = 10.0 * std::log10(intensity.pow(2).mean().item<double>() / noise.pow(2).mean().item<double>());
+  EXPECT_NEAR(measured_db, 20.0, 0.5);
+  o.enabled = false;
+  EXPECT_TRUE(at::equal(recon::add_measurement_noise(amplitude, o, 1), amplitude));
+}
+
+}  // namespace
