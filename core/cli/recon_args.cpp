@@ -12,7 +12,7 @@ namespace {
 
 const std::set<std::string> kBuiltinTargets = {"usaf", "star", "planet", "points", "disc"};
 const std::set<std::string> kSwitches = {"precompute_sample", "shared_spectrum",    "fold_shifts", "pruned_forward",
-                                         "pruned_inverse",    "matvec_first_layer", "fused_adam"};
+                                         "pruned_inverse",    "matvec_first_layer", "subpixel_upsampling", "fused_adam"};
 
 const std::set<std::string> kPatterns = {"fermat", "random", "rings", "jittered", "star"};
 const std::set<std::string> kLosses = {"l1", "l2", "ssim", "ms-ssim", "composite"};
@@ -54,6 +54,7 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--snr-db", a.snr_db, "detector noise SNR in dB (noise off when absent)");
   cmd.add_option("--settings", a.settings, "robust (default) or prism-compat")->capture_default_str();
   cmd.add_option("--activation", a.activation, "override the output activation: none, relu, sigmoid, softplus, abs");
+  cmd.add_option("--init-target", a.init_target, "override the initialisation target: disc or first-measurement");
   cmd.add_option("--lr", a.lr, "Adam learning rate")->capture_default_str();
   cmd.add_option("--loss-threshold", a.loss_threshold, "per-sample convergence threshold")->capture_default_str();
   cmd.add_flag("--plateau-stop", a.plateau_stop, "also stop a sample on a persistent loss plateau");
@@ -125,6 +126,8 @@ std::string validate(const ReconArgs& a) {
     why << "--settings " << a.settings << ": expected robust or prism-compat";
   } else if (!a.activation.empty() && kActivations.count(a.activation) == 0) {
     why << "--activation " << a.activation << ": expected " << join(kActivations);
+  } else if (!a.init_target.empty() && a.init_target != "disc" && a.init_target != "first-measurement") {
+    why << "--init-target " << a.init_target << ": expected disc or first-measurement";
   } else if (a.pipeline != "reference" && a.pipeline != "optimized") {
     why << "--pipeline " << a.pipeline << ": expected reference or optimized";
   } else if (a.algorithm != "prism" && a.algorithm != "epie") {

@@ -28,6 +28,7 @@ struct ReconArgs {
   std::optional<double> snr_db;      // noise off unless given
   std::string settings = "robust";
   std::string activation;            // overrides the preset's output activation when set
+  std::string init_target;           // overrides the preset's initialisation target when set
   double lr = 1e-3;
   double loss_threshold = 1e-3;
   bool plateau_stop = false;

@@ -54,6 +54,7 @@ Prepared prepare(const ReconArgs& a) {
   for (const auto& name : a.disable) p.trainer.pipeline.switches.by_name(name) = false;
   recon::apply_preset(recon::parse_settings_preset(a.settings), p.decoder, p.trainer);
   if (!a.activation.empty()) p.decoder.output_activation(recon::parse_output_activation(a.activation));
+  if (!a.init_target.empty()) p.trainer.init_target = recon::parse_init_target(a.init_target);
   return p;
 }
 
@@ -99,6 +100,7 @@ nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruc
   for (const auto& name : recon::OptimizationSwitches::names()) switches[name] = p.trainer.pipeline.switches.by_name(name);
   metrics["switches"] = p.trainer.pipeline.kind == recon::PipelineKind::optimized ? switches : nlohmann::json(nullptr);
   metrics["output_activation"] = recon::to_string(p.decoder.output_activation());
+  metrics["init_target"] = recon::to_string(p.trainer.init_target);
   return metrics;
 }
 

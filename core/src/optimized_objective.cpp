@@ -41,14 +41,15 @@ class OptimizedObjective final : public SampleObjective {
     }
   }
 
-  LossPair operator()(ProgressiveDecoderImpl& decoder) override {
+  using SampleObjective::operator();
+  LossPair operator()(const at::Tensor& object) override {
     const bool per_step = !switches_.precompute_sample;
     if (per_step) {
       new_mask_ = build_new_mask();
       old_mask_ = build_old_mask();
       if (use_pruned_inverse()) prepare_patch();
     }
-    auto [predicted_old, predicted_new] = predict(decoder);
+    auto [predicted_old, predicted_new] = predict(object);
     auto new_norm = per_step ? loss_normaliser(new_target_, setup_.loss) : new_normaliser_;
     auto new_row = row_loss(predicted_new, new_target_, new_norm, setup_.loss);
     if (setup_.first) return {new_row, new_row};
@@ -81,12 +82,16 @@ class OptimizedObjective final : public SampleObjective {
                       .contiguous();
   }
 
-  // Spectrum of the decoder output in FFT order, [N, N] complex64.
-  at::Tensor spectrum(ProgressiveDecoderImpl& decoder) const {
-    if (!switches_.pruned_forward) return at::fft_fft2(decoder.forward().view({n_, n_}), c10::nullopt, kLastTwoDims, "ortho");
+  at::Tensor full_grid(const at::Tensor& object) const {
+    const int64_t s = object.size(-1), before = (n_ - s) / 2, after = n_ - s - before;
+    return at::constant_pad_nd(object, {before, after, before, after}).view({n_, n_});
+  }
+
+  // Spectrum of the output in FFT order, [N, N] complex64.
+  at::Tensor spectrum(const at::Tensor& object) const {
+    if (!switches_.pruned_forward) return at::fft_fft2(full_grid(object), c10::nullopt, kLastTwoDims, "ortho");
     // Only the S rows of the object box are non-zero: transform those rows, then all columns.
-    auto object = decoder.forward_object();
-    const int64_t s = object.size(-1), before = decoder.object_offset(), after = n_ - s - before;
+    const int64_t s = object.size(-1), before = (n_ - s) / 2, after = n_ - s - before;
     auto rows = at::fft_fft(at::constant_pad_nd(object.view({s, s}), {before, after}), c10::nullopt, -1, "ortho");
     return at::fft_fft(at::constant_pad_nd(rows, {0, 0, before, after}), c10::nullopt, -2, "ortho");
   }
@@ -99,9 +104,9 @@ class OptimizedObjective final : public SampleObjective {
     return at::abs(at::fft_ifft(at::constant_pad_nd(columns, {0, n_ - patch.size(1)}), c10::nullopt, 1, "ortho"));
   }
 
-  std::pair<at::Tensor, at::Tensor> predict(ProgressiveDecoderImpl& decoder) {
+  std::pair<at::Tensor, at::Tensor> predict(const at::Tensor& object) {
     if (!switches_.fold_shifts) {
-      auto out = decoder.forward().view({n_, n_});
+      auto out = full_grid(object);
       if (switches_.shared_spectrum && !setup_.first) {
         auto rows = at::flip(at::abs(fft2c(fft2c(out).unsqueeze(0) * at::stack({old_mask_, new_mask_}))), kLastTwoDims);
         return {rows[0], rows[1]};
@@ -109,12 +114,12 @@ class OptimizedObjective final : public SampleObjective {
       auto predicted_new = measure_amplitude(out, new_mask_);
       return {setup_.first ? predicted_new : measure_amplitude(out, old_mask_), predicted_new};
     }
-    auto u = spectrum(decoder);
+    auto u = spectrum(object);
     if (setup_.first) {
       auto predicted_new = use_pruned_inverse() ? pruned_new_row(u) : at::abs(at::fft_ifft2(u * new_mask_, c10::nullopt, kLastTwoDims, "ortho"));
       return {predicted_new, predicted_new};
     }
-    auto u_old = switches_.shared_spectrum ? u : spectrum(decoder);
+    auto u_old = switches_.shared_spectrum ? u : spectrum(object);
     if (use_pruned_inverse()) {
       return {at::abs(at::fft_ifft2(u_old * old_mask_, c10::nullopt, kLastTwoDims, "ortho")), pruned_new_row(u)};
     }

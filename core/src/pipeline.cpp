@@ -23,7 +23,7 @@ OptimizationSwitches OptimizationSwitches::none() {
 
 const std::vector<std::string>& OptimizationSwitches::names() {
   static const std::vector<std::string> kNames = {"precompute_sample", "shared_spectrum",    "fold_shifts", "pruned_forward",
-                                                  "pruned_inverse",    "matvec_first_layer", "fused_adam"};
+                                                  "pruned_inverse",    "matvec_first_layer", "subpixel_upsampling", "fused_adam"};
   return kNames;
 }
 
@@ -34,6 +34,7 @@ bool& OptimizationSwitches::by_name(const std::string& name) {
   if (name == "pruned_forward") return pruned_forward;
   if (name == "pruned_inverse") return pruned_inverse;
   if (name == "matvec_first_layer") return matvec_first_layer;
+  if (name == "subpixel_upsampling") return subpixel_upsampling;
   if (name == "fused_adam") return fused_adam;
   throw std::invalid_argument("unknown optimisation switch '" + name + "'");
 }

@@ -23,9 +23,12 @@ class ReferenceObjective final : public SampleObjective {
     old_target_ = s.first ? new_target_ : measure_amplitude(s.previous_reconstruction.to(at::kComplexFloat), cumulative_mask_);
   }
 
-  LossPair operator()(ProgressiveDecoderImpl& decoder) override {
-    const int64_t n = setup_.ground_truth.size(-1);
-    auto out = decoder.forward().view({n, n});
+  using SampleObjective::operator();
+  LossPair operator()(const at::Tensor& object) override {
+    const int64_t n = setup_.ground_truth.size(-1), s = object.size(-1);
+    // PRISM's final CropPad to the grid, as ProgressiveDecoder::forward() does.
+    const int64_t pre = (n - s) / 2, post = n - s - pre;
+    auto out = at::constant_pad_nd(object, {pre, post, pre, post}).view({n, n});
     auto predicted_new = measure_amplitude(out, disc_mask(n, setup_.center, setup_.radius));
     auto new_row = row_loss(predicted_new, new_target_, loss_normaliser(new_target_, setup_.loss), setup_.loss);
     if (setup_.first) return {new_row, new_row};

@@ -1,6 +1,7 @@
 #include "recon/trainer.h"
 
 #include "convergence_monitor.h"
+#include "recon/fourier.h"
 #include "recon/optimizer.h"
 
 #include <ATen/ATen.h>
@@ -57,10 +58,23 @@ class PlateauScheduler {
   int64_t bad_ = 0;
 };
 
-// Initialisation: pull the output toward the binary disc of radius S/2 (image space, no physics).
-std::pair<int64_t, double> initialise(ProgressiveDecoder& decoder, const TrainerOptions& o, const ProgressCallback& cb) {
-  const int64_t n = decoder->options.grid_size(), s = decoder->options.object_size();
-  auto target = disc_mask(n, Center{}, static_cast<double>(s) / 2.0).to(at::kFloat);
+at::Tensor init_target(const ReconstructionProblem& p, const TrainerOptions& o, int64_t n) {
+  if (o.init_target == InitTarget::disc) {
+    return disc_mask(n, Center{}, static_cast<double>(p.object_size) / 2.0).to(at::kFloat);
+  }
+  // The low-pass image through the first pupil, aligned with the object: |Fc⁻¹(Fc(x)·M)| is PRISM's measurement
+  // rolled back by one pixel (prism-core.md §1.3), so the decoder output and the ground truth stay registered.
+  auto first = at::abs(ifft2c(fft2c(p.ground_truth) * disc_mask(n, p.centers.front(), p.radius)));
+  first = add_measurement_noise(first, o.noise, 0);
+  const auto lo = first.min(), span = first.max() - lo;
+  return ((first - lo) / at::clamp_min(span, 1e-12)).contiguous();
+}
+
+// Initialisation: pull the output toward the init target (image space, no physics).
+std::pair<int64_t, double> initialise(ProgressiveDecoder& decoder, const ReconstructionProblem& problem,
+                                      const TrainerOptions& o, const ProgressCallback& cb) {
+  const int64_t n = decoder->options.grid_size();
+  auto target = init_target(problem, o, n);
   const auto normaliser = target.mean();
   auto optimizer = make_optimizer(decoder, o);
   PlateauScheduler scheduler;
@@ -81,14 +95,23 @@ std::pair<int64_t, double> initialise(ProgressiveDecoder& decoder, const Trainer
 
 }  // namespace
 
+InitTarget parse_init_target(const std::string& name) {
+  if (name == "disc") return InitTarget::disc;
+  if (name == "first-measurement" || name == "first_measurement") return InitTarget::first_measurement;
+  throw std::invalid_argument("unknown init target '" + name + "' (expected disc or first-measurement)");
+}
+
+std::string to_string(InitTarget target) { return target == InitTarget::disc ? "disc" : "first-measurement"; }
+
 ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const ReconstructionProblem& problem,
                                  const TrainerOptions& options, const ProgressCallback& on_progress) {
   validate(decoder, problem, options);
   const auto start = Clock::now();
-  decoder->options.matvec_first_layer(options.pipeline.kind == PipelineKind::optimized &&
-                                      options.pipeline.switches.matvec_first_layer);
+  const bool optimized = options.pipeline.kind == PipelineKind::optimized;
+  decoder->options.matvec_first_layer(optimized && options.pipeline.switches.matvec_first_layer);
+  decoder->options.subpixel_upsampling(optimized && options.pipeline.switches.subpixel_upsampling);
   ReconstructionResult result;
-  std::tie(result.init_steps, result.init_loss) = initialise(decoder, options, on_progress);
+  std::tie(result.init_steps, result.init_loss) = initialise(decoder, problem, options, on_progress);
   result.total_steps = result.init_steps;
   result.seconds_init = seconds_since(start);
 

@@ -69,6 +69,25 @@ TEST(decoder, matvec_first_layer_equals_transposed_convolution) {
   }
 }
 
+TEST(decoder, subpixel_upsampling_equals_transposed_convolution) {
+  at::manual_seed(6);
+  recon::ProgressiveDecoder d(recon::DecoderOptions(128, 64));
+  auto reference = d->forward();
+  reference.pow(2).sum().backward();
+  std::vector<at::Tensor> grads;
+  for (auto& p : d->parameters()) grads.push_back(p.grad().clone());
+  for (auto& p : d->parameters()) p.mutable_grad() = at::Tensor();
+
+  d->options.subpixel_upsampling(true);
+  auto fast = d->forward();
+  fast.pow(2).sum().backward();
+  EXPECT_LT(recon::testing::max_relative_difference(fast, reference), kMatvecTolerance);
+  auto params = d->parameters();
+  for (size_t i = 0; i < params.size(); ++i) {
+    EXPECT_LT(recon::testing::max_relative_difference(params[i].grad(), grads[i]), kMatvecTolerance) << "parameter " << i;
+  }
+}
+
 TEST(decoder, non_negative_activations_give_non_negative_output) {
   for (auto a : {recon::OutputActivation::relu, recon::OutputActivation::sigmoid, recon::OutputActivation::softplus,
                  recon::OutputActivation::abs}) {

@@ -21,7 +21,9 @@ struct StepOutcome {
 StepOutcome one_step(const recon::SampleSetup& setup, const recon::PipelineOptions& pipeline, int64_t n, int64_t s) {
   at::manual_seed(7);
   recon::ProgressiveDecoder decoder(recon::DecoderOptions(n, s));
-  decoder->options.matvec_first_layer(pipeline.kind == recon::PipelineKind::optimized && pipeline.switches.matvec_first_layer);
+  const bool optimized = pipeline.kind == recon::PipelineKind::optimized;
+  decoder->options.matvec_first_layer(optimized && pipeline.switches.matvec_first_layer);
+  decoder->options.subpixel_upsampling(optimized && pipeline.switches.subpixel_upsampling);
   auto objective = recon::make_objective(setup, pipeline);
   auto losses = (*objective)(*decoder);
   (losses.old_row + losses.new_row).backward();

@@ -28,6 +28,9 @@ struct DecoderOptions {
   TORCH_ARG(OutputActivation, output_activation) = OutputActivation::none;
   /// Exact optimisation: the first layer (ConvTranspose on a 1×1 latent) as one matrix-vector product.
   TORCH_ARG(bool, matvec_first_layer) = false;
+  /// Exact optimisation: each stride-2 transposed convolution as a 3×3 convolution plus pixel shuffle, which
+  /// LibTorch runs on oneDNN instead of im2col + GEMM.
+  TORCH_ARG(bool, subpixel_upsampling) = false;
 };
 
 /// Layers: ConvT(N → N/2, k4) on the 1×1 latent, then stride-2 ConvT doublings up to ≥ S, then 3×3 convolutions

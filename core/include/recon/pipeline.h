@@ -30,6 +30,7 @@ struct OptimizationSwitches {
   bool pruned_forward = true;      ///< the forward FFT transforms only the S rows of the object box
   bool pruned_inverse = true;      ///< the new row's inverse FFT runs on the disc's bounding box only
   bool matvec_first_layer = true;  ///< the decoder's first layer as a matrix-vector product
+  bool subpixel_upsampling = true; ///< the decoder's stride-2 transposed convolutions as conv + pixel shuffle
   bool fused_adam = true;          ///< Adam as one loop per parameter, gradients released instead of zeroed
 
   static OptimizationSwitches none();  ///< every switch off: the optimized pipeline degenerates to plain ops
@@ -62,12 +63,16 @@ struct LossPair {
   at::Tensor new_row;
 };
 
-/// Computes the decoder's output and its loss for one sample. Built once per sample by make_objective().
+/// The loss of one progressive sample as a function of the decoder's output. Built once per sample by
+/// make_objective(); may precompute whatever is constant during the sample.
 class SampleObjective {
  public:
   virtual ~SampleObjective() = default;
-  /// Runs the decoder forward and returns the row losses, with the autograd graph attached.
-  virtual LossPair operator()(ProgressiveDecoderImpl& decoder) = 0;
+  /// Row losses of an output whose object box is `object` ([1, 1, S, S] float32, placed at offset (N − S)/2 on
+  /// the N grid, zero elsewhere — what ProgressiveDecoder::forward_object() returns), with the autograd graph.
+  virtual LossPair operator()(const at::Tensor& object) = 0;
+  /// Convenience: runs the decoder forward and returns the loss of its output.
+  LossPair operator()(ProgressiveDecoderImpl& decoder) { return (*this)(decoder.forward_object()); }
 };
 
 std::unique_ptr<SampleObjective> make_objective(const SampleSetup& setup, const PipelineOptions& options);

@@ -11,13 +11,25 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace recon {
 
+/// What the initialisation phase pulls the output toward (image space, no physics).
+enum class InitTarget {
+  disc,               ///< PRISM's default: the binary disc of radius S/2
+  first_measurement,  ///< the (noisy) amplitude measured through the first sub-aperture, min–max normalised:
+                      ///< a low-pass image of the object that every seed starts from
+};
+
+InitTarget parse_init_target(const std::string& name);  ///< "disc" or "first-measurement"; throws otherwise
+std::string to_string(InitTarget target);
+
 /// Example: TrainerOptions{}.steps_per_sample = 50 with init_steps = 100 — the seed workload's budgets.
 struct TrainerOptions {
-  int64_t init_steps = 100;         ///< image-space L1 steps toward the radius-S/2 disc (PRISM: up to 10,000)
+  int64_t init_steps = 100;         ///< image-space L1 steps toward the init target (PRISM: up to 10,000)
+  InitTarget init_target = InitTarget::disc;
   int64_t steps_per_sample = 50;    ///< gradient-step budget per sample (PRISM: 1,000)
   double loss_threshold = 1e-3;     ///< a sample stops when its row losses fall below this, tested before the update
   double learning_rate = 1e-3;      ///< Adam, fresh for every sample

@@ -1,0 +1,32 @@
+// Shared main of every suite: fixes the thread count, records the context a result needs to be compared, runs.
+#include "recon/runtime.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <string>
+
+#ifndef PERFGATE_GIT_SHA
+#define PERFGATE_GIT_SHA "unknown"
+#endif
+#ifndef PERFGATE_BUILD_TYPE
+#define PERFGATE_BUILD_TYPE "unknown"
+#endif
+
+int main(int argc, char** argv) {
+  // One thread unless PERFGATE_THREADS says otherwise: two threads are erratic on this 2-vCPU VM.
+  const char* threads = std::getenv("PERFGATE_THREADS");
+  recon::set_threads(threads != nullptr ? std::atoll(threads) : 1);
+  const auto info = recon::runtime_info();
+  benchmark::AddCustomContext("git_sha", PERFGATE_GIT_SHA);
+  benchmark::AddCustomContext("build_type", PERFGATE_BUILD_TYPE);
+  benchmark::AddCustomContext("torch_version", info.torch_version);
+  benchmark::AddCustomContext("threads", std::to_string(info.threads));
+  benchmark::AddCustomContext("cpu_model", info.cpu_model);
+  benchmark::AddCustomContext("isa", info.cpu_capability);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

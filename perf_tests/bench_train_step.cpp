@@ -1,0 +1,60 @@
+// Suite: one progressive training step (decoder forward, physics, loss, backward, Adam), per pipeline and per
+// optimisation switch (ablation: the optimized pipeline with one switch turned off).
+#include "scenarios.h"
+
+#include <benchmark/benchmark.h>
+
+namespace {
+
+void run_steps(benchmark::State& state, const recon::PipelineOptions& pipeline, int64_t grid) {
+  const auto w = perf::seed_workload(grid);
+  auto decoder = perf::decoder_for(w, pipeline);
+  auto objective = recon::make_objective(perf::mid_run_sample(w), pipeline);
+  const bool fused = pipeline.kind == recon::PipelineKind::optimized && pipeline.switches.fused_adam;
+  auto optimizer = fused ? recon::make_fused_adam(decoder->parameters(), 1e-3) : recon::make_torch_adam(decoder->parameters(), 1e-3);
+  for (auto _ : state) {
+    auto losses = (*objective)(*decoder);
+    auto total = losses.old_row + losses.new_row;
+    benchmark::DoNotOptimize(total.item<double>());  // the trainer reads the loss every step too
+    optimizer->zero_grad();
+    total.backward();
+    optimizer->step();
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["steps_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+void BM_TrainStep_Reference(benchmark::State& state) {
+  recon::PipelineOptions p;
+  p.kind = recon::PipelineKind::reference;
+  run_steps(state, p, state.range(0));
+}
+
+void BM_TrainStep_Optimized(benchmark::State& state) { run_steps(state, recon::PipelineOptions{}, state.range(0)); }
+
+void BM_TrainStep_OptimizedWithout(benchmark::State& state, const std::string& name) {
+  recon::PipelineOptions p;
+  p.switches.by_name(name) = false;
+  run_steps(state, p, 512);
+}
+
+void BM_TrainStep_OptimizedNoSwitches(benchmark::State& state) {
+  recon::PipelineOptions p;
+  p.switches = recon::OptimizationSwitches::none();
+  run_steps(state, p, 512);
+}
+
+}  // namespace
+
+BENCHMARK(BM_TrainStep_Reference)->ArgName("n")->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(BM_TrainStep_Optimized)->ArgName("n")->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(BM_TrainStep_OptimizedNoSwitches)->Unit(benchmark::kMillisecond)->MinTime(0.5);
+// One registration per switch, named after it, so an ablation row says which saving it removes.
+static const bool kAblationRegistered = [] {
+  for (const auto& name : recon::OptimizationSwitches::names()) {
+    benchmark::RegisterBenchmark(("BM_TrainStep_OptimizedWithout/" + name).c_str(), BM_TrainStep_OptimizedWithout, name)
+        ->Unit(benchmark::kMillisecond)
+        ->MinTime(0.5);
+  }
+  return true;
+}();
