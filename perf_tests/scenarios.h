@@ -50,9 +50,7 @@ inline recon::ReconstructionProblem problem(const Workload& w, recon::TargetKind
 inline recon::ProgressiveDecoder decoder_for(const Workload& w, const recon::PipelineOptions& pipeline, uint64_t seed = 0) {
   recon::seed_everything(seed);
   recon::ProgressiveDecoder d(recon::DecoderOptions(w.grid, w.object));
-  const bool optimized = pipeline.kind == recon::PipelineKind::optimized;
-  d->options.matvec_first_layer(optimized && pipeline.switches.matvec_first_layer);
-  d->options.subpixel_upsampling(optimized && pipeline.switches.subpixel_upsampling);
+  recon::configure_decoder(d->options, pipeline);
   return d;
 }
 

@@ -12,7 +12,7 @@ namespace {
 
 const std::set<std::string> kBuiltinTargets = {"usaf", "star", "planet", "points", "disc"};
 const std::set<std::string> kSwitches = {"precompute_sample", "shared_spectrum",    "fold_shifts", "pruned_forward",
-                                         "pruned_inverse",    "matvec_first_layer", "subpixel_upsampling", "fused_adam"};
+                                         "pruned_inverse",    "matvec_first_layer", "subpixel_upsampling", "small_channel_conv", "fused_adam"};
 
 const std::set<std::string> kPatterns = {"fermat", "random", "rings", "jittered", "star"};
 const std::set<std::string> kLosses = {"l1", "l2", "ssim", "ms-ssim", "composite"};
@@ -55,7 +55,9 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--settings", a.settings, "robust (default) or prism-compat")->capture_default_str();
   cmd.add_option("--activation", a.activation, "override the output activation: none, relu, sigmoid, softplus, abs");
   cmd.add_option("--init-target", a.init_target, "override the initialisation target: disc or first-measurement");
-  cmd.add_option("--lr", a.lr, "Adam learning rate")->capture_default_str();
+  cmd.add_option("--lr", a.lr, "Adam learning rate of the progressive phase (default: the preset's)");
+  cmd.add_option("--init-lr", a.init_lr, "Adam learning rate of the initialisation phase (default: the preset's)");
+  cmd.add_option("--keep-optimizer", a.keep_optimizer, "keep Adam's moments across samples: true or false (default: the preset's)");
   cmd.add_option("--loss-threshold", a.loss_threshold, "per-sample convergence threshold")->capture_default_str();
   cmd.add_flag("--plateau-stop", a.plateau_stop, "also stop a sample on a persistent loss plateau");
   cmd.add_flag("--invert", a.invert, "invert the image file (255 - v) before preparation");
@@ -112,8 +114,10 @@ std::string validate(const ReconArgs& a) {
     why << "step and epoch counts must be >= 0";
   } else if (a.threads < 1 || a.threads > 256) {
     why << "--threads " << a.threads << ": must be in [1, 256]";
-  } else if (!std::isfinite(a.lr) || a.lr <= 0.0) {
-    why << "--lr " << a.lr << ": must be a positive number";
+  } else if (a.lr && (!std::isfinite(*a.lr) || *a.lr <= 0.0)) {
+    why << "--lr " << *a.lr << ": must be a positive number";
+  } else if (a.init_lr && (!std::isfinite(*a.init_lr) || *a.init_lr <= 0.0)) {
+    why << "--init-lr " << *a.init_lr << ": must be a positive number";
   } else if (!std::isfinite(a.loss_threshold) || a.loss_threshold < 0.0) {
     why << "--loss-threshold " << a.loss_threshold << ": must be >= 0";
   } else if (a.snr_db && !std::isfinite(*a.snr_db)) {

@@ -29,7 +29,9 @@ struct ReconArgs {
   std::string settings = "robust";
   std::string activation;            // overrides the preset's output activation when set
   std::string init_target;           // overrides the preset's initialisation target when set
-  double lr = 1e-3;
+  std::optional<double> lr;          // override the preset's learning rates when set
+  std::optional<double> init_lr;
+  std::optional<bool> keep_optimizer;  // keep Adam's moments across samples
   double loss_threshold = 1e-3;
   bool plateau_stop = false;
   bool invert = false;

@@ -41,7 +41,6 @@ Prepared prepare(const ReconArgs& a) {
   p.decoder = recon::DecoderOptions(a.grid, a.object);
   p.trainer.init_steps = a.init_steps;
   p.trainer.steps_per_sample = a.steps;
-  p.trainer.learning_rate = a.lr;
   p.trainer.loss_threshold = a.loss_threshold;
   p.trainer.plateau_stop = a.plateau_stop;
   p.trainer.loss.kind = recon::parse_loss_kind(a.loss);
@@ -55,6 +54,9 @@ Prepared prepare(const ReconArgs& a) {
   recon::apply_preset(recon::parse_settings_preset(a.settings), p.decoder, p.trainer);
   if (!a.activation.empty()) p.decoder.output_activation(recon::parse_output_activation(a.activation));
   if (!a.init_target.empty()) p.trainer.init_target = recon::parse_init_target(a.init_target);
+  if (a.lr) p.trainer.learning_rate = *a.lr;
+  if (a.init_lr) p.trainer.init_learning_rate = *a.init_lr;
+  if (a.keep_optimizer) p.trainer.fresh_optimizer_per_sample = !*a.keep_optimizer;
   return p;
 }
 
@@ -101,6 +103,9 @@ nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruc
   metrics["switches"] = p.trainer.pipeline.kind == recon::PipelineKind::optimized ? switches : nlohmann::json(nullptr);
   metrics["output_activation"] = recon::to_string(p.decoder.output_activation());
   metrics["init_target"] = recon::to_string(p.trainer.init_target);
+  metrics["learning_rate"] = p.trainer.learning_rate;
+  metrics["init_learning_rate"] = p.trainer.init_learning_rate;
+  metrics["fresh_optimizer_per_sample"] = p.trainer.fresh_optimizer_per_sample;
   return metrics;
 }
 

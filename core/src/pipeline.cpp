@@ -23,7 +23,7 @@ OptimizationSwitches OptimizationSwitches::none() {
 
 const std::vector<std::string>& OptimizationSwitches::names() {
   static const std::vector<std::string> kNames = {"precompute_sample", "shared_spectrum",    "fold_shifts", "pruned_forward",
-                                                  "pruned_inverse",    "matvec_first_layer", "subpixel_upsampling", "fused_adam"};
+                                                  "pruned_inverse",    "matvec_first_layer", "subpixel_upsampling", "small_channel_conv", "fused_adam"};
   return kNames;
 }
 
@@ -35,8 +35,16 @@ bool& OptimizationSwitches::by_name(const std::string& name) {
   if (name == "pruned_inverse") return pruned_inverse;
   if (name == "matvec_first_layer") return matvec_first_layer;
   if (name == "subpixel_upsampling") return subpixel_upsampling;
+  if (name == "small_channel_conv") return small_channel_conv;
   if (name == "fused_adam") return fused_adam;
   throw std::invalid_argument("unknown optimisation switch '" + name + "'");
+}
+
+void configure_decoder(DecoderOptions& decoder, const PipelineOptions& pipeline) {
+  const bool optimized = pipeline.kind == PipelineKind::optimized;
+  decoder.matvec_first_layer(optimized && pipeline.switches.matvec_first_layer);
+  decoder.subpixel_upsampling(optimized && pipeline.switches.subpixel_upsampling);
+  decoder.small_channel_conv(optimized && pipeline.switches.small_channel_conv);
 }
 
 std::unique_ptr<SampleObjective> make_objective(const SampleSetup& setup, const PipelineOptions& options) {

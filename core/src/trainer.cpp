@@ -32,11 +32,12 @@ void validate(const ProgressiveDecoder& decoder, const ReconstructionProblem& p,
   }
   if (o.init_steps < 0 || o.steps_per_sample < 0) throw std::invalid_argument("TrainerOptions: step budgets must be >= 0");
   if (!(o.learning_rate > 0.0)) throw std::invalid_argument("TrainerOptions::learning_rate must be > 0");
+  if (!(o.init_learning_rate > 0.0)) throw std::invalid_argument("TrainerOptions::init_learning_rate must be > 0");
 }
 
-std::unique_ptr<StepOptimizer> make_optimizer(ProgressiveDecoder& decoder, const TrainerOptions& o) {
+std::unique_ptr<StepOptimizer> make_optimizer(ProgressiveDecoder& decoder, const TrainerOptions& o, double lr) {
   const bool fused = o.pipeline.kind == PipelineKind::optimized && o.pipeline.switches.fused_adam;
-  return fused ? make_fused_adam(decoder->parameters(), o.learning_rate) : make_torch_adam(decoder->parameters(), o.learning_rate);
+  return fused ? make_fused_adam(decoder->parameters(), lr) : make_torch_adam(decoder->parameters(), lr);
 }
 
 // PRISM's ReduceLROnPlateau(mode=min, factor=0.5, patience=10, relative threshold 1e-4), stepped once per 100
@@ -76,7 +77,7 @@ std::pair<int64_t, double> initialise(ProgressiveDecoder& decoder, const Reconst
   const int64_t n = decoder->options.grid_size();
   auto target = init_target(problem, o, n);
   const auto normaliser = target.mean();
-  auto optimizer = make_optimizer(decoder, o);
+  auto optimizer = make_optimizer(decoder, o, o.init_learning_rate);
   PlateauScheduler scheduler;
   double loss_value = 0.0;
   int64_t step = 0;
@@ -107,9 +108,7 @@ ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const Reconstructi
                                  const TrainerOptions& options, const ProgressCallback& on_progress) {
   validate(decoder, problem, options);
   const auto start = Clock::now();
-  const bool optimized = options.pipeline.kind == PipelineKind::optimized;
-  decoder->options.matvec_first_layer(optimized && options.pipeline.switches.matvec_first_layer);
-  decoder->options.subpixel_upsampling(optimized && options.pipeline.switches.subpixel_upsampling);
+  configure_decoder(decoder->options, options.pipeline);
   ReconstructionResult result;
   std::tie(result.init_steps, result.init_loss) = initialise(decoder, problem, options, on_progress);
   result.total_steps = result.init_steps;
@@ -117,6 +116,7 @@ ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const Reconstructi
 
   const int64_t n = decoder->options.grid_size();
   const auto sample_count = static_cast<int64_t>(problem.centers.size());
+  std::unique_ptr<StepOptimizer> optimizer;
   at::Tensor current;
   {
     at::NoGradGuard no_grad;
@@ -135,7 +135,7 @@ ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const Reconstructi
     setup.loss = options.loss;
     setup.noise = options.noise;
     auto objective = make_objective(setup, options.pipeline);
-    auto optimizer = make_optimizer(decoder, options);
+    if (options.fresh_optimizer_per_sample || !optimizer) optimizer = make_optimizer(decoder, options, options.learning_rate);
     detail::ConvergenceMonitor monitor(options.loss_threshold);
 
     SampleRecord record;

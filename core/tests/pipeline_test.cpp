@@ -21,9 +21,7 @@ struct StepOutcome {
 StepOutcome one_step(const recon::SampleSetup& setup, const recon::PipelineOptions& pipeline, int64_t n, int64_t s) {
   at::manual_seed(7);
   recon::ProgressiveDecoder decoder(recon::DecoderOptions(n, s));
-  const bool optimized = pipeline.kind == recon::PipelineKind::optimized;
-  decoder->options.matvec_first_layer(optimized && pipeline.switches.matvec_first_layer);
-  decoder->options.subpixel_upsampling(optimized && pipeline.switches.subpixel_upsampling);
+  recon::configure_decoder(decoder->options, pipeline);
   auto objective = recon::make_objective(setup, pipeline);
   auto losses = (*objective)(*decoder);
   (losses.old_row + losses.new_row).backward();
@@ -65,8 +63,8 @@ void check_all_variants(int64_t n, int64_t s, double radius, int64_t sample) {
   expect_equivalent(one_step(setup, optimized, n, s), expected, "all switches on");
   for (const auto& name : recon::OptimizationSwitches::names()) {
     auto variant = optimized;
-    variant.switches.by_name(name) = false;
-    expect_equivalent(one_step(setup, variant, n, s), expected, name + " off");
+    variant.switches.by_name(name) = !variant.switches.by_name(name);
+    expect_equivalent(one_step(setup, variant, n, s), expected, name + " flipped from its default");
   }
   optimized.switches = recon::OptimizationSwitches::none();
   expect_equivalent(one_step(setup, optimized, n, s), expected, "all switches off");

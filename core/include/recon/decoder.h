@@ -31,6 +31,8 @@ struct DecoderOptions {
   /// Exact optimisation: each stride-2 transposed convolution as a 3×3 convolution plus pixel shuffle, which
   /// LibTorch runs on oneDNN instead of im2col + GEMM.
   TORCH_ARG(bool, subpixel_upsampling) = false;
+  /// Exact optimisation: 3×3 convolutions with ≤ 4 input channels through im2col + GEMM instead of oneDNN.
+  TORCH_ARG(bool, small_channel_conv) = false;
 };
 
 /// Layers: ConvT(N → N/2, k4) on the 1×1 latent, then stride-2 ConvT doublings up to ≥ S, then 3×3 convolutions
@@ -53,6 +55,8 @@ class ProgressiveDecoderImpl : public torch::nn::Cloneable<ProgressiveDecoderImp
   DecoderOptions options;
 
  private:
+  at::Tensor refine(size_t index, const at::Tensor& x);
+
   torch::Tensor latent_;
   torch::nn::ConvTranspose2d first_{nullptr};
   std::vector<torch::nn::ConvTranspose2d> ups_;

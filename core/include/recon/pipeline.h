@@ -30,7 +30,8 @@ struct OptimizationSwitches {
   bool pruned_forward = true;      ///< the forward FFT transforms only the S rows of the object box
   bool pruned_inverse = true;      ///< the new row's inverse FFT runs on the disc's bounding box only
   bool matvec_first_layer = true;  ///< the decoder's first layer as a matrix-vector product
-  bool subpixel_upsampling = true; ///< the decoder's stride-2 transposed convolutions as conv + pixel shuffle
+  bool subpixel_upsampling = false; ///< stride-2 transposed convolutions as conv + pixel shuffle (measured slower: off)
+  bool small_channel_conv = true;   ///< the decoder's ≤ 4-channel convolutions bypass oneDNN
   bool fused_adam = true;          ///< Adam as one loop per parameter, gradients released instead of zeroed
 
   static OptimizationSwitches none();  ///< every switch off: the optimized pipeline degenerates to plain ops
@@ -43,6 +44,10 @@ struct PipelineOptions {
   PipelineKind kind = PipelineKind::optimized;
   OptimizationSwitches switches;
 };
+
+/// Sets the decoder's own switches (matvec_first_layer, subpixel_upsampling, small_channel_conv) from the
+/// pipeline: on for the optimized pipeline as its switches say, all off for the reference.
+void configure_decoder(DecoderOptions& decoder, const PipelineOptions& pipeline);
 
 /// What one progressive sample is fitted to.
 struct SampleSetup {

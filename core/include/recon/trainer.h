@@ -32,7 +32,9 @@ struct TrainerOptions {
   InitTarget init_target = InitTarget::disc;
   int64_t steps_per_sample = 50;    ///< gradient-step budget per sample (PRISM: 1,000)
   double loss_threshold = 1e-3;     ///< a sample stops when its row losses fall below this, tested before the update
-  double learning_rate = 1e-3;      ///< Adam, fresh for every sample
+  double learning_rate = 1e-3;      ///< Adam's learning rate in the progressive phase
+  double init_learning_rate = 1e-3; ///< Adam's learning rate in the initialisation phase
+  bool fresh_optimizer_per_sample = true;  ///< PRISM: new Adam moments every sample; false keeps them across samples
   bool plateau_stop = false;        ///< PRISM's adaptive stop: a sample also ends on a persistent plateau
   LossOptions loss;
   NoiseOptions noise;

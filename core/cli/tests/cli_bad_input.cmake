@@ -1,0 +1,16 @@
+# A bad argument must end recon with exit code 2 and exactly one line on stderr, and write nothing.
+# Usage: cmake -DRECON=<path> -DOUT=<dir> "-DARGS=<;-separated arguments>" -P cli_bad_input.cmake
+file(REMOVE_RECURSE "${OUT}")
+execute_process(COMMAND "${RECON}" reconstruct ${ARGS} --out "${OUT}" --progress off
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "expected exit code 2, got ${rc}; stderr: ${err}")
+endif()
+string(STRIP "${err}" err)
+string(FIND "${err}" "\n" newline)
+if(NOT newline EQUAL -1 OR err STREQUAL "")
+  message(FATAL_ERROR "expected one error line, got: ${err}")
+endif()
+if(EXISTS "${OUT}/metrics.json")
+  message(FATAL_ERROR "a refused run wrote metrics.json")
+endif()

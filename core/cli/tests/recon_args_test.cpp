@@ -1,0 +1,81 @@
+// Contract: every bad argument of `recon reconstruct` is refused with exit code 2 and one line that names the
+// option and the rule; good arguments parse into the documented fields; --help exits 0.
+#include "recon_args.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+recon::cli::ParseOutcome parse(std::vector<std::string> extra) {
+  std::vector<std::string> argv = {"recon", "reconstruct"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return recon::cli::parse_recon_args(argv);
+}
+
+void expect_refused(std::vector<std::string> extra, const std::string& mentions) {
+  const auto o = parse(extra);
+  EXPECT_FALSE(o.args.has_value());
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.output.find(mentions), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find('\n'), std::string::npos) << "one line expected: " << o.output;
+  EXPECT_EQ(o.output.rfind("recon: error: ", 0), 0u) << o.output;
+}
+
+TEST(recon_args, defaults_are_the_seed_workload) {
+  const auto o = parse({});
+  ASSERT_TRUE(o.args.has_value());
+  EXPECT_EQ(o.args->grid, 512);
+  EXPECT_EQ(o.args->object, 128);
+  EXPECT_EQ(o.args->radius, 20.0);
+  EXPECT_EQ(o.args->samples, 20);
+  EXPECT_EQ(o.args->steps, 50);
+  EXPECT_EQ(o.args->init_steps, 100);
+  EXPECT_EQ(o.args->pattern, "fermat");
+  EXPECT_EQ(o.args->threads, 1);
+}
+
+TEST(recon_args, parses_every_documented_option) {
+  const auto o = parse({"--target", "star", "--grid", "256", "--object", "64", "--radius", "8.5", "--pattern", "rings",
+                        "--samples", "7", "--steps", "3", "--init-steps", "4", "--pipeline", "reference", "--seed", "9",
+                        "--threads", "2", "--out", "x", "--loss", "composite", "--snr-db", "30", "--settings",
+                        "prism-compat", "--lr", "0.01", "--disable", "fused_adam", "pruned_inverse"});
+  ASSERT_TRUE(o.args.has_value()) << o.output;
+  EXPECT_EQ(o.args->target, "star");
+  EXPECT_EQ(o.args->radius, 8.5);
+  EXPECT_EQ(o.args->pattern, "rings");
+  EXPECT_EQ(o.args->pipeline, "reference");
+  EXPECT_EQ(o.args->seed, 9u);
+  EXPECT_EQ(*o.args->snr_db, 30.0);
+  EXPECT_EQ(o.args->disable.size(), 2u);
+  EXPECT_EQ(*o.args->lr, 0.01);
+}
+
+TEST(recon_args, refuses_bad_values) {
+  expect_refused({"--grid", "100"}, "--grid");
+  expect_refused({"--grid", "0"}, "--grid");
+  expect_refused({"--grid", "64", "--object", "65"}, "--object");
+  expect_refused({"--radius", "0"}, "--radius");
+  expect_refused({"--radius", "-3"}, "--radius");
+  expect_refused({"--radius", "256"}, "--radius");
+  expect_refused({"--radius", "nan"}, "--radius");
+  expect_refused({"--samples", "0"}, "--samples");
+  expect_refused({"--target", "/nonexistent/image.png"}, "cannot open");
+  expect_refused({"--target", "notatarget"}, "--target");
+  expect_refused({"--pattern", "spiral"}, "--pattern");
+  expect_refused({"--pipeline", "fast"}, "--pipeline");
+  expect_refused({"--threads", "0"}, "--threads");
+  expect_refused({"--disable", "warp"}, "--disable");
+  expect_refused({"--grid", "abc"}, "--grid");
+  expect_refused({"--no-such-option"}, "no-such-option");
+}
+
+TEST(recon_args, missing_subcommand_is_an_error_and_help_is_not) {
+  const auto none = recon::cli::parse_recon_args({"recon"});
+  EXPECT_EQ(none.exit_code, 2);
+  const auto help = recon::cli::parse_recon_args({"recon", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.output.find("--target"), std::string::npos);
+  EXPECT_NE(help.output.find("--pipeline"), std::string::npos);
+}
+
+}  // namespace
