@@ -59,6 +59,7 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--init-lr", a.init_lr, "Adam learning rate of the initialisation phase (default: the preset's)");
   cmd.add_option("--keep-optimizer", a.keep_optimizer, "keep Adam's moments across samples: true or false (default: the preset's)");
   cmd.add_option("--loss-threshold", a.loss_threshold, "per-sample convergence threshold")->capture_default_str();
+  cmd.add_option("--normalize-loss", a.normalize_loss, "normalise each row's L1/L2 by its target: true or false (default: the preset's)");
   cmd.add_flag("--plateau-stop", a.plateau_stop, "also stop a sample on a persistent loss plateau");
   cmd.add_flag("--invert", a.invert, "invert the image file (255 - v) before preparation");
   cmd.add_option("--progress", a.progress, "auto (on a terminal, not in CI), on or off")->capture_default_str();

@@ -34,6 +34,7 @@ struct ReconArgs {
   std::optional<bool> keep_optimizer;  // keep Adam's moments across samples
   double loss_threshold = 1e-3;
   bool plateau_stop = false;
+  std::optional<bool> normalize_loss;  // divide each row's L1/L2 by its target's (default: the preset's)
   bool invert = false;
   std::string progress = "auto";     // auto | on | off
 };

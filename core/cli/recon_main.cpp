@@ -56,6 +56,7 @@ Prepared prepare(const ReconArgs& a) {
   if (!a.init_target.empty()) p.trainer.init_target = recon::parse_init_target(a.init_target);
   if (a.lr) p.trainer.learning_rate = *a.lr;
   if (a.init_lr) p.trainer.init_learning_rate = *a.init_lr;
+  if (a.normalize_loss) p.trainer.loss.normalize = *a.normalize_loss;
   if (a.keep_optimizer) p.trainer.fresh_optimizer_per_sample = !*a.keep_optimizer;
   return p;
 }
@@ -104,6 +105,7 @@ nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruc
   metrics["output_activation"] = recon::to_string(p.decoder.output_activation());
   metrics["init_target"] = recon::to_string(p.trainer.init_target);
   metrics["learning_rate"] = p.trainer.learning_rate;
+  metrics["normalize_loss"] = p.trainer.loss.normalize;
   metrics["init_learning_rate"] = p.trainer.init_learning_rate;
   metrics["fresh_optimizer_per_sample"] = p.trainer.fresh_optimizer_per_sample;
   return metrics;

@@ -1,3 +1,4 @@
+cmake_minimum_required(VERSION 3.25)
 # A bad argument must end recon with exit code 2 and exactly one line on stderr, and write nothing.
 # Usage: cmake -DRECON=<path> -DOUT=<dir> "-DARGS=<;-separated arguments>" -P cli_bad_input.cmake
 file(REMOVE_RECURSE "${OUT}")

@@ -1,3 +1,4 @@
+cmake_minimum_required(VERSION 3.25)
 # Runs a tiny reconstruction through the recon command and checks what it leaves behind.
 # Usage: cmake -DRECON=<path> -DOUT=<dir> -P cli_smoke.cmake
 file(REMOVE_RECURSE "${OUT}")

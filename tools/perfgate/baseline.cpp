@@ -1,0 +1,165 @@
+#include "baseline.h"
+
+#include "error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace perfgate {
+namespace {
+
+using nlohmann::json;
+
+void require_known_keys(const json& object, const std::set<std::string>& allowed, const std::string& where) {
+  for (const auto& [key, value] : object.items()) {
+    (void)value;
+    if (allowed.count(key) == 0) throw InputError(where + ": unknown field '" + key + "'");
+  }
+}
+
+std::string required_string(const json& object, const std::string& key, const std::string& where) {
+  if (!object.contains(key) || !object[key].is_string() || object[key].get<std::string>().empty()) {
+    throw InputError(where + ": '" + key + "' must be a non-empty string");
+  }
+  return object[key].get<std::string>();
+}
+
+double finite_number(const json& value, const std::string& what) {
+  if (!value.is_number()) throw InputError(what + " must be a number");
+  const double v = value.get<double>();
+  if (!std::isfinite(v)) throw InputError(what + " must be finite");
+  return v;
+}
+
+Tolerance parse_tolerance(const json& t, const std::string& where) {
+  if (!t.is_object() || t.size() != 1) throw InputError(where + ": 'tolerance' must be an object with exactly one of abs, rel, exact");
+  Tolerance tol;
+  if (t.contains("exact")) {
+    if (!t["exact"].is_boolean() || !t["exact"].get<bool>()) throw InputError(where + ": 'tolerance.exact' must be true");
+    tol.kind = Tolerance::Kind::exact;
+    return tol;
+  }
+  if (t.contains("abs")) {
+    tol.kind = Tolerance::Kind::abs;
+    tol.amount = finite_number(t["abs"], where + ": 'tolerance.abs'");
+  } else if (t.contains("rel")) {
+    tol.kind = Tolerance::Kind::rel;
+    tol.amount = finite_number(t["rel"], where + ": 'tolerance.rel'");
+  } else {
+    throw InputError(where + ": 'tolerance' must hold abs, rel or exact");
+  }
+  if (tol.amount < 0) throw InputError(where + ": tolerance must be >= 0");
+  return tol;
+}
+
+}  // namespace
+
+Baseline parse_baseline(const std::string& text, const std::string& source) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError(source + ": not valid JSON (" + std::string(e.what()).substr(0, 120) + ")");
+  }
+  if (!doc.is_object()) throw InputError(source + ": a baseline must be a JSON object");
+  require_known_keys(doc, {"schema_version", "provenance", "entries"}, source);
+  if (!doc.contains("schema_version") || !doc["schema_version"].is_number_integer() ||
+      doc["schema_version"].get<int>() != kSchemaVersion) {
+    throw InputError(source + ": schema_version must be " + std::to_string(kSchemaVersion));
+  }
+  Baseline b;
+  if (!doc.contains("provenance") || !doc["provenance"].is_object()) throw InputError(source + ": 'provenance' object missing");
+  const auto& p = doc["provenance"];
+  require_known_keys(p, {"git_sha", "date", "machine", "build_type", "torch_version", "threads", "reason"}, source + ": provenance");
+  for (const auto& [key, value] : p.items()) {
+    if (!value.is_string()) throw InputError(source + ": provenance." + key + " must be a string");
+  }
+  b.provenance = {p.value("git_sha", ""), p.value("date", ""),    p.value("machine", ""), p.value("build_type", ""),
+                  p.value("torch_version", ""), p.value("threads", ""), p.value("reason", "")};
+  if (!doc.contains("entries") || !doc["entries"].is_array()) throw InputError(source + ": 'entries' array missing");
+  std::set<std::pair<std::string, std::string>> seen;
+  size_t index = 0;
+  for (const auto& e : doc["entries"]) {
+    const std::string where = source + ": entries[" + std::to_string(index++) + "]";
+    if (!e.is_object()) throw InputError(where + ": must be an object");
+    require_known_keys(e, {"benchmark", "field", "value", "unit", "direction", "tolerance", "limit"}, where);
+    Entry entry;
+    entry.benchmark = required_string(e, "benchmark", where);
+    entry.field = required_string(e, "field", where);
+    if (!e.contains("value")) throw InputError(where + ": 'value' missing");
+    entry.value = finite_number(e["value"], where + ": 'value'");
+    if (!e.contains("unit") || !e["unit"].is_string()) throw InputError(where + ": 'unit' must be a string");
+    entry.unit = e["unit"].get<std::string>();
+    const auto direction = required_string(e, "direction", where);
+    if (direction != "higher" && direction != "lower") throw InputError(where + ": 'direction' must be higher or lower");
+    entry.direction = direction == "higher" ? Direction::higher : Direction::lower;
+    if (!e.contains("tolerance")) throw InputError(where + ": 'tolerance' missing");
+    entry.tolerance = parse_tolerance(e["tolerance"], where);
+    if (e.contains("limit")) entry.limit = finite_number(e["limit"], where + ": 'limit'");
+    if (!seen.emplace(entry.benchmark, entry.field).second) {
+      throw InputError(where + ": duplicate entry for " + entry.benchmark + " / " + entry.field);
+    }
+    b.entries.push_back(entry);
+  }
+  return b;
+}
+
+Baseline read_baseline(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot read baseline '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_baseline(text.str(), path);
+}
+
+std::string to_json_text(const Baseline& b) {
+  json doc = json::object();
+  doc["schema_version"] = b.schema_version;
+  doc["provenance"] = {{"git_sha", b.provenance.git_sha},       {"date", b.provenance.date},
+                       {"machine", b.provenance.machine},       {"build_type", b.provenance.build_type},
+                       {"torch_version", b.provenance.torch_version}, {"threads", b.provenance.threads},
+                       {"reason", b.provenance.reason}};
+  json entries = json::array();
+  for (const auto& e : b.entries) {
+    json t;
+    switch (e.tolerance.kind) {
+      case Tolerance::Kind::abs: t["abs"] = e.tolerance.amount; break;
+      case Tolerance::Kind::rel: t["rel"] = e.tolerance.amount; break;
+      case Tolerance::Kind::exact: t["exact"] = true; break;
+    }
+    json entry = {{"benchmark", e.benchmark}, {"field", e.field},   {"value", e.value},
+                  {"unit", e.unit},           {"direction", to_string(e.direction)}, {"tolerance", t}};
+    if (e.limit) entry["limit"] = *e.limit;
+    entries.push_back(entry);
+  }
+  doc["entries"] = entries;
+  return doc.dump(2) + "\n";
+}
+
+std::string to_string(Direction d) { return d == Direction::higher ? "higher" : "lower"; }
+
+std::string describe(const Tolerance& t) {
+  std::ostringstream out;
+  switch (t.kind) {
+    case Tolerance::Kind::abs: out << "±" << t.amount << " abs"; break;
+    case Tolerance::Kind::rel: out << t.amount * 100.0 << "% rel"; break;
+    case Tolerance::Kind::exact: out << "exact"; break;
+  }
+  return out.str();
+}
+
+double threshold_of(const Entry& e) {
+  double slack = 0.0;
+  switch (e.tolerance.kind) {
+    case Tolerance::Kind::abs: slack = e.tolerance.amount; break;
+    case Tolerance::Kind::rel: slack = e.tolerance.amount * std::abs(e.value); break;
+    case Tolerance::Kind::exact: slack = 0.0; break;
+  }
+  return e.direction == Direction::higher ? e.value - slack : e.value + slack;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,54 @@
+#pragma once
+// Committed baselines: what a metric was, which way is better, and how far it may move.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfgate {
+
+enum class Direction { higher, lower };  ///< which way is better
+
+/// How far a value may move the bad way before it fails: absolute, relative to the baseline, or not at all.
+struct Tolerance {
+  enum class Kind { abs, rel, exact } kind = Kind::abs;
+  double amount = 0.0;  ///< ≥ 0; unused for exact
+};
+
+struct Entry {
+  std::string benchmark;
+  std::string field;
+  double value = 0.0;
+  std::string unit;
+  Direction direction = Direction::higher;
+  Tolerance tolerance;
+  std::optional<double> limit;  ///< a hard bound on the value itself (min for higher, max for lower)
+};
+
+struct Provenance {
+  std::string git_sha, date, machine, build_type, torch_version, threads, reason;
+};
+
+struct Baseline {
+  int schema_version = 1;
+  Provenance provenance;
+  std::vector<Entry> entries;
+};
+
+constexpr int kSchemaVersion = 1;
+
+/// Parses and validates a baseline (baselines/schema.json states the same rules). Throws InputError naming
+/// the file, the entry and the rule: wrong schema_version, missing or unknown fields, non-finite or negative
+/// numbers where they are not allowed, duplicate (benchmark, field) pairs.
+Baseline parse_baseline(const std::string& text, const std::string& source);
+Baseline read_baseline(const std::string& path);
+
+/// Serialises with a stable key order and 2-space indentation (reviewable diffs).
+std::string to_json_text(const Baseline& baseline);
+
+std::string to_string(Direction d);
+std::string describe(const Tolerance& t);  ///< e.g. "±1 abs", "5% rel", "exact"
+
+/// The worst acceptable value under the tolerance (ignoring the limit).
+double threshold_of(const Entry& entry);
+
+}  // namespace perfgate

@@ -1,0 +1,81 @@
+#include "compare.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace perfgate {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const size_t mid = v.size() / 2;
+  return v.size() % 2 == 1 ? v[mid] : 0.5 * (v[mid - 1] + v[mid]);
+}
+
+std::string to_string(Verdict v) {
+  switch (v) {
+    case Verdict::pass: return "PASS";
+    case Verdict::fail: return "FAIL";
+    case Verdict::missing: return "MISSING";
+    case Verdict::unbaselined: return "NO-BASELINE";
+  }
+  return "?";
+}
+
+std::vector<Row> compare(const Results& results, const Baseline& baseline) {
+  std::vector<Row> rows;
+  std::set<std::string> baselined;
+  for (const auto& e : baseline.entries) {
+    baselined.insert(e.benchmark);
+    Row row;
+    row.benchmark = e.benchmark;
+    row.field = e.field;
+    row.unit = e.unit;
+    row.baseline = e.value;
+    row.threshold = threshold_of(e);
+    row.tolerance = describe(e.tolerance);
+    if (e.limit) row.tolerance += std::string(e.direction == Direction::higher ? ", min " : ", max ") + std::to_string(*e.limit);
+    const auto values = values_of(results, e.benchmark, e.field);
+    row.samples = static_cast<int>(values.size());
+    if (values.empty()) {
+      row.verdict = Verdict::missing;
+      row.reason = "no measurement of this metric in " + results.source;
+      rows.push_back(row);
+      continue;
+    }
+    row.value = median(values);
+    std::ostringstream why;
+    const bool worse_than_tolerance = e.tolerance.kind == Tolerance::Kind::exact
+                                          ? row.value != e.value
+                                          : (e.direction == Direction::higher ? row.value < row.threshold : row.value > row.threshold);
+    if (worse_than_tolerance) {
+      why << (e.tolerance.kind == Tolerance::Kind::exact ? "differs from the baseline" : "worse than baseline beyond tolerance");
+    }
+    if (e.limit && (e.direction == Direction::higher ? row.value < *e.limit : row.value > *e.limit)) {
+      why << (why.tellp() > 0 ? "; " : "") << "beyond the hard limit " << *e.limit;
+    }
+    row.reason = why.str();
+    row.verdict = row.reason.empty() ? Verdict::pass : Verdict::fail;
+    rows.push_back(row);
+  }
+  std::set<std::string> reported;
+  for (const auto& m : results.measurements) {
+    if (baselined.count(m.benchmark) != 0 || !reported.insert(m.benchmark).second) continue;
+    Row row;
+    row.benchmark = m.benchmark;
+    row.verdict = Verdict::unbaselined;
+    row.reason = "no baseline entry";
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+int exit_code_of(const std::vector<Row>& rows) {
+  for (const auto& r : rows) {
+    if (r.verdict == Verdict::fail || r.verdict == Verdict::missing) return 1;
+  }
+  return 0;
+}
+
+}  // namespace perfgate

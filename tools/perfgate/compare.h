@@ -1,0 +1,35 @@
+#pragma once
+// Results against baselines: one row per baselined metric, plus rows for benchmarks nobody baselined. Pure.
+#include "baseline.h"
+#include "results.h"
+
+#include <string>
+#include <vector>
+
+namespace perfgate {
+
+enum class Verdict { pass, fail, missing, unbaselined };
+
+struct Row {
+  std::string benchmark, field, unit;
+  Verdict verdict = Verdict::pass;
+  double value = 0.0;      ///< median over the result's repetitions
+  int samples = 0;         ///< repetitions found
+  double baseline = 0.0;
+  double threshold = 0.0;  ///< worst acceptable value under the tolerance
+  std::string tolerance;   ///< human-readable tolerance (and limit)
+  std::string reason;      ///< why it failed, empty when it passed
+};
+
+/// Compares every baseline entry with the median of its measurements. A baselined metric absent from the
+/// results is `missing` (a failure); a benchmark in the results with no baseline entry at all is reported as
+/// `unbaselined` (not a failure: adding a baseline is a reviewed change).
+std::vector<Row> compare(const Results& results, const Baseline& baseline);
+
+double median(std::vector<double> values);
+std::string to_string(Verdict v);
+
+/// 0 when every row passed or is unbaselined, 1 when any failed or is missing.
+int exit_code_of(const std::vector<Row>& rows);
+
+}  // namespace perfgate

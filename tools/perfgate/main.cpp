@@ -1,0 +1,114 @@
+// perfgate: judges Google Benchmark results against committed baselines and maintains those baselines.
+// Exit codes: 0 pass, 1 regression, 2 bad input or usage, 3 inconclusive.
+#include "atomic_write.h"
+#include "baseline.h"
+#include "compare.h"
+#include "error.h"
+#include "git.h"
+#include "results.h"
+#include "table.h"
+#include "update.h"
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+
+namespace {
+
+using namespace perfgate;
+
+struct CompareArgs {
+  std::string results, baseline;
+};
+
+struct UpdateArgs {
+  std::vector<std::string> results;
+  std::string baseline, reason;
+  std::vector<std::string> track;
+  bool allow_dirty = false, ratchet = false;
+};
+
+std::string utc_now() {
+  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+std::string folder_of(const std::string& path) {
+  const auto parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
+int run_compare(const CompareArgs& a) {
+  const auto results = read_results(a.results);
+  const auto baseline = read_baseline(a.baseline);
+  const auto rows = compare(results, baseline);
+  print_table(std::cout, rows);
+  print_failures(std::cout, rows, "perfgate update --results " + a.results + " --baseline " + a.baseline + " --reason \"...\"");
+  return exit_code_of(rows);
+}
+
+int run_update(const UpdateArgs& a) {
+  if (a.results.size() > 2) throw InputError("update: give one capture, or two for timings");
+  std::vector<Results> captures;
+  for (const auto& path : a.results) captures.push_back(read_results(path));
+  std::optional<Baseline> current;
+  if (std::filesystem::exists(a.baseline)) current = read_baseline(a.baseline);
+  std::vector<TrackSpec> track;
+  for (const auto& spec : a.track) track.push_back(parse_track_spec(spec));
+  const auto folder = folder_of(a.baseline);
+  if (!a.allow_dirty && tree_is_dirty(folder)) {
+    throw InputError("update: the working tree has uncommitted changes; commit first or pass --allow-dirty");
+  }
+  const auto& ctx = captures.front().context;
+  auto context = [&](const std::string& key) { return ctx.count(key) != 0 ? ctx.at(key) : std::string(); };
+  Provenance provenance{head_sha(folder).value_or("unknown"), utc_now(), context("cpu_model") + " / " + context("host_name"),
+                        context("build_type"), context("torch_version"), context("threads"), a.reason};
+  const auto plan = plan_update(captures, current, track, a.ratchet, provenance);
+  write_file_atomically(a.baseline, to_json_text(plan.next));
+  std::cout << "updated " << a.baseline << " (" << plan.next.entries.size() << " entries): " << a.reason << '\n';
+  for (const auto& line : plan.diff) std::cout << "  " << line << '\n';
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"perfgate: gate benchmark results against committed baselines"};
+  app.require_subcommand(1);
+  CompareArgs compare_args;
+  auto* compare_cmd = app.add_subcommand("compare", "judge results against a baseline; exit 0 pass, 1 regression, 2 bad input");
+  compare_cmd->add_option("--results", compare_args.results, "Google Benchmark JSON")->required();
+  compare_cmd->add_option("--baseline", compare_args.baseline, "baseline JSON")->required();
+  UpdateArgs update_args;
+  auto* update_cmd = app.add_subcommand("update", "rewrite a baseline from results (atomically, with provenance and a diff)");
+  update_cmd->add_option("--results", update_args.results, "Google Benchmark JSON; twice for timing-derived entries")->required();
+  update_cmd->add_option("--baseline", update_args.baseline, "baseline JSON to create or update")->required();
+  update_cmd->add_option("--reason", update_args.reason, "why the baseline changes (recorded)")->required();
+  update_cmd->add_option("--track", update_args.track, "start tracking FIELD:higher|lower:abs=X|rel=X|exact[:limit=X][:unit=U]");
+  update_cmd->add_flag("--allow-dirty", update_args.allow_dirty, "accept uncommitted changes in the working tree");
+  update_cmd->add_flag("--ratchet", update_args.ratchet, "only move values the good way");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "perfgate: error: " << e.what() << " (see perfgate --help)\n";
+    return 2;
+  }
+  try {
+    if (compare_cmd->parsed()) return run_compare(compare_args);
+    if (update_cmd->parsed()) return run_update(update_args);
+  } catch (const std::exception& e) {
+    std::cerr << "perfgate: error: " << e.what() << '\n';
+    return 2;
+  }
+  return 2;
+}

@@ -1,0 +1,95 @@
+#include "results.h"
+
+#include "error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace perfgate {
+namespace {
+
+// Fields of a run that are bookkeeping, not measurements.
+const std::set<std::string> kNonMeasurements = {"name",        "family_index", "per_family_instance_index", "run_name",
+                                                "run_type",    "repetitions",  "repetition_index",          "threads",
+                                                "iterations",  "time_unit",    "aggregate_name",            "aggregate_unit",
+                                                "label",       "error_occurred", "error_message",           "big_o",
+                                                "rms"};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot read '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+Results parse_results(const std::string& text, const std::string& source) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(source + ": not valid JSON (" + std::string(e.what()).substr(0, 120) + ")");
+  }
+  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {
+    throw InputError(source + ": not a Google Benchmark result (no \"benchmarks\" array)");
+  }
+  Results results;
+  results.source = source;
+  if (doc.contains("context") && doc["context"].is_object()) {
+    for (const auto& [key, value] : doc["context"].items()) {
+      if (value.is_string()) results.context[key] = value.get<std::string>();
+    }
+  }
+  std::set<std::pair<std::string, int>> seen;
+  for (const auto& run : doc["benchmarks"]) {
+    if (!run.is_object() || !run.contains("name") || !run["name"].is_string() || run["name"].get<std::string>().empty()) {
+      throw InputError(source + ": a benchmark entry has no name");
+    }
+    const auto name = run["name"].get<std::string>();
+    if (run.value("run_type", std::string("iteration")) != "iteration") continue;
+    if (run.value("error_occurred", false)) {
+      throw InputError(source + ": benchmark '" + name + "' failed: " + run.value("error_message", std::string("?")));
+    }
+    const int repetition = run.contains("repetition_index") && run["repetition_index"].is_number_integer()
+                               ? run["repetition_index"].get<int>()
+                               : 0;
+    if (!seen.emplace(name, repetition).second) {
+      throw InputError(source + ": duplicate benchmark '" + name + "' (repetition " + std::to_string(repetition) + ")");
+    }
+    const std::string time_unit = run.value("time_unit", std::string("ns"));
+    for (const auto& [field, value] : run.items()) {
+      if (kNonMeasurements.count(field) != 0) continue;
+      if (!value.is_number()) {
+        throw InputError(source + ": '" + name + "' field '" + field + "' is not a number");
+      }
+      const double v = value.get<double>();
+      if (!std::isfinite(v)) throw InputError(source + ": '" + name + "' field '" + field + "' is not finite");
+      const bool is_time = field == "real_time" || field == "cpu_time";
+      if (is_time && v < 0) throw InputError(source + ": '" + name + "' has a negative " + field);
+      results.measurements.push_back({name, field, v, is_time ? time_unit : "", repetition});
+    }
+  }
+  return results;
+}
+
+Results read_results(const std::string& path) { return parse_results(read_file(path), path); }
+
+std::vector<double> values_of(const Results& results, const std::string& benchmark, const std::string& field) {
+  std::vector<std::pair<int, double>> found;
+  for (const auto& m : results.measurements) {
+    if (m.benchmark == benchmark && m.field == field) found.emplace_back(m.repetition, m.value);
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<double> values;
+  for (const auto& [rep, v] : found) values.push_back(v);
+  return values;
+}
+
+}  // namespace perfgate

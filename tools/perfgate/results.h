@@ -1,0 +1,35 @@
+#pragma once
+// Google Benchmark JSON results: the measurements perfgate judges.
+#include <map>
+#include <string>
+#include <vector>
+
+namespace perfgate {
+
+/// One value of one benchmark run: `field` is "real_time", "cpu_time" or a counter name.
+struct Measurement {
+  std::string benchmark;       ///< run name, e.g. "BM_TrainStep_Optimized/n:512"
+  std::string field;
+  double value = 0.0;
+  std::string unit;            ///< time unit for times ("ms", "us", ...), "" for counters
+  int repetition = 0;          ///< repetition index of an iteration run
+};
+
+struct Results {
+  std::map<std::string, std::string> context;  ///< string-valued context entries (git_sha, cpu_model, ...)
+  std::vector<Measurement> measurements;       ///< iteration runs only; aggregates are recomputed by perfgate
+  std::string source;                          ///< the file it came from, for messages
+};
+
+/// Parses a Google Benchmark JSON file. Throws InputError naming the file and what is wrong: unreadable,
+/// not JSON, no "benchmarks" array, a run without a name, a non-finite or non-numeric value, or two runs with
+/// the same name and repetition index.
+Results read_results(const std::string& path);
+
+/// Same, from text (for tests and fuzzing). `source` is used in messages.
+Results parse_results(const std::string& text, const std::string& source);
+
+/// All values of (benchmark, field), in repetition order; empty when absent.
+std::vector<double> values_of(const Results& results, const std::string& benchmark, const std::string& field);
+
+}  // namespace perfgate

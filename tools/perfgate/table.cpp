@@ -1,0 +1,50 @@
+#include "table.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+#include <vector>
+
+namespace perfgate {
+namespace {
+
+std::string number(double v) {
+  std::ostringstream out;
+  out << std::setprecision(6) << v;
+  return out.str();
+}
+
+}  // namespace
+
+void print_table(std::ostream& out, const std::vector<Row>& rows) {
+  std::vector<std::vector<std::string>> cells = {{"verdict", "benchmark", "field", "value", "baseline", "threshold", "tolerance", "n"}};
+  for (const auto& r : rows) {
+    if (r.verdict == Verdict::unbaselined) {
+      cells.push_back({to_string(r.verdict), r.benchmark, "-", "-", "-", "-", "-", "-"});
+      continue;
+    }
+    cells.push_back({to_string(r.verdict), r.benchmark, r.field, r.samples > 0 ? number(r.value) + (r.unit.empty() ? "" : " " + r.unit) : "-",
+                     number(r.baseline), number(r.threshold), r.tolerance, std::to_string(r.samples)});
+  }
+  std::vector<size_t> width(cells.front().size(), 0);
+  for (const auto& row : cells)
+    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  for (const auto& row : cells) {
+    for (size_t i = 0; i < row.size(); ++i) out << std::left << std::setw(static_cast<int>(width[i]) + 2) << row[i];
+    out << '\n';
+  }
+}
+
+void print_failures(std::ostream& out, const std::vector<Row>& rows, const std::string& update_command) {
+  bool any = false;
+  for (const auto& r : rows) {
+    if (r.verdict != Verdict::fail && r.verdict != Verdict::missing) continue;
+    any = true;
+    out << to_string(r.verdict) << ": " << r.benchmark << " " << r.field << " = "
+        << (r.samples > 0 ? number(r.value) : std::string("absent")) << " (baseline " << number(r.baseline) << ", "
+        << r.tolerance << ", worst acceptable " << number(r.threshold) << "): " << r.reason << '\n';
+  }
+  if (any) out << "If the change is intended, accept the new values with:\n  " << update_command << '\n';
+}
+
+}  // namespace perfgate

@@ -1,0 +1,119 @@
+// Contract: perfgate reads results and baselines strictly, judges them by the stated tolerance rules, and plans
+// baseline updates that refuse absent metrics and disagreeing timing captures.
+#include "baseline.h"
+#include "compare.h"
+#include "error.h"
+#include "results.h"
+#include "update.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace {
+
+const std::string kInputs = PERFGATE_TEST_INPUTS;
+
+perfgate::Results results(const std::string& name) { return perfgate::read_results(kInputs + "/" + name); }
+perfgate::Baseline baseline(const std::string& name) { return perfgate::read_baseline(kInputs + "/" + name); }
+
+const perfgate::Row& row_of(const std::vector<perfgate::Row>& rows, const std::string& bench, const std::string& field) {
+  for (const auto& r : rows) {
+    if (r.benchmark == bench && r.field == field) return r;
+  }
+  throw std::runtime_error("no row " + bench + " " + field);
+}
+
+TEST(perfgate_compare, within_tolerance_passes_and_unbaselined_is_reported) {
+  const auto rows = perfgate::compare(results("results_ok.json"), baseline("baseline_ok.json"));
+  EXPECT_EQ(row_of(rows, "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::pass);  // 22.0 ≥ 22.5 − 1
+  EXPECT_EQ(row_of(rows, "BM_Accuracy", "spread_db").verdict, perfgate::Verdict::pass);
+  EXPECT_EQ(row_of(rows, "BM_Other", "").verdict, perfgate::Verdict::unbaselined);
+  EXPECT_EQ(perfgate::exit_code_of(rows), 0);
+}
+
+TEST(perfgate_compare, regression_beyond_tolerance_fails) {
+  const auto rows = perfgate::compare(results("results_ok.json"), baseline("baseline_regressed.json"));
+  const auto& r = row_of(rows, "BM_Accuracy", "psnr_db");
+  EXPECT_EQ(r.verdict, perfgate::Verdict::fail);  // 22.0 < 24 − 1
+  EXPECT_DOUBLE_EQ(r.threshold, 23.0);
+  EXPECT_EQ(perfgate::exit_code_of(rows), 1);
+}
+
+TEST(perfgate_compare, vanished_benchmark_is_missing_and_fails) {
+  const auto rows = perfgate::compare(results("results_ok.json"), baseline("baseline_vanished.json"));
+  EXPECT_EQ(row_of(rows, "BM_Gone", "psnr_db").verdict, perfgate::Verdict::missing);
+  EXPECT_EQ(perfgate::exit_code_of(rows), 1);
+}
+
+TEST(perfgate_compare, hard_limit_fails_even_within_tolerance) {
+  auto b = baseline("baseline_ok.json");
+  b.entries[1].limit = 0.35;  // spread 0.4 is within ±0.5 of 0.3 but above the limit
+  const auto rows = perfgate::compare(results("results_ok.json"), b);
+  EXPECT_EQ(row_of(rows, "BM_Accuracy", "spread_db").verdict, perfgate::Verdict::fail);
+}
+
+TEST(perfgate_compare, exact_tolerance) {
+  auto b = baseline("baseline_ok.json");
+  b.entries[0].tolerance.kind = perfgate::Tolerance::Kind::exact;
+  b.entries[0].value = 22.0;
+  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::pass);
+  b.entries[0].value = 22.000001;
+  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::fail);
+}
+
+TEST(perfgate_inputs, malformed_baselines_are_refused) {
+  for (const char* name : {"baseline_wrong_schema.json", "baseline_unknown_field.json", "baseline_duplicate.json",
+                           "baseline_negative_tolerance.json", "baseline_bad_direction.json", "baseline_truncated.json",
+                           "baseline_nan.json", "no_such_file.json"}) {
+    EXPECT_THROW(baseline(name), perfgate::InputError) << name;
+  }
+}
+
+TEST(perfgate_inputs, malformed_results_are_refused) {
+  for (const char* name : {"results_duplicate.json", "results_negative_time.json", "results_no_benchmarks.json",
+                           "results_string_value.json", "results_truncated.json", "no_such_file.json"}) {
+    EXPECT_THROW(results(name), perfgate::InputError) << name;
+  }
+}
+
+TEST(perfgate_inputs, baseline_round_trips_through_its_serialisation) {
+  const auto b = baseline("baseline_ok.json");
+  const auto again = perfgate::parse_baseline(perfgate::to_json_text(b), "round trip");
+  ASSERT_EQ(again.entries.size(), b.entries.size());
+  EXPECT_EQ(again.entries[1].limit, b.entries[1].limit);
+  EXPECT_EQ(again.provenance.reason, "fixture");
+}
+
+TEST(perfgate_update, tracks_new_metrics_and_updates_existing_ones) {
+  const auto plan = perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), {}, false, {});
+  EXPECT_DOUBLE_EQ(plan.next.entries[0].value, 22.0);
+  const auto fresh = perfgate::plan_update({results("results_ok.json")}, std::nullopt,
+                                           {perfgate::parse_track_spec("psnr_db:higher:abs=1:unit=dB")}, false, {});
+  ASSERT_EQ(fresh.next.entries.size(), 1u);
+  EXPECT_EQ(fresh.next.entries[0].unit, "dB");
+  EXPECT_DOUBLE_EQ(fresh.next.entries[0].value, 22.0);
+}
+
+TEST(perfgate_update, ratchet_only_moves_the_good_way) {
+  const auto plan = perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), {}, true, {});
+  EXPECT_DOUBLE_EQ(plan.next.entries[0].value, 22.5);  // 22.0 is worse for "higher": kept
+  EXPECT_DOUBLE_EQ(plan.next.entries[1].value, 0.3);   // 0.4 is worse for "lower": kept
+}
+
+TEST(perfgate_update, refuses_absent_metrics_and_single_timing_captures) {
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_vanished.json"), {}, false, {}),
+               perfgate::InputError);
+  const auto timing = perfgate::parse_track_spec("real_time:lower:rel=0.1");
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, std::nullopt, {timing}, false, {}), perfgate::InputError);
+  EXPECT_NO_THROW(perfgate::plan_update({results("results_ok.json"), results("results_ok.json")}, std::nullopt, {timing}, false, {}));
+}
+
+TEST(perfgate_update, malformed_track_specs_are_refused) {
+  for (const char* spec : {"psnr_db", "psnr_db:up:abs=1", "psnr_db:higher:abs=x", "psnr_db:higher:abs=-1", "psnr_db:higher:near=1",
+                           "psnr_db:higher:abs=1:colour=red"}) {
+    EXPECT_THROW(perfgate::parse_track_spec(spec), perfgate::InputError) << spec;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,144 @@
+#include "update.h"
+
+#include "compare.h"
+#include "error.h"
+
+#include <cmath>
+#include <set>
+#include <sstream>
+
+namespace perfgate {
+namespace {
+
+bool is_time_unit(const std::string& unit) { return unit == "ns" || unit == "us" || unit == "ms" || unit == "s"; }
+
+double parse_number(const std::string& text, const std::string& spec) {
+  try {
+    size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used != text.size() || !std::isfinite(v)) throw std::invalid_argument("trailing");
+    return v;
+  } catch (const std::exception&) {
+    throw InputError("--track '" + spec + "': '" + text + "' is not a number");
+  }
+}
+
+std::string format(double v) {
+  std::ostringstream out;
+  out.precision(6);
+  out << v;
+  return out.str();
+}
+
+double slack_of(const Entry& e) {
+  switch (e.tolerance.kind) {
+    case Tolerance::Kind::abs: return e.tolerance.amount;
+    case Tolerance::Kind::rel: return e.tolerance.amount * std::abs(e.value);
+    case Tolerance::Kind::exact: return 0.0;
+  }
+  return 0.0;
+}
+
+}  // namespace
+
+TrackSpec parse_track_spec(const std::string& spec) {
+  std::vector<std::string> parts;
+  std::stringstream in(spec);
+  for (std::string part; std::getline(in, part, ':');) parts.push_back(part);
+  if (parts.size() < 3 || parts[0].empty()) throw InputError("--track '" + spec + "': expected FIELD:DIRECTION:TOLERANCE");
+  TrackSpec t;
+  t.field = parts[0];
+  if (parts[1] != "higher" && parts[1] != "lower") throw InputError("--track '" + spec + "': direction must be higher or lower");
+  t.direction = parts[1] == "higher" ? Direction::higher : Direction::lower;
+  if (parts[2] == "exact") {
+    t.tolerance.kind = Tolerance::Kind::exact;
+  } else if (parts[2].rfind("abs=", 0) == 0 || parts[2].rfind("rel=", 0) == 0) {
+    t.tolerance.kind = parts[2][0] == 'a' ? Tolerance::Kind::abs : Tolerance::Kind::rel;
+    t.tolerance.amount = parse_number(parts[2].substr(4), spec);
+    if (t.tolerance.amount < 0) throw InputError("--track '" + spec + "': tolerance must be >= 0");
+  } else {
+    throw InputError("--track '" + spec + "': tolerance must be abs=X, rel=X or exact");
+  }
+  for (size_t i = 3; i < parts.size(); ++i) {
+    if (parts[i].rfind("limit=", 0) == 0) {
+      t.limit = parse_number(parts[i].substr(6), spec);
+    } else if (parts[i].rfind("unit=", 0) == 0) {
+      t.unit = parts[i].substr(5);
+    } else {
+      throw InputError("--track '" + spec + "': unknown option '" + parts[i] + "'");
+    }
+  }
+  return t;
+}
+
+UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional<Baseline>& current,
+                       const std::vector<TrackSpec>& track, bool ratchet, const Provenance& provenance) {
+  if (captures.empty()) throw InputError("update: no results given");
+  const Results& first = captures.front();
+  UpdatePlan plan;
+  plan.next.provenance = provenance;
+  std::vector<Entry> entries = current ? current->entries : std::vector<Entry>{};
+  std::set<std::pair<std::string, std::string>> known;
+  for (const auto& e : entries) known.emplace(e.benchmark, e.field);
+  for (const auto& spec : track) {
+    std::set<std::string> benchmarks;
+    for (const auto& m : first.measurements) {
+      if (m.field == spec.field) benchmarks.insert(m.benchmark);
+    }
+    if (benchmarks.empty()) throw InputError("--track " + spec.field + ": no benchmark in " + first.source + " reports it");
+    for (const auto& name : benchmarks) {
+      if (!known.emplace(name, spec.field).second) continue;
+      Entry e;
+      e.benchmark = name;
+      e.field = spec.field;
+      e.direction = spec.direction;
+      e.tolerance = spec.tolerance;
+      e.limit = spec.limit;
+      e.unit = spec.unit;
+      if (e.unit.empty()) {
+        for (const auto& m : first.measurements) {
+          if (m.benchmark == name && m.field == spec.field) e.unit = m.unit;
+        }
+      }
+      e.value = std::nan("");  // marks a new entry for the diff below
+      entries.push_back(e);
+    }
+  }
+  for (auto& e : entries) {
+    const auto values = values_of(first, e.benchmark, e.field);
+    if (values.empty()) {
+      throw InputError("update: baselined metric " + e.benchmark + " / " + e.field + " is absent from " + first.source +
+                       " (remove it from the baseline by hand, with review, if it is gone on purpose)");
+    }
+    const double fresh = median(values);
+    const bool is_new = std::isnan(e.value);
+    if (is_time_unit(e.unit)) {
+      if (captures.size() < 2) {
+        throw InputError("update: " + e.benchmark + " / " + e.field + " is a timing; give two captures (--results twice)");
+      }
+      const auto again = values_of(captures[1], e.benchmark, e.field);
+      Entry probe = e;
+      probe.value = fresh;
+      if (again.empty() || std::abs(median(again) - fresh) > slack_of(probe)) {
+        throw InputError("update: the two captures of " + e.benchmark + " / " + e.field + " disagree (" + format(fresh) + " vs " +
+                         (again.empty() ? std::string("absent") : format(median(again))) + ") beyond its tolerance");
+      }
+    }
+    if (is_new) {
+      plan.diff.push_back("+ " + e.benchmark + " " + e.field + ": " + format(fresh) + " (new)");
+      e.value = fresh;
+      continue;
+    }
+    const bool better = e.direction == Direction::higher ? fresh > e.value : fresh < e.value;
+    if (ratchet && !better) {
+      plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format(e.value) + " kept (ratchet; measured " + format(fresh) + ")");
+      continue;
+    }
+    plan.diff.push_back((fresh == e.value ? "= " : "~ ") + e.benchmark + " " + e.field + ": " + format(e.value) + " -> " + format(fresh));
+    e.value = fresh;
+  }
+  plan.next.entries = entries;
+  return plan;
+}
+
+}  // namespace perfgate
