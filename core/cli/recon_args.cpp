@@ -58,7 +58,7 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--lr", a.lr, "Adam learning rate of the progressive phase (default: the preset's)");
   cmd.add_option("--init-lr", a.init_lr, "Adam learning rate of the initialisation phase (default: the preset's)");
   cmd.add_option("--keep-optimizer", a.keep_optimizer, "keep Adam's moments across samples: true or false (default: the preset's)");
-  cmd.add_option("--loss-threshold", a.loss_threshold, "per-sample convergence threshold")->capture_default_str();
+  cmd.add_option("--loss-threshold", a.loss_threshold, "per-sample convergence threshold; 0 runs full budgets (default: the preset's)");
   cmd.add_option("--normalize-loss", a.normalize_loss, "normalise each row's L1/L2 by its target: true or false (default: the preset's)");
   cmd.add_flag("--plateau-stop", a.plateau_stop, "also stop a sample on a persistent loss plateau");
   cmd.add_flag("--invert", a.invert, "invert the image file (255 - v) before preparation");
@@ -119,8 +119,8 @@ std::string validate(const ReconArgs& a) {
     why << "--lr " << *a.lr << ": must be a positive number";
   } else if (a.init_lr && (!std::isfinite(*a.init_lr) || *a.init_lr <= 0.0)) {
     why << "--init-lr " << *a.init_lr << ": must be a positive number";
-  } else if (!std::isfinite(a.loss_threshold) || a.loss_threshold < 0.0) {
-    why << "--loss-threshold " << a.loss_threshold << ": must be >= 0";
+  } else if (a.loss_threshold && (!std::isfinite(*a.loss_threshold) || *a.loss_threshold < 0.0)) {
+    why << "--loss-threshold " << *a.loss_threshold << ": must be >= 0";
   } else if (a.snr_db && !std::isfinite(*a.snr_db)) {
     why << "--snr-db: must be a finite number";
   } else if (kPatterns.count(a.pattern) == 0) {

@@ -32,7 +32,7 @@ struct ReconArgs {
   std::optional<double> lr;          // override the preset's learning rates when set
   std::optional<double> init_lr;
   std::optional<bool> keep_optimizer;  // keep Adam's moments across samples
-  double loss_threshold = 1e-3;
+  std::optional<double> loss_threshold;  // override the preset's convergence threshold when set
   bool plateau_stop = false;
   std::optional<bool> normalize_loss;  // divide each row's L1/L2 by its target's (default: the preset's)
   bool invert = false;

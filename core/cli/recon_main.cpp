@@ -41,7 +41,6 @@ Prepared prepare(const ReconArgs& a) {
   p.decoder = recon::DecoderOptions(a.grid, a.object);
   p.trainer.init_steps = a.init_steps;
   p.trainer.steps_per_sample = a.steps;
-  p.trainer.loss_threshold = a.loss_threshold;
   p.trainer.plateau_stop = a.plateau_stop;
   p.trainer.loss.kind = recon::parse_loss_kind(a.loss);
   if (a.snr_db) {
@@ -52,6 +51,7 @@ Prepared prepare(const ReconArgs& a) {
   p.trainer.pipeline.kind = recon::parse_pipeline_kind(a.pipeline);
   for (const auto& name : a.disable) p.trainer.pipeline.switches.by_name(name) = false;
   recon::apply_preset(recon::parse_settings_preset(a.settings), p.decoder, p.trainer);
+  if (a.loss_threshold) p.trainer.loss_threshold = *a.loss_threshold;
   if (!a.activation.empty()) p.decoder.output_activation(recon::parse_output_activation(a.activation));
   if (!a.init_target.empty()) p.trainer.init_target = recon::parse_init_target(a.init_target);
   if (a.lr) p.trainer.learning_rate = *a.lr;
@@ -106,6 +106,7 @@ nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruc
   metrics["init_target"] = recon::to_string(p.trainer.init_target);
   metrics["learning_rate"] = p.trainer.learning_rate;
   metrics["normalize_loss"] = p.trainer.loss.normalize;
+  metrics["loss_threshold"] = p.trainer.loss_threshold;
   metrics["init_learning_rate"] = p.trainer.init_learning_rate;
   metrics["fresh_optimizer_per_sample"] = p.trainer.fresh_optimizer_per_sample;
   return metrics;
