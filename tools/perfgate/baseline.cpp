@@ -95,8 +95,10 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
     if (!e.contains("unit") || !e["unit"].is_string()) throw InputError(where + ": 'unit' must be a string");
     entry.unit = e["unit"].get<std::string>();
     const auto direction = required_string(e, "direction", where);
-    if (direction != "higher" && direction != "lower") throw InputError(where + ": 'direction' must be higher or lower");
-    entry.direction = direction == "higher" ? Direction::higher : Direction::lower;
+    if (direction != "higher" && direction != "lower" && direction != "either") {
+      throw InputError(where + ": 'direction' must be higher, lower or either");
+    }
+    entry.direction = direction == "higher" ? Direction::higher : direction == "lower" ? Direction::lower : Direction::either;
     if (!e.contains("tolerance")) throw InputError(where + ": 'tolerance' missing");
     entry.tolerance = parse_tolerance(e["tolerance"], where);
     if (e.contains("limit")) entry.limit = finite_number(e["limit"], where + ": 'limit'");
@@ -140,7 +142,14 @@ std::string to_json_text(const Baseline& b) {
   return doc.dump(2) + "\n";
 }
 
-std::string to_string(Direction d) { return d == Direction::higher ? "higher" : "lower"; }
+std::string to_string(Direction d) {
+  switch (d) {
+    case Direction::higher: return "higher";
+    case Direction::lower: return "lower";
+    case Direction::either: return "either";
+  }
+  return "?";
+}
 
 std::string describe(const Tolerance& t) {
   std::ostringstream out;
@@ -159,6 +168,7 @@ double threshold_of(const Entry& e) {
     case Tolerance::Kind::rel: slack = e.tolerance.amount * std::abs(e.value); break;
     case Tolerance::Kind::exact: slack = 0.0; break;
   }
+  // For `either` the band is symmetric; the upper edge is reported.
   return e.direction == Direction::higher ? e.value - slack : e.value + slack;
 }
 

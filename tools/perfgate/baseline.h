@@ -6,7 +6,7 @@
 
 namespace perfgate {
 
-enum class Direction { higher, lower };  ///< which way is better
+enum class Direction { higher, lower, either };  ///< which way is better; `either`: any move beyond the tolerance fails
 
 /// How far a value may move the bad way before it fails: absolute, relative to the baseline, or not at all.
 struct Tolerance {
@@ -21,7 +21,7 @@ struct Entry {
   std::string unit;
   Direction direction = Direction::higher;
   Tolerance tolerance;
-  std::optional<double> limit;  ///< a hard bound on the value itself (min for higher, max for lower)
+  std::optional<double> limit;  ///< a hard bound on the value itself (min for higher, max for lower; unused for either)
 };
 
 struct Provenance {

@@ -1,6 +1,7 @@
 #include "compare.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <sstream>
 
@@ -46,13 +47,18 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
     }
     row.value = median(values);
     std::ostringstream why;
-    const bool worse_than_tolerance = e.tolerance.kind == Tolerance::Kind::exact
-                                          ? row.value != e.value
-                                          : (e.direction == Direction::higher ? row.value < row.threshold : row.value > row.threshold);
+    bool worse_than_tolerance = false;
+    if (e.tolerance.kind == Tolerance::Kind::exact) {
+      worse_than_tolerance = row.value != e.value;
+    } else if (e.direction == Direction::either) {
+      worse_than_tolerance = std::abs(row.value - e.value) > row.threshold - e.value;
+    } else {
+      worse_than_tolerance = e.direction == Direction::higher ? row.value < row.threshold : row.value > row.threshold;
+    }
     if (worse_than_tolerance) {
       why << (e.tolerance.kind == Tolerance::Kind::exact ? "differs from the baseline" : "worse than baseline beyond tolerance");
     }
-    if (e.limit && (e.direction == Direction::higher ? row.value < *e.limit : row.value > *e.limit)) {
+    if (e.limit && e.direction != Direction::either && (e.direction == Direction::higher ? row.value < *e.limit : row.value > *e.limit)) {
       why << (why.tellp() > 0 ? "; " : "") << "beyond the hard limit " << *e.limit;
     }
     row.reason = why.str();

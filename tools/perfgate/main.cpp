@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   update_cmd->add_option("--results", update_args.results, "Google Benchmark JSON; twice for timing-derived entries")->required();
   update_cmd->add_option("--baseline", update_args.baseline, "baseline JSON to create or update")->required();
   update_cmd->add_option("--reason", update_args.reason, "why the baseline changes (recorded)")->required();
-  update_cmd->add_option("--track", update_args.track, "start tracking FIELD:higher|lower:abs=X|rel=X|exact[:limit=X][:unit=U]");
+  update_cmd->add_option("--track", update_args.track, "start tracking FIELD:higher|lower|either:abs=X|rel=X|exact[:limit=X][:unit=U]");
   update_cmd->add_flag("--allow-dirty", update_args.allow_dirty, "accept uncommitted changes in the working tree");
   update_cmd->add_flag("--ratchet", update_args.ratchet, "only move values the good way");
   try {

@@ -48,8 +48,10 @@ TrackSpec parse_track_spec(const std::string& spec) {
   if (parts.size() < 3 || parts[0].empty()) throw InputError("--track '" + spec + "': expected FIELD:DIRECTION:TOLERANCE");
   TrackSpec t;
   t.field = parts[0];
-  if (parts[1] != "higher" && parts[1] != "lower") throw InputError("--track '" + spec + "': direction must be higher or lower");
-  t.direction = parts[1] == "higher" ? Direction::higher : Direction::lower;
+  if (parts[1] != "higher" && parts[1] != "lower" && parts[1] != "either") {
+    throw InputError("--track '" + spec + "': direction must be higher, lower or either");
+  }
+  t.direction = parts[1] == "higher" ? Direction::higher : parts[1] == "lower" ? Direction::lower : Direction::either;
   if (parts[2] == "exact") {
     t.tolerance.kind = Tolerance::Kind::exact;
   } else if (parts[2].rfind("abs=", 0) == 0 || parts[2].rfind("rel=", 0) == 0) {
@@ -129,7 +131,7 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
       e.value = fresh;
       continue;
     }
-    const bool better = e.direction == Direction::higher ? fresh > e.value : fresh < e.value;
+    const bool better = e.direction == Direction::higher ? fresh > e.value : e.direction == Direction::lower && fresh < e.value;
     if (ratchet && !better) {
       plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format(e.value) + " kept (ratchet; measured " + format(fresh) + ")");
       continue;

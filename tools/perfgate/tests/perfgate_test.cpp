@@ -62,6 +62,18 @@ TEST(perfgate_compare, exact_tolerance) {
   EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::fail);
 }
 
+TEST(perfgate_compare, either_direction_fails_on_any_move_beyond_tolerance) {
+  auto b = baseline("baseline_ok.json");
+  b.entries[0].direction = perfgate::Direction::either;
+  b.entries[0].tolerance = {perfgate::Tolerance::Kind::rel, 0.01};
+  b.entries[0].value = 21.9;  // 22.0 is within 1 %
+  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::pass);
+  b.entries[0].value = 22.5;  // 22.0 is 2.2 % below: better for "higher", a failure for "either"
+  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::fail);
+  b.entries[0].value = 21.5;
+  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::fail);
+}
+
 TEST(perfgate_inputs, malformed_baselines_are_refused) {
   for (const char* name : {"baseline_wrong_schema.json", "baseline_unknown_field.json", "baseline_duplicate.json",
                            "baseline_negative_tolerance.json", "baseline_bad_direction.json", "baseline_truncated.json",
