@@ -56,7 +56,9 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
       worse_than_tolerance = e.direction == Direction::higher ? row.value < row.threshold : row.value > row.threshold;
     }
     if (worse_than_tolerance) {
-      why << (e.tolerance.kind == Tolerance::Kind::exact ? "differs from the baseline" : "worse than baseline beyond tolerance");
+      why << (e.tolerance.kind == Tolerance::Kind::exact ? "differs from the baseline"
+              : e.direction == Direction::either         ? "moved from the baseline beyond tolerance"
+                                                         : "worse than baseline beyond tolerance");
     }
     if (e.limit && e.direction != Direction::either && (e.direction == Direction::higher ? row.value < *e.limit : row.value > *e.limit)) {
       why << (why.tellp() > 0 ? "; " : "") << "beyond the hard limit " << *e.limit;
