@@ -1,5 +1,7 @@
 #include "optimized_objective.h"
 
+#include "fused_physics.h"
+
 #include "recon/fourier.h"
 #include "recon/measurement.h"
 
@@ -38,11 +40,18 @@ class OptimizedObjective final : public SampleObjective {
       new_normaliser_ = loss_normaliser(new_target_, s.loss);
       old_normaliser_ = loss_normaliser(old_target_, s.loss);
       if (use_pruned_inverse()) prepare_patch();
+      if (use_fused()) prepare_fused();
     }
   }
 
   using SampleObjective::operator();
   LossPair operator()(const at::Tensor& object) override {
+    if (use_fused()) {
+      const int64_t s = object.size(-1);
+      fused_.offset = (n_ - s) / 2;  // the object box's place on the grid, as ProgressiveDecoder pads it
+      auto rows = fused_l1_physics(object.view({s, s}), fused_);
+      return {rows[0], rows[1]};
+    }
     const bool per_step = !switches_.precompute_sample;
     if (per_step) {
       new_mask_ = build_new_mask();
@@ -59,6 +68,24 @@ class OptimizedObjective final : public SampleObjective {
 
  private:
   bool use_pruned_inverse() const { return switches_.fold_shifts && switches_.pruned_inverse; }
+  // The fused node implements exactly the pruned, shared-spectrum, precomputed L1 path.
+  bool use_fused() const {
+    return switches_.fused_physics && switches_.precompute_sample && switches_.shared_spectrum && switches_.pruned_forward &&
+           use_pruned_inverse() && setup_.loss.kind == LossKind::l1;
+  }
+
+  void prepare_fused() {
+    fused_.grid = n_;
+    fused_.first = setup_.first;
+    fused_.old_mask = old_mask_;
+    fused_.old_target = old_target_;
+    fused_.old_normaliser = old_normaliser_.item<double>();
+    fused_.patch_rows = patch_rows_;
+    fused_.patch_cols = patch_cols_;
+    fused_.patch_mask = patch_mask_;
+    fused_.new_target = new_target_;
+    fused_.new_normaliser = new_normaliser_.item<double>();
+  }
 
   at::Tensor layout(const at::Tensor& centred_mask) const {
     auto m = centred_mask.to(at::kFloat);
@@ -136,6 +163,7 @@ class OptimizedObjective final : public SampleObjective {
   int64_t n_ = 0;
   at::Tensor new_target_, old_target_, new_mask_, old_mask_, new_normaliser_, old_normaliser_;
   at::Tensor patch_rows_, patch_cols_, patch_mask_;
+  FusedPhysicsSetup fused_;  // referenced by the autograd node until its backward has run
 };
 
 }  // namespace

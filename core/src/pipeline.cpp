@@ -23,7 +23,7 @@ OptimizationSwitches OptimizationSwitches::none() {
 
 const std::vector<std::string>& OptimizationSwitches::names() {
   static const std::vector<std::string> kNames = {"precompute_sample", "shared_spectrum",    "fold_shifts", "pruned_forward",
-                                                  "pruned_inverse",    "matvec_first_layer", "subpixel_upsampling", "small_channel_conv", "fused_adam"};
+                                                  "pruned_inverse",    "fused_physics", "matvec_first_layer", "subpixel_upsampling", "small_channel_conv", "fused_adam"};
   return kNames;
 }
 
@@ -33,6 +33,7 @@ bool& OptimizationSwitches::by_name(const std::string& name) {
   if (name == "fold_shifts") return fold_shifts;
   if (name == "pruned_forward") return pruned_forward;
   if (name == "pruned_inverse") return pruned_inverse;
+  if (name == "fused_physics") return fused_physics;
   if (name == "matvec_first_layer") return matvec_first_layer;
   if (name == "subpixel_upsampling") return subpixel_upsampling;
   if (name == "small_channel_conv") return small_channel_conv;

@@ -29,6 +29,9 @@ struct OptimizationSwitches {
   bool fold_shifts = true;         ///< no fftshift/flip copies: targets are permuted once into FFT order
   bool pruned_forward = true;      ///< the forward FFT transforms only the S rows of the object box
   bool pruned_inverse = true;      ///< the new row's inverse FFT runs on the disc's bounding box only
+  bool fused_physics = false;      ///< physics and L1 loss as one autograd node with an analytic adjoint (needs the
+                                   ///< four switches above and the L1 loss). Off: on pocketfft it measured no faster
+                                   ///< than the autograd graph (32.3 vs 32.9 ms/step); it is the seam for FFTW plans.
   bool matvec_first_layer = true;  ///< the decoder's first layer as a matrix-vector product
   bool subpixel_upsampling = false; ///< stride-2 transposed convolutions as conv + pixel shuffle (measured slower: off)
   bool small_channel_conv = true;   ///< the decoder's ≤ 4-channel convolutions bypass oneDNN
