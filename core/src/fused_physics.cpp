@@ -12,7 +12,6 @@ namespace {
 using cfloat = std::complex<float>;
 
 cfloat* complex_data(at::Tensor& t) { return reinterpret_cast<cfloat*>(t.data_ptr<c10::complex<float>>()); }
-const cfloat* complex_data(const at::Tensor& t) { return reinterpret_cast<const cfloat*>(t.data_ptr<c10::complex<float>>()); }
 
 // Pruned forward transform: only the S rows of the object box are non-zero, so the row pass runs on those rows.
 at::Tensor spectrum_of(const at::Tensor& object, int64_t n, int64_t offset) {
