@@ -1,0 +1,68 @@
+// Suite: memory of a long training run — peak resident memory, and the trend of resident memory after warm-up
+// (a robust Theil–Sen slope over samples every 50 steps, not two snapshots), so that a leak of even a few
+// kilobytes per step shows while allocator noise does not.
+#include "scenarios.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+constexpr int64_t kSteps = 1000, kWarmup = 200, kEvery = 50;
+
+// Resident and peak resident memory of this process in MiB, from the kernel's accounting.
+double status_mib(const std::string& key) {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind(key + ":", 0) == 0) return std::stod(line.substr(key.size() + 1)) / 1024.0;  // kB
+  }
+  return 0.0;
+}
+
+// Median of the pairwise slopes: insensitive to a few outlying samples (allocator caching, page reuse).
+double theil_sen_slope(const std::vector<double>& x, const std::vector<double>& y) {
+  std::vector<double> slopes;
+  for (size_t i = 0; i < x.size(); ++i)
+    for (size_t j = i + 1; j < x.size(); ++j) slopes.push_back((y[j] - y[i]) / (x[j] - x[i]));
+  std::nth_element(slopes.begin(), slopes.begin() + static_cast<std::ptrdiff_t>(slopes.size() / 2), slopes.end());
+  return slopes[slopes.size() / 2];
+}
+
+void BM_TrainingMemory(benchmark::State& state) {
+  recon::PipelineOptions pipeline;
+  pipeline.kind = state.range(0) != 0 ? recon::PipelineKind::optimized : recon::PipelineKind::reference;
+  const auto w = perf::seed_workload(512);
+  std::vector<double> steps, rss;
+  for (auto _ : state) {
+    auto decoder = perf::decoder_for(w, pipeline);
+    auto objective = recon::make_objective(perf::mid_run_sample(w), pipeline);
+    const bool fused = pipeline.kind == recon::PipelineKind::optimized && pipeline.switches.fused_adam;
+    auto optimizer = fused ? recon::make_fused_adam(decoder->parameters(), 1e-3) : recon::make_torch_adam(decoder->parameters(), 1e-3);
+    for (int64_t step = 1; step <= kSteps; ++step) {
+      auto losses = (*objective)(*decoder);
+      auto total = losses.old_row + losses.new_row;
+      benchmark::DoNotOptimize(total.item<double>());
+      optimizer->zero_grad();
+      total.backward();
+      optimizer->step();
+      if (step > kWarmup && step % kEvery == 0) {
+        steps.push_back(static_cast<double>(step));
+        rss.push_back(status_mib("VmRSS"));
+      }
+    }
+  }
+  state.counters["peak_rss_mib"] = status_mib("VmHWM");
+  state.counters["rss_slope_kib_per_100_steps"] = theil_sen_slope(steps, rss) * 1024.0 * 100.0;
+  state.counters["steps"] = static_cast<double>(kSteps);
+}
+
+}  // namespace
+
+// Each pipeline in its own process run would give its own peak; in one process the second inherits the first's
+// high-water mark, so run them with --benchmark_filter one at a time when the peak matters (ctest does).
+BENCHMARK(BM_TrainingMemory)->ArgName("optimized")->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kSecond);
