@@ -1,0 +1,28 @@
+#pragma once
+// The paired speedup verdict: reference vs candidate timings measured interleaved in one run.
+#include "results.h"
+
+#include <string>
+
+namespace perfgate {
+
+enum class SpeedupVerdict { pass, fail, inconclusive };
+
+struct SpeedupReport {
+  int pairs = 0;
+  double median = 0.0;         ///< median of per-repetition ratios reference / candidate
+  double low = 0.0, high = 0.0;  ///< distribution-free interval of that median
+  double confidence = 0.0;
+  double threshold = 0.0;
+  SpeedupVerdict verdict = SpeedupVerdict::inconclusive;
+};
+
+/// Pairs the repetitions of `reference` and `candidate` (field real_time) by repetition index, so each ratio
+/// compares runs made next to each other in time. PASS when the whole interval is ≥ threshold, FAIL when it is
+/// wholly below, INCONCLUSIVE otherwise. Throws InputError with fewer than 6 pairs (no 95 % interval exists).
+SpeedupReport judge_speedup(const Results& results, const std::string& reference, const std::string& candidate,
+                            double threshold, double confidence = 0.95);
+
+std::string to_string(SpeedupVerdict v);
+
+}  // namespace perfgate

@@ -1,0 +1,25 @@
+#!/usr/bin/python3
+"""Reference values for tools/perfgate/tests/stats_test.cpp, computed with SciPy (run offline; not in the build).
+
+Run: /usr/bin/python3 tools/perfgate/tests/oracle/stats_oracle.py   (Debian: python3-scipy)
+"""
+import numpy as np
+from scipy import stats
+
+a = [10.2, 11.0, 9.8, 10.5, 12.1, 10.0, 10.0, 11.3]
+b = [11.9, 12.4, 12.0, 13.1, 11.7, 12.8, 12.0, 12.2, 14.0]
+print("mannwhitney_p", repr(stats.mannwhitneyu(a, b, alternative="two-sided", method="asymptotic", use_continuity=True).pvalue))
+print("quantile_0.3", repr(float(np.quantile(a, 0.3))))
+print("binom_cdf_1_10", repr(stats.binom.cdf(1, 10, 0.5)))
+print("binom_cdf_8_30", repr(stats.binom.cdf(8, 30, 0.5)))
+d = [0.3, -0.1, 0.45, 0.2, 0.05, 0.6, 0.25]
+walsh = [(d[i] + d[j]) / 2 for i in range(len(d)) for j in range(i, len(d))]
+print("hodges_lehmann", repr(float(np.median(walsh))))
+p = np.array([0.01, 0.04, 0.03, 0.20])
+order = np.argsort(p)
+adj = np.empty_like(p)
+running = 0.0
+for rank, i in enumerate(order):  # Holm (1979), written out: SciPy 1.10 has no multipletests
+    running = max(running, min(1.0, (len(p) - rank) * p[i]))
+    adj[i] = running
+print("holm", [repr(float(x)) for x in adj])
