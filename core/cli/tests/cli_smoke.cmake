@@ -28,3 +28,11 @@ string(JSON samples LENGTH "${json}" trajectory)
 if(NOT samples EQUAL 3)
   message(FATAL_ERROR "expected 3 trajectory entries, got ${samples}")
 endif()
+
+# The PNG it wrote is a valid target in turn: read, prepared and reconstructed like any user image.
+execute_process(COMMAND "${RECON}" reconstruct --target "${OUT}/ground_truth.png" --grid 64 --object 16 --radius 4
+                        --samples 2 --steps 2 --init-steps 2 --out "${OUT}/from_png" --progress off
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT EXISTS "${OUT}/from_png/metrics.json")
+  message(FATAL_ERROR "reconstructing from a PNG file failed (${rc}): ${err}")
+endif()
