@@ -41,15 +41,9 @@ void BM_TrainingMemory(benchmark::State& state) {
   for (auto _ : state) {
     auto decoder = perf::decoder_for(w, pipeline);
     auto objective = recon::make_objective(perf::mid_run_sample(w), pipeline);
-    const bool fused = pipeline.kind == recon::PipelineKind::optimized && pipeline.switches.fused_adam;
-    auto optimizer = fused ? recon::make_fused_adam(decoder->parameters(), 1e-3) : recon::make_torch_adam(decoder->parameters(), 1e-3);
+    auto optimizer = recon::make_optimizer(pipeline, decoder->parameters(), 1e-3);
     for (int64_t step = 1; step <= kSteps; ++step) {
-      auto losses = (*objective)(*decoder);
-      auto total = losses.old_row + losses.new_row;
-      benchmark::DoNotOptimize(total.item<double>());
-      optimizer->zero_grad();
-      total.backward();
-      optimizer->step();
+      perf::train_step(*objective, decoder, *optimizer);
       if (step > kWarmup && step % kEvery == 0) {
         steps.push_back(static_cast<double>(step));
         rss.push_back(status_mib("VmRSS"));

@@ -10,16 +10,8 @@ void run_steps(benchmark::State& state, const recon::PipelineOptions& pipeline, 
   const auto w = perf::seed_workload(grid);
   auto decoder = perf::decoder_for(w, pipeline);
   auto objective = recon::make_objective(perf::mid_run_sample(w), pipeline);
-  const bool fused = pipeline.kind == recon::PipelineKind::optimized && pipeline.switches.fused_adam;
-  auto optimizer = fused ? recon::make_fused_adam(decoder->parameters(), 1e-3) : recon::make_torch_adam(decoder->parameters(), 1e-3);
-  for (auto _ : state) {
-    auto losses = (*objective)(*decoder);
-    auto total = losses.old_row + losses.new_row;
-    benchmark::DoNotOptimize(total.item<double>());  // the trainer reads the loss every step too
-    optimizer->zero_grad();
-    total.backward();
-    optimizer->step();
-  }
+  auto optimizer = recon::make_optimizer(pipeline, decoder->parameters(), 1e-3);
+  for (auto _ : state) perf::train_step(*objective, decoder, *optimizer);
   state.SetItemsProcessed(state.iterations());
   state.counters["steps_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }

@@ -54,4 +54,15 @@ inline recon::ProgressiveDecoder decoder_for(const Workload& w, const recon::Pip
   return d;
 }
 
+/// One training step as the trainer takes it: loss of both rows (read back, as the trainer does), backward, Adam.
+inline void train_step(recon::SampleObjective& objective, recon::ProgressiveDecoder& decoder, recon::StepOptimizer& optimizer) {
+  auto losses = objective(*decoder);
+  auto total = losses.old_row + losses.new_row;
+  volatile double value = total.item<double>();
+  (void)value;
+  optimizer.zero_grad();
+  total.backward();
+  optimizer.step();
+}
+
 }  // namespace perf

@@ -26,8 +26,8 @@ class OptimizedObjective final : public SampleObjective {
     // enabled, lands on the same physical pixels as in the reference pipeline.
     auto clean = measure_amplitude(s.ground_truth, disc_mask(n_, s.center, s.radius));
     auto new_target = add_measurement_noise(clean, s.noise, static_cast<uint64_t>(s.index));
-    auto old_target = s.first ? new_target : measure_amplitude(s.previous_reconstruction.to(at::kComplexFloat),
-                                                                union_mask(n_, s.previous_centers, s.radius));
+    cumulative_mask_ = s.first ? at::Tensor() : union_mask(n_, s.previous_centers, s.radius);
+    auto old_target = s.first ? new_target : measure_amplitude(s.previous_reconstruction.to(at::kComplexFloat), cumulative_mask_);
     if (switches_.fold_shifts) {
       new_target = to_fft_order(new_target);
       old_target = s.first ? new_target : to_fft_order(old_target);
@@ -92,9 +92,7 @@ class OptimizedObjective final : public SampleObjective {
     return switches_.fold_shifts ? at::fft_ifftshift(m, kLastTwoDims).contiguous() : m;
   }
   at::Tensor build_new_mask() const { return layout(disc_mask(n_, setup_.center, setup_.radius)); }
-  at::Tensor build_old_mask() const {
-    return setup_.first ? at::Tensor() : layout(union_mask(n_, setup_.previous_centers, setup_.radius));
-  }
+  at::Tensor build_old_mask() const { return setup_.first ? at::Tensor() : layout(cumulative_mask_); }
 
   // The disc occupies a small box of the spectrum; its rows and columns in FFT order, and the mask on the box.
   void prepare_patch() {
@@ -163,6 +161,7 @@ class OptimizedObjective final : public SampleObjective {
   int64_t n_ = 0;
   at::Tensor new_target_, old_target_, new_mask_, old_mask_, new_normaliser_, old_normaliser_;
   at::Tensor patch_rows_, patch_cols_, patch_mask_;
+  at::Tensor cumulative_mask_;  // bool, centred layout; built once per sample
   FusedPhysicsSetup fused_;  // referenced by the autograd node until its backward has run
 };
 

@@ -48,6 +48,11 @@ void configure_decoder(DecoderOptions& decoder, const PipelineOptions& pipeline)
   decoder.small_channel_conv(optimized && pipeline.switches.small_channel_conv);
 }
 
+std::unique_ptr<StepOptimizer> make_optimizer(const PipelineOptions& pipeline, std::vector<at::Tensor> parameters, double lr) {
+  const bool fused = pipeline.kind == PipelineKind::optimized && pipeline.switches.fused_adam;
+  return fused ? make_fused_adam(std::move(parameters), lr) : make_torch_adam(std::move(parameters), lr);
+}
+
 std::unique_ptr<SampleObjective> make_objective(const SampleSetup& setup, const PipelineOptions& options) {
   if (options.kind == PipelineKind::reference) return detail::make_reference_objective(setup);
   return detail::make_optimized_objective(setup, options.switches);

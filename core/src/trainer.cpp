@@ -35,11 +35,6 @@ void validate(const ProgressiveDecoder& decoder, const ReconstructionProblem& p,
   if (!(o.init_learning_rate > 0.0)) throw std::invalid_argument("TrainerOptions::init_learning_rate must be > 0");
 }
 
-std::unique_ptr<StepOptimizer> make_optimizer(ProgressiveDecoder& decoder, const TrainerOptions& o, double lr) {
-  const bool fused = o.pipeline.kind == PipelineKind::optimized && o.pipeline.switches.fused_adam;
-  return fused ? make_fused_adam(decoder->parameters(), lr) : make_torch_adam(decoder->parameters(), lr);
-}
-
 // PRISM's ReduceLROnPlateau(mode=min, factor=0.5, patience=10, relative threshold 1e-4), stepped once per 100
 // initialisation steps.
 class PlateauScheduler {
@@ -77,7 +72,7 @@ std::pair<int64_t, double> initialise(ProgressiveDecoder& decoder, const Reconst
   const int64_t n = decoder->options.grid_size();
   auto target = init_target(problem, o, n);
   const auto normaliser = target.mean();
-  auto optimizer = make_optimizer(decoder, o, o.init_learning_rate);
+  auto optimizer = make_optimizer(o.pipeline, decoder->parameters(), o.init_learning_rate);
   PlateauScheduler scheduler;
   double loss_value = 0.0;
   int64_t step = 0;
@@ -135,7 +130,7 @@ ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const Reconstructi
     setup.loss = options.loss;
     setup.noise = options.noise;
     auto objective = make_objective(setup, options.pipeline);
-    if (options.fresh_optimizer_per_sample || !optimizer) optimizer = make_optimizer(decoder, options, options.learning_rate);
+    if (options.fresh_optimizer_per_sample || !optimizer) optimizer = make_optimizer(options.pipeline, decoder->parameters(), options.learning_rate);
     detail::ConvergenceMonitor monitor(options.loss_threshold);
 
     SampleRecord record;

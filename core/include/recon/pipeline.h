@@ -4,6 +4,7 @@
 #include "recon/decoder.h"
 #include "recon/losses.h"
 #include "recon/noise.h"
+#include "recon/optimizer.h"
 
 #include <ATen/Tensor.h>
 
@@ -51,6 +52,9 @@ struct PipelineOptions {
 /// Sets the decoder's own switches (matvec_first_layer, subpixel_upsampling, small_channel_conv) from the
 /// pipeline: on for the optimized pipeline as its switches say, all off for the reference.
 void configure_decoder(DecoderOptions& decoder, const PipelineOptions& pipeline);
+
+/// Adam for this pipeline: the fused loop when the optimized pipeline's fused_adam switch is on, else LibTorch's.
+std::unique_ptr<StepOptimizer> make_optimizer(const PipelineOptions& pipeline, std::vector<at::Tensor> parameters, double lr);
 
 /// What one progressive sample is fitted to.
 struct SampleSetup {
