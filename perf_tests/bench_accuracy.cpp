@@ -75,6 +75,7 @@ void BM_StepLoss(benchmark::State& state) {
     auto objective = recon::make_objective(perf::mid_run_sample(w), pipeline);
     auto losses = (*objective)(*decoder);
     (losses.old_row + losses.new_row).backward();
+    decoder->materialize_gradients();
     double squared = 0.0;
     for (const auto& p : decoder->parameters()) squared += p.grad().to(at::kDouble).pow(2).sum().item<double>();
     state.counters["loss_old"] = losses.old_row.item<double>();

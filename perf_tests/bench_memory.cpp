@@ -41,7 +41,8 @@ void BM_TrainingMemory(benchmark::State& state) {
   for (auto _ : state) {
     auto decoder = perf::decoder_for(w, pipeline);
     auto objective = recon::make_objective(perf::mid_run_sample(w), pipeline);
-    auto optimizer = recon::make_optimizer(pipeline, decoder->parameters(), 1e-3);
+    auto optimizer = recon::make_optimizer(pipeline, decoder, 1e-3);
+    const recon::PipelineScope scope(pipeline);
     for (int64_t step = 1; step <= kSteps; ++step) {
       perf::train_step(*objective, decoder, *optimizer);
       if (step > kWarmup && step % kEvery == 0) {

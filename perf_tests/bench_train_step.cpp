@@ -10,7 +10,8 @@ void run_steps(benchmark::State& state, const recon::PipelineOptions& pipeline, 
   const auto w = perf::seed_workload(grid);
   auto decoder = perf::decoder_for(w, pipeline);
   auto objective = recon::make_objective(perf::mid_run_sample(w), pipeline);
-  auto optimizer = recon::make_optimizer(pipeline, decoder->parameters(), 1e-3);
+  auto optimizer = recon::make_optimizer(pipeline, decoder, 1e-3);
+  const recon::PipelineScope scope(pipeline);
   for (auto _ : state) perf::train_step(*objective, decoder, *optimizer);
   state.SetItemsProcessed(state.iterations());
   state.counters["steps_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);

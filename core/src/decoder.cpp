@@ -1,5 +1,8 @@
 #include "recon/decoder.h"
 
+#include "autograd_keep_alive.h"
+#include "small_conv.h"
+
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/custom_function.h>
 
@@ -25,17 +28,26 @@ at::Tensor crop_pad(const at::Tensor& x, int64_t t) {
 
 // The first layer as y = Wᵀz with W viewed as [C_in, C_out·16]. The backward writes ∂W = z ⊗ g directly in W's
 // own row-major layout: autograd's MvBackward produces the transposed outer product, which AccumulateGrad then
-// copies element by element into the 8 MB weight's layout (measured: ~14 ms per step at N=512).
+// copies element by element into the 8 MB weight's layout (measured: ~14 ms per step at N=512). With a sink, the
+// factors (z, g) are handed to it instead and W receives no dense gradient.
 struct LatentProjection : torch::autograd::Function<LatentProjection> {
-  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& latent, const at::Tensor& weight) {
+  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& latent, const at::Tensor& weight,
+                            const std::shared_ptr<FactoredGradient>& sink) {
     ctx->save_for_backward({latent, weight});
+    if (sink) detail::keep_alive(ctx, "sink", sink);
     return at::mv(weight.t(), latent);
   }
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                  torch::autograd::variable_list grad_outputs) {
     const auto saved = ctx->get_saved_variables();
     const auto& g = grad_outputs[0];
-    return {at::mv(saved[1], g), at::outer(saved[0], g)};
+    auto grad_latent = at::mv(saved[1], g);
+    if (auto sink = detail::kept<FactoredGradient>(ctx, "sink")) {
+      // A copy of the latent: it is itself a parameter, updated in place before the weight's update reads it.
+      sink->terms.emplace_back(saved[0].detach().clone(), g.detach().contiguous());
+      return {grad_latent, torch::autograd::Variable(), torch::autograd::Variable()};
+    }
+    return {grad_latent, at::outer(saved[0], g), torch::autograd::Variable()};
   }
 };
 
@@ -86,6 +98,19 @@ at::Tensor activate(const at::Tensor& x, OutputActivation a) {
 }
 
 }  // namespace
+
+void FactoredGradient::move_into(at::Tensor& weight) {
+  if (terms.empty()) return;
+  at::Tensor dense;
+  for (const auto& [left, right] : terms) {
+    auto term = at::outer(left, right);
+    dense = dense.defined() ? dense + term : term;
+  }
+  dense = dense.view(weight.sizes()).clone();  // a tensor of its own, not a view: optimizers detach grads in place
+  terms.clear();
+  auto& grad = weight.mutable_grad();
+  grad = grad.defined() ? grad + dense : dense;
+}
 
 OutputActivation parse_output_activation(const std::string& name) {
   if (name == "none") return OutputActivation::none;
@@ -161,7 +186,8 @@ at::Tensor ProgressiveDecoderImpl::forward_object() {
     // ConvT(k=4, s=1, p=0) of a 1×1 input is Wᵀz with W viewed as [C_in, C_out·16]: one BLAS gemv instead of
     // im2col plus a GEMM that packs the whole 8 MB weight. Same sums, same autograd graph semantics.
     const auto& w = first_->weight;
-    x = LatentProjection::apply(latent_.view({-1}), w.view({w.size(0), -1})).view({1, w.size(1), 4, 4});
+    const auto sink = options.factored_first_layer_gradient() ? first_layer_gradient_ : std::shared_ptr<FactoredGradient>();
+    x = LatentProjection::apply(latent_.view({-1}), w.view({w.size(0), -1}), sink).view({1, w.size(1), 4, 4});
   } else {
     x = first_->forward(latent_);
   }
@@ -180,13 +206,11 @@ at::Tensor ProgressiveDecoderImpl::forward_object() {
 
 at::Tensor ProgressiveDecoderImpl::refine(size_t j, const at::Tensor& x) {
   auto& conv = refines_[j];
-  // With ≤ 4 input channels oneDNN pads to 16 channels and its backward dominates (measured at 128²: 2→1 conv
-  // fwd+bwd 1.28 ms on oneDNN, 0.23 ms through im2col + GEMM); the direct THNN path computes the same sums.
-  if (options.small_channel_conv() && conv->options.in_channels() <= 4) {
+  // With ≤ 8 input channels oneDNN pads to 16 channels and im2col + GEMM spends its time in col2im (measured at
+  // 128²: the 4→2 layer's backward 2.4 ms for 1.2 M multiply-adds); the direct kernel computes the same sums.
+  if (options.small_channel_conv() && conv->options.in_channels() <= 8) {
     const int64_t padding = j + 1 == refines_.size() ? 0 : 1;  // as registered in reset()
-    c10::optional<at::Tensor> bias;
-    if (conv->bias.defined()) bias = conv->bias;
-    return at::thnn_conv2d(x, conv->weight, {3, 3}, bias, {1, 1}, {padding, padding});
+    return detail::small_conv3x3(x, conv->weight, conv->bias, padding);
   }
   return conv->forward(x);
 }

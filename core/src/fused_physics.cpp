@@ -1,113 +1,287 @@
 #include "fused_physics.h"
 
+#include "autograd_keep_alive.h"
+#include "fftw_rows.h"
+
 #include <ATen/ATen.h>
+#include <c10/util/Exception.h>
 #include <torch/csrc/autograd/custom_function.h>
 
+#include <algorithm>
 #include <cmath>
-#include <complex>
+#include <vector>
 
 namespace recon::detail {
+
+// Layout: the spectrum is held transposed, v[j][k] = U[k][j] (row j = spectrum column j), because the pruned
+// real-input forward transform produces columns; images are held in their natural [a][b] layout. FFTW transforms
+// are unnormalised: both ortho factors 1/N of a row's forward-then-inverse pair are folded into its pupil (1/N²).
+class FusedL1Physics {
+ public:
+  explicit FusedL1Physics(const FusedPhysicsSetup& s)
+      : n_(s.grid), first_(s.first), fft_(RowTransforms::of_length(s.grid)),
+        old_normaliser_(s.old_normaliser), new_normaliser_(s.new_normaliser) {
+    const size_t plane = static_cast<size_t>(n_ * n_);
+    const float fold = 1.0f / static_cast<float>(n_ * n_);
+    new_target_ = s.new_target.contiguous();
+    h_ = s.patch_mask.size(0);
+    w_ = s.patch_mask.size(1);
+    patch_rows_.assign(s.patch_rows.data_ptr<int64_t>(), s.patch_rows.data_ptr<int64_t>() + h_);
+    patch_cols_.assign(s.patch_cols.data_ptr<int64_t>(), s.patch_cols.data_ptr<int64_t>() + w_);
+    patch_pupil_t_ = AlignedBuffer<float>(static_cast<size_t>(w_ * h_));
+    auto pm = s.patch_mask.contiguous();
+    for (int64_t kk = 0; kk < h_; ++kk)
+      for (int64_t jj = 0; jj < w_; ++jj) patch_pupil_t_.data()[jj * h_ + kk] = pm.data_ptr<float>()[kk * w_ + jj] * fold;
+
+    std::vector<char> needed(static_cast<size_t>(n_), 0);
+    if (!first_) {
+      old_target_ = s.old_target.contiguous();
+      old_pupil_t_ = AlignedBuffer<float>(plane);
+      auto om = s.old_mask.contiguous();
+      const float* m = om.data_ptr<float>();
+      for (int64_t k = 0; k < n_; ++k)
+        for (int64_t j = 0; j < n_; ++j) old_pupil_t_.data()[j * n_ + k] = m[k * n_ + j] * fold;
+      for (int64_t j = 0; j < n_; ++j) {
+        const float* row = old_pupil_t_.data() + j * n_;
+        if (std::any_of(row, row + n_, [](float x) { return x != 0.0f; })) {
+          old_rows_.push_back(j);
+          needed[static_cast<size_t>(j)] = 1;
+        }
+      }
+      old_image_ = AlignedBuffer<cfloat>(plane);
+      old_scratch_ = AlignedBuffer<cfloat>(plane);
+      adjoint_scratch_ = AlignedBuffer<cfloat>(plane);
+    }
+    for (int64_t j : patch_cols_) {
+      if (!needed[static_cast<size_t>(j)]) patch_only_rows_.push_back(j);
+      needed[static_cast<size_t>(j)] = 1;
+    }
+    for (int64_t j = 0; j < n_; ++j)
+      if (needed[static_cast<size_t>(j)]) needed_rows_.push_back(j);
+    spectrum_ = AlignedBuffer<cfloat>(plane);
+    grad_spectrum_ = AlignedBuffer<cfloat>(plane);
+    new_image_ = AlignedBuffer<cfloat>(plane);
+    new_columns_ = AlignedBuffer<cfloat>(static_cast<size_t>(w_ * n_));
+  }
+
+  uint64_t generation() const { return generation_; }
+
+  /// Forward pass on the S × S box at (offset, offset); leaves each row's residual for backward().
+  std::pair<double, double> forward(const float* object, int64_t box, int64_t offset) {
+    size_for(box, offset);
+    ++generation_;
+    pending_ = true;
+    spectrum_of(object);
+    const double loss_new = new_row();
+    const double loss_old = first_ ? loss_new : old_row();
+    return {loss_old, loss_new};
+  }
+
+  /// Gradient of g_old · loss_old + g_new · loss_new with respect to the box, written to `grad` ([S, S]).
+  void backward(uint64_t generation, float g_old, float g_new, float* grad) {
+    TORCH_CHECK(pending_ && generation == generation_,
+                "fused physics: backward of a stale forward (another forward ran in between, or backward ran twice)");
+    pending_ = false;
+    if (first_) g_new += g_old;  // the old row is the new row
+    if (!first_) old_row_adjoint(g_old);
+    for (int64_t j : patch_only_rows_) std::fill_n(grad_spectrum_.data() + j * n_, n_, cfloat{});
+    new_row_adjoint(g_new);
+    spectrum_adjoint(grad);
+  }
+
+ private:
+  void size_for(int64_t box, int64_t offset) {
+    TORCH_CHECK(offset >= 0 && offset + box <= n_, "fused physics: the object box does not fit the grid");
+    if (box == box_ && offset == offset_) return;
+    box_ = box;
+    offset_ = offset;
+    object_rows_ = AlignedBuffer<float>(static_cast<size_t>(box_ * n_));
+    row_spectra_ = AlignedBuffer<cfloat>(static_cast<size_t>(box_ * n_));
+    box_columns_ = AlignedBuffer<cfloat>(static_cast<size_t>(box_ * n_));
+  }
+
+  // v[j][k] = U[k][j] for every row j a pupil touches. Row pass: r2c on the S non-zero rows; column pass: the
+  // n/2 + 1 distinct columns as rows of v; the other columns by the real input's conjugate symmetry.
+  void spectrum_of(const float* object) {
+    const int64_t half = n_ / 2 + 1;
+    for (int64_t i = 0; i < box_; ++i) {
+      std::copy_n(object + i * box_, box_, object_rows_.data() + i * n_ + offset_);
+      fft_.forward_real(object_rows_.data() + i * n_, row_spectra_.data() + i * n_);
+    }
+    cfloat* v = spectrum_.data();
+    for (int64_t j = 0; j < half; ++j) {
+      std::fill_n(v + j * n_, offset_, cfloat{});
+      std::fill_n(v + j * n_ + offset_ + box_, n_ - offset_ - box_, cfloat{});
+    }
+    transpose(row_spectra_.data(), n_, box_, half, v + offset_, n_);
+    for (int64_t j = 0; j < half; ++j) fft_.forward(v + j * n_);
+    for (int64_t j : needed_rows_) {
+      if (j < half) continue;
+      const cfloat* mirror = v + (n_ - j) * n_;
+      cfloat* row = v + j * n_;
+      row[0] = std::conj(mirror[0]);
+      for (int64_t k = 1; k < n_; ++k) row[k] = std::conj(mirror[n_ - k]);
+    }
+  }
+
+  // Old row: pupil on the occupied rows of v, inverse over k, transpose, inverse over j: y[a][b].
+  double old_row() {
+    cfloat* scratch = old_scratch_.data();
+    for (int64_t j : old_rows_) {
+      const cfloat* v = spectrum_.data() + j * n_;
+      const float* m = old_pupil_t_.data() + j * n_;
+      cfloat* out = scratch + j * n_;
+      for (int64_t k = 0; k < n_; ++k) out[k] = v[k] * m[k];
+      fft_.inverse(out);
+    }
+    transpose(scratch, n_, n_, n_, old_image_.data(), n_);  // unoccupied rows of scratch stay zero
+    for (int64_t a = 0; a < n_; ++a) fft_.inverse(old_image_.data() + a * n_);
+    return l1_residual(old_image_.data(), old_target_.data_ptr<float>(), old_normaliser_);
+  }
+
+  // New row: the disc's box moved to the origin; inverse over k on its w columns, transpose, inverse over j.
+  double new_row() {
+    cfloat* cols = new_columns_.data();
+    for (int64_t jj = 0; jj < w_; ++jj) {
+      const cfloat* v = spectrum_.data() + patch_cols_[static_cast<size_t>(jj)] * n_;
+      const float* m = patch_pupil_t_.data() + jj * h_;
+      cfloat* out = cols + jj * n_;
+      for (int64_t kk = 0; kk < h_; ++kk) out[kk] = v[patch_rows_[static_cast<size_t>(kk)]] * m[kk];
+      std::fill_n(out + h_, n_ - h_, cfloat{});
+      fft_.inverse(out);
+    }
+    cfloat* image = new_image_.data();
+    for (int64_t a = 0; a < n_; ++a) std::fill_n(image + a * n_ + w_, n_ - w_, cfloat{});
+    transpose(cols, n_, w_, n_, image, n_);
+    for (int64_t a = 0; a < n_; ++a) fft_.inverse(image + a * n_);
+    return l1_residual(image, new_target_.data_ptr<float>(), new_normaliser_);
+  }
+
+  // Loss Σ|y| − t / (N² d) of one row; y is overwritten by its residual sign(|y| − t) · y/|y| / (N² d) (zero where
+  // y = 0, as torch's abs backward).
+  double l1_residual(cfloat* y, const float* t, double normaliser) const {
+    const int64_t count = n_ * n_;
+    const double scale = 1.0 / (static_cast<double>(count) * normaliser);
+    const float fscale = static_cast<float>(scale);
+    float* parts = reinterpret_cast<float*>(y);
+    double sum = 0.0;
+    for (int64_t i = 0; i < count; ++i) {
+      const float re = parts[2 * i], im = parts[2 * i + 1];
+      // Squares summed in double: the modulus is then correctly rounded, as torch's hypot-based abs is; plain sqrt
+      // (not std::abs, which guards against an overflow these amplitudes cannot reach) so that the loop vectorises.
+      const float a = static_cast<float>(std::sqrt(static_cast<double>(re) * re + static_cast<double>(im) * im));
+      const float r = a - t[i];
+      sum += static_cast<double>(std::fabs(r));
+      const float w = a > 0.0f ? (r > 0.0f ? fscale : (r < 0.0f ? -fscale : 0.0f)) / a : 0.0f;
+      parts[2 * i] = re * w;
+      parts[2 * i + 1] = im * w;
+    }
+    return sum * scale;
+  }
+
+  // Adjoint of the old row: forward over b, transpose, forward over k on the occupied rows, pupil: gradient rows.
+  void old_row_adjoint(float g) {
+    cfloat* image = old_image_.data();
+    for (int64_t a = 0; a < n_; ++a) fft_.forward(image + a * n_);
+    // Not into old_scratch_: the forward relies on its unoccupied rows staying zero.
+    transpose(image, n_, n_, n_, adjoint_scratch_.data(), n_);
+    for (int64_t j : old_rows_) {
+      cfloat* row = adjoint_scratch_.data() + j * n_;
+      fft_.forward(row);
+      const float* m = old_pupil_t_.data() + j * n_;
+      cfloat* out = grad_spectrum_.data() + j * n_;
+      for (int64_t k = 0; k < n_; ++k) out[k] = row[k] * (m[k] * g);
+    }
+  }
+
+  // Adjoint of the new row: forward over b keeping j < w, transpose, forward over k keeping k < h, pupil, added
+  // at the box's place.
+  void new_row_adjoint(float g) {
+    cfloat* image = new_image_.data();
+    for (int64_t a = 0; a < n_; ++a) fft_.forward(image + a * n_);
+    cfloat* cols = new_columns_.data();
+    transpose(image, n_, n_, w_, cols, n_);
+    for (int64_t jj = 0; jj < w_; ++jj) {
+      cfloat* row = cols + jj * n_;
+      fft_.forward(row);
+      const float* m = patch_pupil_t_.data() + jj * h_;
+      cfloat* out = grad_spectrum_.data() + patch_cols_[static_cast<size_t>(jj)] * n_;
+      for (int64_t kk = 0; kk < h_; ++kk) out[patch_rows_[static_cast<size_t>(kk)]] += row[kk] * (m[kk] * g);
+    }
+  }
+
+  // Adjoint of the pruned forward transform: inverse over k on the gradient's non-zero rows, keep a in the box,
+  // transpose, inverse over j, keep b in the box, real part.
+  void spectrum_adjoint(float* grad) {
+    cfloat* gt = grad_spectrum_.data();
+    for (int64_t j : needed_rows_) fft_.inverse(gt + j * n_);
+    // Rows of gt outside needed_rows_ are never written and stay zero.
+    transpose(gt + offset_, n_, n_, box_, box_columns_.data(), n_);
+    for (int64_t a = 0; a < box_; ++a) {
+      cfloat* row = box_columns_.data() + a * n_;
+      fft_.inverse(row);
+      for (int64_t b = 0; b < box_; ++b) grad[a * box_ + b] = row[offset_ + b].real();
+    }
+  }
+
+  const int64_t n_;
+  const bool first_;
+  const RowTransforms& fft_;
+  const double old_normaliser_, new_normaliser_;
+  at::Tensor old_target_, new_target_;
+  int64_t h_ = 0, w_ = 0;
+  std::vector<int64_t> patch_rows_, patch_cols_;
+  std::vector<int64_t> old_rows_;         // rows j of the transposed old pupil with any non-zero entry
+  std::vector<int64_t> patch_only_rows_;  // rows j the new pupil touches and the old one does not
+  std::vector<int64_t> needed_rows_;      // the union, ascending
+  AlignedBuffer<float> old_pupil_t_, patch_pupil_t_;  // transposed pupils, ×1/N²
+  AlignedBuffer<cfloat> spectrum_, grad_spectrum_, old_image_, old_scratch_, adjoint_scratch_, new_image_, new_columns_;
+  int64_t box_ = -1, offset_ = -1;
+  AlignedBuffer<float> object_rows_;
+  AlignedBuffer<cfloat> row_spectra_, box_columns_;
+  uint64_t generation_ = 0;
+  bool pending_ = false;
+};
+
 namespace {
 
-using cfloat = std::complex<float>;
-
-cfloat* complex_data(at::Tensor& t) { return reinterpret_cast<cfloat*>(t.data_ptr<c10::complex<float>>()); }
-
-// Pruned forward transform: only the S rows of the object box are non-zero, so the row pass runs on those rows.
-at::Tensor spectrum_of(const at::Tensor& object, int64_t n, int64_t offset) {
-  const int64_t s = object.size(-1), after = n - s - offset;
-  auto rows = at::fft_fft(at::constant_pad_nd(object, {offset, after}), c10::nullopt, -1, "ortho");
-  return at::fft_fft(at::constant_pad_nd(rows, {0, 0, offset, after}), c10::nullopt, -2, "ortho");
-}
-
-// One row's loss and its pre-adjoint residual u = sign(|y| − t) · y/|y| / (N² d) (zero where y = 0, like
-// torch's abs backward). `y` is overwritten by u.
-double l1_row(at::Tensor& y, const at::Tensor& target, double normaliser) {
-  const int64_t count = y.numel();
-  cfloat* v = complex_data(y);
-  const float* t = target.data_ptr<float>();
-  const double scale = 1.0 / (static_cast<double>(count) * normaliser);
-  const float fscale = static_cast<float>(scale);
-  double sum = 0.0;
-  // Plain sqrt instead of std::abs(complex) (hypot, which guards against overflow the amplitudes here cannot
-  // reach and does not vectorise); the real and imaginary parts are scaled separately for the same reason.
-  float* parts = reinterpret_cast<float*>(v);
-  for (int64_t i = 0; i < count; ++i) {
-    const float re = parts[2 * i], im = parts[2 * i + 1];
-    // Squares summed in double: the modulus is then correctly rounded, as torch's hypot-based abs is.
-    const float a = static_cast<float>(std::sqrt(static_cast<double>(re) * re + static_cast<double>(im) * im));
-    const float r = a - t[i];
-    sum += static_cast<double>(std::fabs(r));
-    const float w = a > 0.0f ? (r > 0.0f ? fscale : (r < 0.0f ? -fscale : 0.0f)) / a : 0.0f;
-    parts[2 * i] = re * w;
-    parts[2 * i + 1] = im * w;
-  }
-  return sum * scale;
-}
-
-struct FusedPhysics : torch::autograd::Function<FusedPhysics> {
-  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& object, const FusedPhysicsSetup* s) {
-    const int64_t n = s->grid;
-    auto u = spectrum_of(object.detach(), n, s->offset);
-
-    // New row: the disc's box, moved to the origin (a phase ramp in the image; the modulus is unchanged).
-    auto patch = u.index_select(0, s->patch_rows).index_select(1, s->patch_cols).mul_(s->patch_mask);
-    auto columns = at::fft_ifft(at::constant_pad_nd(patch, {0, 0, 0, n - patch.size(0)}), c10::nullopt, 0, "ortho");
-    auto y_new = at::fft_ifft(at::constant_pad_nd(columns, {0, n - patch.size(1)}), c10::nullopt, 1, "ortho").contiguous();
-    const double loss_new = l1_row(y_new, s->new_target, s->new_normaliser);
-
-    at::Tensor y_old;
-    double loss_old = loss_new;
-    if (!s->first) {
-      auto masked = at::view_as_complex(at::view_as_real(u).mul_(s->old_mask.unsqueeze(-1)));
-      y_old = at::fft_ifft2(masked, c10::nullopt, {-2, -1}, "ortho").contiguous();
-      loss_old = l1_row(y_old, s->old_target, s->old_normaliser);
-    }
-    ctx->saved_data["new"] = y_new;
-    ctx->saved_data["old"] = s->first ? at::Tensor() : y_old;
-    ctx->saved_data["setup"] = reinterpret_cast<int64_t>(s);
-    ctx->saved_data["box"] = object.size(-1);
+struct FusedPhysicsNode : torch::autograd::Function<FusedPhysicsNode> {
+  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& object, int64_t offset,
+                            const std::shared_ptr<FusedL1Physics>& physics) {
+    auto box = object.detach().contiguous();
+    TORCH_CHECK(box.dim() == 2 && box.size(0) == box.size(1) && box.scalar_type() == at::kFloat,
+                "fused physics: the object must be a square float32 matrix");
+    const auto [loss_old, loss_new] = physics->forward(box.data_ptr<float>(), box.size(0), offset);
+    ctx->saved_data["generation"] = static_cast<int64_t>(physics->generation());
+    ctx->saved_data["box"] = box.size(0);
+    keep(ctx, physics);
     return at::tensor({static_cast<float>(loss_old), static_cast<float>(loss_new)}, at::kFloat);
   }
 
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads) {
-    const auto* s = reinterpret_cast<const FusedPhysicsSetup*>(ctx->saved_data["setup"].toInt());
-    const int64_t n = s->grid, box = ctx->saved_data["box"].toInt();
     const auto g = grads[0].to(at::kFloat).contiguous();
-    float g_old = g.data_ptr<float>()[0], g_new = g.data_ptr<float>()[1];
-    // For the first sample the old row is the new row: both losses flow into it.
-    if (s->first) g_new += g_old;
-
-    // New row: forward transform of the residual, keep the box's block, pupil, back to the box's place.
-    auto u_new = ctx->saved_data["new"].toTensor();
-    const int64_t h = s->patch_mask.size(0), w = s->patch_mask.size(1);
-    auto block = at::fft_fft(at::fft_fft(u_new, c10::nullopt, 1, "ortho").narrow(1, 0, w), c10::nullopt, 0, "ortho").narrow(0, 0, h);
-    block = block * (s->patch_mask * g_new);
-
-    at::Tensor grad_u;
-    if (!s->first) {
-      auto u_old = ctx->saved_data["old"].toTensor();
-      grad_u = at::fft_fft2(u_old, c10::nullopt, {-2, -1}, "ortho");
-      at::view_as_real(grad_u).mul_((s->old_mask * g_old).unsqueeze(-1));
-    } else {
-      grad_u = at::zeros({n, n}, at::kComplexFloat);
-    }
-    // Scatter-add the box (rows and columns are distinct, so index_put_ with accumulate adds each once).
-    auto row_index = s->patch_rows.view({h, 1}).expand({h, w});
-    auto col_index = s->patch_cols.view({1, w}).expand({h, w});
-    grad_u.index_put_({row_index, col_index}, block, /*accumulate=*/true);
-
-    // Adjoint of the pruned forward transform, evaluated on the object box only.
-    auto rows = at::fft_ifft(grad_u, c10::nullopt, 0, "ortho").narrow(0, s->offset, box);
-    auto grad_object = at::real(at::fft_ifft(rows, c10::nullopt, 1, "ortho").narrow(1, s->offset, box)).contiguous();
-    return {grad_object, torch::autograd::Variable()};
+    const int64_t box = ctx->saved_data["box"].toInt();
+    auto grad = at::empty({box, box}, at::kFloat);
+    physics_of(ctx).backward(static_cast<uint64_t>(ctx->saved_data["generation"].toInt()), g.data_ptr<float>()[0],
+                              g.data_ptr<float>()[1], grad.data_ptr<float>());
+    return {grad, torch::autograd::Variable(), torch::autograd::Variable()};
   }
+
+  // The context keeps the per-sample state alive until the node is released.
+  static void keep(torch::autograd::AutogradContext* ctx, const std::shared_ptr<FusedL1Physics>& physics) {
+    keep_alive(ctx, "physics", physics);
+  }
+  static FusedL1Physics& physics_of(torch::autograd::AutogradContext* ctx) { return *kept<FusedL1Physics>(ctx, "physics"); }
 };
 
 }  // namespace
 
-at::Tensor fused_l1_physics(const at::Tensor& object, const FusedPhysicsSetup& setup) {
-  return FusedPhysics::apply(object, &setup);
+std::shared_ptr<FusedL1Physics> make_fused_l1_physics(const FusedPhysicsSetup& setup) {
+  return std::make_shared<FusedL1Physics>(setup);
+}
+
+at::Tensor fused_l1_physics(const at::Tensor& object, int64_t offset, const std::shared_ptr<FusedL1Physics>& physics) {
+  return FusedPhysicsNode::apply(object, offset, physics);
 }
 
 }  // namespace recon::detail

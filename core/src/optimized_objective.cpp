@@ -48,8 +48,8 @@ class OptimizedObjective final : public SampleObjective {
   LossPair operator()(const at::Tensor& object) override {
     if (use_fused()) {
       const int64_t s = object.size(-1);
-      fused_.offset = (n_ - s) / 2;  // the object box's place on the grid, as ProgressiveDecoder pads it
-      auto rows = fused_l1_physics(object.view({s, s}), fused_);
+      // The object box's place on the grid, as ProgressiveDecoder pads it.
+      auto rows = fused_l1_physics(object.view({s, s}), (n_ - s) / 2, fused_);
       return {rows[0], rows[1]};
     }
     const bool per_step = !switches_.precompute_sample;
@@ -75,16 +75,18 @@ class OptimizedObjective final : public SampleObjective {
   }
 
   void prepare_fused() {
-    fused_.grid = n_;
-    fused_.first = setup_.first;
-    fused_.old_mask = old_mask_;
-    fused_.old_target = old_target_;
-    fused_.old_normaliser = old_normaliser_.item<double>();
-    fused_.patch_rows = patch_rows_;
-    fused_.patch_cols = patch_cols_;
-    fused_.patch_mask = patch_mask_;
-    fused_.new_target = new_target_;
-    fused_.new_normaliser = new_normaliser_.item<double>();
+    FusedPhysicsSetup f;
+    f.grid = n_;
+    f.first = setup_.first;
+    f.old_mask = old_mask_;
+    f.old_target = old_target_;
+    f.old_normaliser = setup_.first ? 1.0 : old_normaliser_.item<double>();
+    f.patch_rows = patch_rows_;
+    f.patch_cols = patch_cols_;
+    f.patch_mask = patch_mask_;
+    f.new_target = new_target_;
+    f.new_normaliser = new_normaliser_.item<double>();
+    fused_ = make_fused_l1_physics(f);
   }
 
   at::Tensor layout(const at::Tensor& centred_mask) const {
@@ -162,7 +164,7 @@ class OptimizedObjective final : public SampleObjective {
   at::Tensor new_target_, old_target_, new_mask_, old_mask_, new_normaliser_, old_normaliser_;
   at::Tensor patch_rows_, patch_cols_, patch_mask_;
   at::Tensor cumulative_mask_;  // bool, centred layout; built once per sample
-  FusedPhysicsSetup fused_;  // referenced by the autograd node until its backward has run
+  std::shared_ptr<FusedL1Physics> fused_;  // per-sample state of the fused step (shared with its autograd nodes)
 };
 
 }  // namespace

@@ -10,12 +10,23 @@ namespace {
 
 constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEpsilon = 1e-8;
 
+void clear(std::vector<FactoredParameter>& factored) {
+  for (auto& f : factored) f.gradient->terms.clear();
+}
+
 class TorchAdam final : public StepOptimizer {
  public:
-  TorchAdam(std::vector<at::Tensor> params, double lr)
-      : adam_(std::move(params), torch::optim::AdamOptions(lr).betas({kBeta1, kBeta2}).eps(kEpsilon)) {}
-  void zero_grad() override { adam_.zero_grad(); }
-  void step() override { adam_.step(); }
+  TorchAdam(std::vector<at::Tensor> params, double lr, std::vector<FactoredParameter> factored)
+      : adam_(std::move(params), torch::optim::AdamOptions(lr).betas({kBeta1, kBeta2}).eps(kEpsilon)),
+        factored_(std::move(factored)) {}
+  void zero_grad() override {
+    adam_.zero_grad();
+    clear(factored_);
+  }
+  void step() override {
+    for (auto& f : factored_) f.gradient->move_into(f.weight);
+    adam_.step();
+  }
   void set_learning_rate(double lr) override {
     for (auto& group : adam_.param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
   }
@@ -25,44 +36,75 @@ class TorchAdam final : public StepOptimizer {
 
  private:
   torch::optim::Adam adam_;
+  std::vector<FactoredParameter> factored_;
 };
+
+// One Adam update of n elements, the gradient of element k given by grad(k). Same operation order as
+// torch.optim.Adam (1.13, single-tensor path).
+struct AdamConstants {
+  float b1, b2, one_minus_b1, one_minus_b2, step_size, bias2_sqrt, eps;
+};
+
+template <typename Gradient>
+inline void adam_update(const AdamConstants& c, int64_t n, float* p, float* m, float* v, Gradient grad) {
+  for (int64_t k = 0; k < n; ++k) {
+    const float g = grad(k);
+    m[k] = m[k] * c.b1 + c.one_minus_b1 * g;
+    v[k] = v[k] * c.b2 + c.one_minus_b2 * g * g;
+    const float denom = std::sqrt(v[k]) / c.bias2_sqrt + c.eps;
+    p[k] = p[k] - c.step_size * (m[k] / denom);
+  }
+}
 
 class FusedAdam final : public StepOptimizer {
  public:
-  FusedAdam(std::vector<at::Tensor> params, double lr) : params_(std::move(params)), lr_(lr) {
+  FusedAdam(std::vector<at::Tensor> params, double lr, std::vector<FactoredParameter> factored)
+      : params_(std::move(params)), lr_(lr) {
     for (const auto& p : params_) {
       exp_avg_.push_back(at::zeros_like(p));
       exp_avg_sq_.push_back(at::zeros_like(p));
+      factored_.emplace_back();
+      for (const auto& f : factored)
+        if (f.weight.unsafeGetTensorImpl() == p.unsafeGetTensorImpl()) factored_.back() = f;
     }
   }
   void zero_grad() override {
     for (auto& p : params_) p.mutable_grad() = at::Tensor();
+    for (auto& f : factored_)
+      if (f.gradient) f.gradient->terms.clear();
   }
   void step() override {
     ++step_;
-    const float b1 = static_cast<float>(kBeta1), b2 = static_cast<float>(kBeta2);
-    const float one_minus_b1 = static_cast<float>(1.0 - kBeta1), one_minus_b2 = static_cast<float>(1.0 - kBeta2);
     const double bias1 = 1.0 - std::pow(kBeta1, static_cast<double>(step_));
     const double bias2 = 1.0 - std::pow(kBeta2, static_cast<double>(step_));
-    const float step_size = static_cast<float>(lr_ / bias1);
-    const float bias2_sqrt = static_cast<float>(std::sqrt(bias2));
-    const float eps = static_cast<float>(kEpsilon);
+    const AdamConstants c{static_cast<float>(kBeta1),        static_cast<float>(kBeta2),
+                          static_cast<float>(1.0 - kBeta1),  static_cast<float>(1.0 - kBeta2),
+                          static_cast<float>(lr_ / bias1),   static_cast<float>(std::sqrt(bias2)),
+                          static_cast<float>(kEpsilon)};
     for (size_t i = 0; i < params_.size(); ++i) {
+      float* p = params_[i].data_ptr<float>();
+      float* m = exp_avg_[i].data_ptr<float>();
+      float* v = exp_avg_sq_[i].data_ptr<float>();
+      auto& f = factored_[i];
+      if (f.gradient && f.gradient->terms.size() == 1 && !params_[i].grad().defined()) {
+        // Rank one: row r of the [rows, cols] view has gradient left[r] · right (the product at::outer forms).
+        const auto& [left, right] = f.gradient->terms.front();
+        const int64_t rows = left.numel(), cols = right.numel();
+        const float* l = left.data_ptr<float>();
+        const float* r = right.data_ptr<float>();
+        for (int64_t row = 0; row < rows; ++row) {
+          const float lr = l[row];
+          const int64_t at = row * cols;
+          adam_update(c, cols, p + at, m + at, v + at, [lr, r](int64_t k) { return lr * r[k]; });
+        }
+        continue;
+      }
+      if (f.gradient) f.gradient->move_into(params_[i]);  // several terms, or a dense part too: add them up
       const auto& grad = params_[i].grad();
       if (!grad.defined()) continue;
       auto g_contig = grad.contiguous();
       const float* g = g_contig.data_ptr<float>();
-      float* p = params_[i].data_ptr<float>();
-      float* m = exp_avg_[i].data_ptr<float>();
-      float* v = exp_avg_sq_[i].data_ptr<float>();
-      const int64_t count = params_[i].numel();
-      // Same operation order as torch.optim.Adam (1.13, single-tensor path).
-      for (int64_t k = 0; k < count; ++k) {
-        m[k] = m[k] * b1 + one_minus_b1 * g[k];
-        v[k] = v[k] * b2 + one_minus_b2 * g[k] * g[k];
-        const float denom = std::sqrt(v[k]) / bias2_sqrt + eps;
-        p[k] = p[k] - step_size * (m[k] / denom);
-      }
+      adam_update(c, params_[i].numel(), p, m, v, [g](int64_t k) { return g[k]; });
     }
   }
   void set_learning_rate(double lr) override { lr_ = lr; }
@@ -70,18 +112,21 @@ class FusedAdam final : public StepOptimizer {
 
  private:
   std::vector<at::Tensor> params_, exp_avg_, exp_avg_sq_;
+  std::vector<FactoredParameter> factored_;  // per parameter; gradient null unless factored
   double lr_;
   int64_t step_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<StepOptimizer> make_torch_adam(std::vector<at::Tensor> parameters, double lr) {
-  return std::make_unique<TorchAdam>(std::move(parameters), lr);
+std::unique_ptr<StepOptimizer> make_torch_adam(std::vector<at::Tensor> parameters, double lr,
+                                               std::vector<FactoredParameter> factored) {
+  return std::make_unique<TorchAdam>(std::move(parameters), lr, std::move(factored));
 }
 
-std::unique_ptr<StepOptimizer> make_fused_adam(std::vector<at::Tensor> parameters, double lr) {
-  return std::make_unique<FusedAdam>(std::move(parameters), lr);
+std::unique_ptr<StepOptimizer> make_fused_adam(std::vector<at::Tensor> parameters, double lr,
+                                               std::vector<FactoredParameter> factored) {
+  return std::make_unique<FusedAdam>(std::move(parameters), lr, std::move(factored));
 }
 
 }  // namespace recon

@@ -1,5 +1,6 @@
 #include "recon/pipeline.h"
 
+#include "caching_allocator.h"
 #include "optimized_objective.h"
 #include "reference_objective.h"
 
@@ -23,7 +24,8 @@ OptimizationSwitches OptimizationSwitches::none() {
 
 const std::vector<std::string>& OptimizationSwitches::names() {
   static const std::vector<std::string> kNames = {"precompute_sample", "shared_spectrum",    "fold_shifts", "pruned_forward",
-                                                  "pruned_inverse",    "fused_physics", "matvec_first_layer", "subpixel_upsampling", "small_channel_conv", "fused_adam"};
+                                                  "pruned_inverse",    "fused_physics", "matvec_first_layer", "subpixel_upsampling", "small_channel_conv", "fused_adam",
+                                                  "factored_first_layer_grad", "caching_allocator"};
   return kNames;
 }
 
@@ -38,6 +40,8 @@ bool& OptimizationSwitches::by_name(const std::string& name) {
   if (name == "subpixel_upsampling") return subpixel_upsampling;
   if (name == "small_channel_conv") return small_channel_conv;
   if (name == "fused_adam") return fused_adam;
+  if (name == "factored_first_layer_grad") return factored_first_layer_grad;
+  if (name == "caching_allocator") return caching_allocator;
   throw std::invalid_argument("unknown optimisation switch '" + name + "'");
 }
 
@@ -46,11 +50,21 @@ void configure_decoder(DecoderOptions& decoder, const PipelineOptions& pipeline)
   decoder.matvec_first_layer(optimized && pipeline.switches.matvec_first_layer);
   decoder.subpixel_upsampling(optimized && pipeline.switches.subpixel_upsampling);
   decoder.small_channel_conv(optimized && pipeline.switches.small_channel_conv);
+  decoder.factored_first_layer_gradient(optimized && pipeline.switches.matvec_first_layer &&
+                                        pipeline.switches.factored_first_layer_grad);
 }
 
-std::unique_ptr<StepOptimizer> make_optimizer(const PipelineOptions& pipeline, std::vector<at::Tensor> parameters, double lr) {
+std::unique_ptr<StepOptimizer> make_optimizer(const PipelineOptions& pipeline, ProgressiveDecoder& decoder, double lr) {
   const bool fused = pipeline.kind == PipelineKind::optimized && pipeline.switches.fused_adam;
-  return fused ? make_fused_adam(std::move(parameters), lr) : make_torch_adam(std::move(parameters), lr);
+  std::vector<FactoredParameter> factored = {{decoder->first_layer_weight(), decoder->factored_gradient()}};
+  return fused ? make_fused_adam(decoder->parameters(), lr, std::move(factored))
+               : make_torch_adam(decoder->parameters(), lr, std::move(factored));
+}
+
+PipelineScope::PipelineScope(const PipelineOptions& pipeline) {
+  if (pipeline.kind == PipelineKind::optimized && pipeline.switches.caching_allocator) {
+    resources_ = std::make_shared<detail::CachingAllocatorScope>();
+  }
 }
 
 std::unique_ptr<SampleObjective> make_objective(const SampleSetup& setup, const PipelineOptions& options) {

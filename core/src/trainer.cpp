@@ -72,7 +72,7 @@ std::pair<int64_t, double> initialise(ProgressiveDecoder& decoder, const Reconst
   const int64_t n = decoder->options.grid_size();
   auto target = init_target(problem, o, n);
   const auto normaliser = target.mean();
-  auto optimizer = make_optimizer(o.pipeline, decoder->parameters(), o.init_learning_rate);
+  auto optimizer = make_optimizer(o.pipeline, decoder, o.init_learning_rate);
   PlateauScheduler scheduler;
   double loss_value = 0.0;
   int64_t step = 0;
@@ -104,6 +104,7 @@ ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const Reconstructi
   validate(decoder, problem, options);
   const auto start = Clock::now();
   configure_decoder(decoder->options, options.pipeline);
+  const PipelineScope scope(options.pipeline);
   ReconstructionResult result;
   std::tie(result.init_steps, result.init_loss) = initialise(decoder, problem, options, on_progress);
   result.total_steps = result.init_steps;
@@ -130,7 +131,7 @@ ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const Reconstructi
     setup.loss = options.loss;
     setup.noise = options.noise;
     auto objective = make_objective(setup, options.pipeline);
-    if (options.fresh_optimizer_per_sample || !optimizer) optimizer = make_optimizer(options.pipeline, decoder->parameters(), options.learning_rate);
+    if (options.fresh_optimizer_per_sample || !optimizer) optimizer = make_optimizer(options.pipeline, decoder, options.learning_rate);
     detail::ConvergenceMonitor monitor(options.loss_threshold);
 
     SampleRecord record;

@@ -2,6 +2,7 @@
 // reference pipeline's loss and gradients within float32 rounding, for the first and for a later sample.
 #include "recon/optimizer.h"
 #include "recon/pipeline.h"
+#include "recon/runtime.h"
 #include "recon/sampling.h"
 #include "recon/targets.h"
 #include "test_util.h"
@@ -25,6 +26,7 @@ StepOutcome one_step(const recon::SampleSetup& setup, const recon::PipelineOptio
   auto objective = recon::make_objective(setup, pipeline);
   auto losses = (*objective)(*decoder);
   (losses.old_row + losses.new_row).backward();
+  decoder->materialize_gradients();
   StepOutcome out{losses.old_row.item<double>(), losses.new_row.item<double>(), {}};
   for (auto& p : decoder->parameters()) out.gradients.push_back(p.grad().clone());
   return out;
@@ -116,6 +118,30 @@ TEST(optimizer, fused_adam_matches_torch_adam) {
   }
   EXPECT_LT(recon::testing::max_relative_difference(b, a), kAdamTolerance);
   EXPECT_GT((a - start).abs().median().item<double>(), 1e-3);  // the parameters moved: the comparison is not vacuous
+}
+
+// The decoder's first layer with its gradient factored: Adam updating from the factors must move the weights
+// exactly as Adam updating from the dense outer product (the same float products, formed in the loop).
+TEST(optimizer, factored_first_layer_gradient_gives_the_dense_update) {
+  auto train = [](bool factored, bool fused) {
+    recon::seed_everything(5);
+    recon::ProgressiveDecoder d(recon::DecoderOptions(64, 16).matvec_first_layer(true).factored_first_layer_gradient(factored));
+    std::vector<recon::FactoredParameter> f = {{d->first_layer_weight(), d->factored_gradient()}};
+    auto adam = fused ? recon::make_fused_adam(d->parameters(), 1e-2, f) : recon::make_torch_adam(d->parameters(), 1e-2, f);
+    const auto target = at::rand({1, 1, 16, 16});
+    for (int step = 0; step < 4; ++step) {
+      adam->zero_grad();
+      (d->forward_object() - target).abs().mean().backward();
+      if (factored && fused) EXPECT_FALSE(d->first_layer_weight().grad().defined());
+      adam->step();
+    }
+    return d->first_layer_weight().detach().clone();
+  };
+  const auto dense = train(false, true);
+  EXPECT_TRUE(at::equal(train(true, true), dense));
+  EXPECT_TRUE(at::equal(train(true, false), train(false, false)));  // torch's Adam: made dense before its step
+  recon::seed_everything(5);
+  EXPECT_FALSE(at::equal(dense, recon::ProgressiveDecoder(recon::DecoderOptions(64, 16))->first_layer_weight()));
 }
 
 }  // namespace

@@ -7,10 +7,22 @@
 #include <torch/nn/pimpl.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace recon {
+
+/// A weight's gradient held as the factors of outer products, ∂L/∂W = Σ_i left_i ⊗ right_i with W viewed as
+/// [left.numel(), right.numel()], instead of a dense tensor. The first layer's gradient is rank one (latent ⊗
+/// output gradient): 8 MB dense at N=512, 18 KB factored; writing and re-reading the dense form cost more than
+/// the rest of Adam.
+struct FactoredGradient {
+  std::vector<std::pair<at::Tensor, at::Tensor>> terms;
+  /// Adds the dense sum of the terms to `weight`'s gradient (same products as at::outer) and clears the terms.
+  void move_into(at::Tensor& weight);
+};
 
 /// Applied to the last convolution's output. PRISM's runner uses `none`; a non-negative activation removes the
 /// sign ambiguity of a modulus measurement (x and −x measure the same).
@@ -31,8 +43,12 @@ struct DecoderOptions {
   /// Exact optimisation: each stride-2 transposed convolution as a 3×3 convolution plus pixel shuffle, which
   /// LibTorch runs on oneDNN instead of im2col + GEMM.
   TORCH_ARG(bool, subpixel_upsampling) = false;
-  /// Exact optimisation: 3×3 convolutions with ≤ 4 input channels through im2col + GEMM instead of oneDNN.
+  /// Exact optimisation: 3×3 convolutions with ≤ 8 input channels through a direct kernel (sums in another order).
   TORCH_ARG(bool, small_channel_conv) = false;
+  /// Needs matvec_first_layer: the first layer's weight gradient is left in factored_gradient() rather than in
+  /// weight.grad(); an optimizer that consumes it updates from the factors, any other reader calls
+  /// materialize_gradients() first.
+  TORCH_ARG(bool, factored_first_layer_gradient) = false;
 };
 
 /// Layers: ConvT(N → N/2, k4) on the 1×1 latent, then stride-2 ConvT doublings up to ≥ S, then 3×3 convolutions
@@ -52,6 +68,12 @@ class ProgressiveDecoderImpl : public torch::nn::Cloneable<ProgressiveDecoderImp
   /// Row (and column) index in the N grid where the S×S object box starts: (N − S) / 2.
   int64_t object_offset() const { return (options.grid_size() - options.object_size()) / 2; }
 
+  /// The first layer's weight and its pending factored gradient (empty unless factored_first_layer_gradient).
+  at::Tensor& first_layer_weight() { return first_->weight; }
+  const std::shared_ptr<FactoredGradient>& factored_gradient() const { return first_layer_gradient_; }
+  /// Moves pending factored gradients into the parameters' grad(), for readers of dense gradients.
+  void materialize_gradients() { first_layer_gradient_->move_into(first_->weight); }
+
   DecoderOptions options;
 
  private:
@@ -62,6 +84,7 @@ class ProgressiveDecoderImpl : public torch::nn::Cloneable<ProgressiveDecoderImp
   std::vector<torch::nn::ConvTranspose2d> ups_;
   std::vector<torch::nn::Conv2d> refines_;
   std::vector<torch::nn::BatchNorm2d> norms_;  // one after every layer but the last
+  std::shared_ptr<FactoredGradient> first_layer_gradient_ = std::make_shared<FactoredGradient>();
 };
 TORCH_MODULE(ProgressiveDecoder);
 

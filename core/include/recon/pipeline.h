@@ -30,13 +30,16 @@ struct OptimizationSwitches {
   bool fold_shifts = true;         ///< no fftshift/flip copies: targets are permuted once into FFT order
   bool pruned_forward = true;      ///< the forward FFT transforms only the S rows of the object box
   bool pruned_inverse = true;      ///< the new row's inverse FFT runs on the disc's bounding box only
-  bool fused_physics = false;      ///< physics and L1 loss as one autograd node with an analytic adjoint (needs the
-                                   ///< four switches above and the L1 loss). Off: on pocketfft it measured no faster
-                                   ///< than the autograd graph (32.3 vs 32.9 ms/step); it is the seam for FFTW plans.
+  bool fused_physics = true;       ///< physics and L1 loss as one node on FFTW row passes with an analytic adjoint
+                                   ///< (needs the four switches above and the L1 loss)
   bool matvec_first_layer = true;  ///< the decoder's first layer as a matrix-vector product
   bool subpixel_upsampling = false; ///< stride-2 transposed convolutions as conv + pixel shuffle (measured slower: off)
-  bool small_channel_conv = true;   ///< the decoder's ≤ 4-channel convolutions bypass oneDNN
+  bool small_channel_conv = true;   ///< the decoder's ≤ 8-channel 3×3 convolutions run a direct kernel
   bool fused_adam = true;          ///< Adam as one loop per parameter, gradients released instead of zeroed
+  bool factored_first_layer_grad = true;  ///< the first layer's rank-one weight gradient reaches Adam as its two
+                                          ///< factors, never as an 8 MB tensor (needs matvec_first_layer)
+  bool caching_allocator = true;  ///< large step temporaries reuse cached blocks instead of fresh pages (takes effect
+                                  ///< inside a PipelineScope)
 
   static OptimizationSwitches none();  ///< every switch off: the optimized pipeline degenerates to plain ops
   /// Names of the switches, in ablation order, and access by name (throws std::invalid_argument).
@@ -49,12 +52,25 @@ struct PipelineOptions {
   OptimizationSwitches switches;
 };
 
-/// Sets the decoder's own switches (matvec_first_layer, subpixel_upsampling, small_channel_conv) from the
-/// pipeline: on for the optimized pipeline as its switches say, all off for the reference.
+/// Sets the decoder's own switches (matvec_first_layer, subpixel_upsampling, small_channel_conv,
+/// factored_first_layer_gradient) from the pipeline: on for the optimized pipeline as its switches say, all off for
+/// the reference.
 void configure_decoder(DecoderOptions& decoder, const PipelineOptions& pipeline);
 
-/// Adam for this pipeline: the fused loop when the optimized pipeline's fused_adam switch is on, else LibTorch's.
-std::unique_ptr<StepOptimizer> make_optimizer(const PipelineOptions& pipeline, std::vector<at::Tensor> parameters, double lr);
+/// Process-wide resources a pipeline uses while it runs: for the optimized pipeline with caching_allocator on, a
+/// caching CPU allocator (LibTorch has one CPU allocator per process, so this is a scope, not an option of a call).
+/// Hold one around a reconstruction or a benchmark loop; the reference pipeline's scope does nothing.
+class PipelineScope {
+ public:
+  explicit PipelineScope(const PipelineOptions& pipeline);
+
+ private:
+  std::shared_ptr<void> resources_;
+};
+
+/// Adam over the decoder's parameters for this pipeline: the fused loop when the optimized pipeline's fused_adam
+/// switch is on, else LibTorch's; either way the decoder's factored gradient, if any, is taken into account.
+std::unique_ptr<StepOptimizer> make_optimizer(const PipelineOptions& pipeline, ProgressiveDecoder& decoder, double lr);
 
 /// What one progressive sample is fitted to.
 struct SampleSetup {

@@ -1,0 +1,58 @@
+// profile_step: a Chrome trace (chrome://tracing, Perfetto) of training steps of the seed workload, recorded with
+// LibTorch's legacy profiler (RecordProfile; real timestamps of every ATen operator and autograd node).
+// Usage: profile_step <trace.json> [reference|optimized] [steps] [grid]
+// Contract: writes only the named trace file; exit 2 with one line on bad arguments.
+#include "scenarios.h"
+
+#include <torch/csrc/autograd/profiler_legacy.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+int usage(const char* why) {
+  std::fprintf(stderr, "profile_step: %s (usage: profile_step <trace.json> [reference|optimized] [steps] [grid])\n", why);
+  return 2;
+}
+
+bool parse_positive(const char* text, long max, long& out) {
+  char* end = nullptr;
+  out = std::strtol(text, &end, 10);
+  return end != text && *end == '\0' && out > 0 && out <= max;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || argc > 5) return usage("wrong number of arguments");
+  const std::string trace = argv[1];
+  recon::PipelineOptions pipeline;
+  if (argc > 2) {
+    const std::string kind = argv[2];
+    if (kind == "reference") pipeline.kind = recon::PipelineKind::reference;
+    else if (kind != "optimized") return usage("pipeline must be reference or optimized");
+  }
+  long steps = 20, grid = 512;
+  if (argc > 3 && !parse_positive(argv[3], 100000, steps)) return usage("steps must be an integer in 1..100000");
+  if (argc > 4 && (!parse_positive(argv[4], 4096, grid) || grid % 64 != 0)) return usage("grid must be a multiple of 64 up to 4096");
+
+  recon::set_threads(1);
+  const auto w = perf::seed_workload(grid);
+  auto decoder = perf::decoder_for(w, pipeline);
+  auto objective = recon::make_objective(perf::mid_run_sample(w), pipeline);
+  auto optimizer = recon::make_optimizer(pipeline, decoder, 1e-3);
+  const recon::PipelineScope scope(pipeline);
+  for (int i = 0; i < 3; ++i) perf::train_step(*objective, decoder, *optimizer);  // warm-up: plans, allocator
+  try {
+    torch::autograd::profiler::RecordProfile guard(trace);
+    for (long i = 0; i < steps; ++i) perf::train_step(*objective, decoder, *optimizer);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "profile_step: cannot write %s: %s\n", trace.c_str(), e.what());
+    return 2;
+  }
+  std::printf("profile_step: %ld steps of the %s pipeline at N=%ld traced into %s\n", steps,
+              pipeline.kind == recon::PipelineKind::reference ? "reference" : "optimized", grid, trace.c_str());
+  return 0;
+}
