@@ -132,7 +132,9 @@ TEST(optimizer, factored_first_layer_gradient_gives_the_dense_update) {
     for (int step = 0; step < 4; ++step) {
       adam->zero_grad();
       (d->forward_object() - target).abs().mean().backward();
-      if (factored && fused) EXPECT_FALSE(d->first_layer_weight().grad().defined());
+      if (factored && fused) {
+        EXPECT_FALSE(d->first_layer_weight().grad().defined());
+      }
       adam->step();
     }
     return d->first_layer_weight().detach().clone();
