@@ -254,7 +254,7 @@ struct FusedPhysicsNode : torch::autograd::Function<FusedPhysicsNode> {
     const auto [loss_old, loss_new] = physics->forward(box.data_ptr<float>(), box.size(0), offset);
     ctx->saved_data["generation"] = static_cast<int64_t>(physics->generation());
     ctx->saved_data["box"] = box.size(0);
-    keep(ctx, physics);
+    keep_alive(ctx, "physics", physics);  // the per-sample state lives until this node is released
     return at::tensor({static_cast<float>(loss_old), static_cast<float>(loss_new)}, at::kFloat);
   }
 
@@ -262,16 +262,10 @@ struct FusedPhysicsNode : torch::autograd::Function<FusedPhysicsNode> {
     const auto g = grads[0].to(at::kFloat).contiguous();
     const int64_t box = ctx->saved_data["box"].toInt();
     auto grad = at::empty({box, box}, at::kFloat);
-    physics_of(ctx).backward(static_cast<uint64_t>(ctx->saved_data["generation"].toInt()), g.data_ptr<float>()[0],
+    kept<FusedL1Physics>(ctx, "physics")->backward(static_cast<uint64_t>(ctx->saved_data["generation"].toInt()), g.data_ptr<float>()[0],
                               g.data_ptr<float>()[1], grad.data_ptr<float>());
     return {grad, torch::autograd::Variable(), torch::autograd::Variable()};
   }
-
-  // The context keeps the per-sample state alive until the node is released.
-  static void keep(torch::autograd::AutogradContext* ctx, const std::shared_ptr<FusedL1Physics>& physics) {
-    keep_alive(ctx, "physics", physics);
-  }
-  static FusedL1Physics& physics_of(torch::autograd::AutogradContext* ctx) { return *kept<FusedL1Physics>(ctx, "physics"); }
 };
 
 }  // namespace

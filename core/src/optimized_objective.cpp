@@ -80,7 +80,7 @@ class OptimizedObjective final : public SampleObjective {
     f.first = setup_.first;
     f.old_mask = old_mask_;
     f.old_target = old_target_;
-    f.old_normaliser = setup_.first ? 1.0 : old_normaliser_.item<double>();
+    f.old_normaliser = old_normaliser_.item<double>();  // first sample: the new row's
     f.patch_rows = patch_rows_;
     f.patch_cols = patch_cols_;
     f.patch_mask = patch_mask_;
