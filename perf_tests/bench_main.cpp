@@ -1,4 +1,5 @@
 // Shared main of every suite: fixes the thread count, records the context a result needs to be compared, runs.
+#include "machine_fingerprint.h"
 #include "recon/runtime.h"
 
 #include <benchmark/benchmark.h>
@@ -24,6 +25,10 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("threads", std::to_string(info.threads));
   benchmark::AddCustomContext("cpu_model", info.cpu_model);
   benchmark::AddCustomContext("isa", info.cpu_capability);
+  // Absolute timings in a baseline are advisory and compared only on a machine with the same fingerprint.
+  const auto machine = perf::machine_description(info.cpu_model, info.cpu_capability, static_cast<int>(info.threads), PERFGATE_BUILD_TYPE);
+  benchmark::AddCustomContext("machine", machine);
+  benchmark::AddCustomContext("machine_fingerprint", perf::machine_fingerprint(machine));
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   benchmark::RunSpecifiedBenchmarks();

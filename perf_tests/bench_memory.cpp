@@ -1,6 +1,8 @@
 // Suite: memory of a long training run — peak resident memory, and the trend of resident memory after warm-up
 // (a robust Theil–Sen slope over samples every 50 steps, not two snapshots), so that a leak of even a few
-// kilobytes per step shows while allocator noise does not.
+// kilobytes per step shows while allocator noise does not; and heap allocations per step after warm-up, a count
+// that does not depend on timing noise.
+#include "heap_counter.h"
 #include "scenarios.h"
 
 #include <benchmark/benchmark.h>
@@ -38,6 +40,7 @@ void BM_TrainingMemory(benchmark::State& state) {
   pipeline.kind = state.range(0) != 0 ? recon::PipelineKind::optimized : recon::PipelineKind::reference;
   const auto w = perf::seed_workload(512);
   std::vector<double> steps, rss;
+  perf::HeapCounts after_warmup, at_end;
   for (auto _ : state) {
     auto decoder = perf::decoder_for(w, pipeline);
     auto objective = recon::make_objective(perf::mid_run_sample(w), pipeline);
@@ -45,12 +48,18 @@ void BM_TrainingMemory(benchmark::State& state) {
     const recon::PipelineScope scope(pipeline);
     for (int64_t step = 1; step <= kSteps; ++step) {
       perf::train_step(*objective, decoder, *optimizer);
+      if (step == kWarmup) after_warmup = perf::heap_counts();
       if (step > kWarmup && step % kEvery == 0) {
         steps.push_back(static_cast<double>(step));
         rss.push_back(status_mib("VmRSS"));
       }
     }
+    at_end = perf::heap_counts();
   }
+  // Deterministic for a given build and library set: the same steps make the same allocations, whatever the load.
+  const auto counted_steps = static_cast<double>(kSteps - kWarmup);
+  state.counters["heap_allocs_per_step"] = static_cast<double>(at_end.allocations - after_warmup.allocations) / counted_steps;
+  state.counters["heap_mib_per_step"] = static_cast<double>(at_end.bytes - after_warmup.bytes) / counted_steps / (1024.0 * 1024.0);
   state.counters["peak_rss_mib"] = status_mib("VmHWM");
   state.counters["rss_slope_kib_per_100_steps"] = theil_sen_slope(steps, rss) * 1024.0 * 100.0;
   state.counters["steps"] = static_cast<double>(kSteps);

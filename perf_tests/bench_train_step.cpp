@@ -1,5 +1,6 @@
 // Suite: one progressive training step (decoder forward, physics, loss, backward, Adam), per pipeline and per
 // optimisation switch (ablation: the optimized pipeline with one switch flipped from its default).
+#include "heap_counter.h"
 #include "scenarios.h"
 
 #include <benchmark/benchmark.h>
@@ -12,7 +13,15 @@ void run_steps(benchmark::State& state, const recon::PipelineOptions& pipeline, 
   auto objective = recon::make_objective(perf::mid_run_sample(w), pipeline);
   auto optimizer = recon::make_optimizer(pipeline, decoder, 1e-3);
   const recon::PipelineScope scope(pipeline);
+  // Untimed warm-up, so that the allocation count below is the steady state's (plans, caches and Adam's
+  // moment buffers are made in the first steps).
+  for (int warmup = 0; warmup < 3; ++warmup) perf::train_step(*objective, decoder, *optimizer);
+  const auto before = perf::heap_counts();
   for (auto _ : state) perf::train_step(*objective, decoder, *optimizer);
+  const auto after = perf::heap_counts();
+  const auto steps = static_cast<double>(state.iterations());
+  state.counters["heap_allocs_per_step"] = static_cast<double>(after.allocations - before.allocations) / steps;
+  state.counters["heap_mib_per_step"] = static_cast<double>(after.bytes - before.bytes) / steps / (1024.0 * 1024.0);
   state.SetItemsProcessed(state.iterations());
   state.counters["steps_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }

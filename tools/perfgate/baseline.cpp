@@ -74,19 +74,20 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   Baseline b;
   if (!doc.contains("provenance") || !doc["provenance"].is_object()) throw InputError(source + ": 'provenance' object missing");
   const auto& p = doc["provenance"];
-  require_known_keys(p, {"git_sha", "date", "machine", "build_type", "torch_version", "threads", "reason"}, source + ": provenance");
+  require_known_keys(p, {"git_sha", "date", "machine", "build_type", "torch_version", "threads", "reason", "machine_fingerprint"},
+                    source + ": provenance");
   for (const auto& [key, value] : p.items()) {
     if (!value.is_string()) throw InputError(source + ": provenance." + key + " must be a string");
   }
   b.provenance = {p.value("git_sha", ""), p.value("date", ""),    p.value("machine", ""), p.value("build_type", ""),
-                  p.value("torch_version", ""), p.value("threads", ""), p.value("reason", "")};
+                  p.value("torch_version", ""), p.value("threads", ""), p.value("reason", ""), p.value("machine_fingerprint", "")};
   if (!doc.contains("entries") || !doc["entries"].is_array()) throw InputError(source + ": 'entries' array missing");
   std::set<std::pair<std::string, std::string>> seen;
   size_t index = 0;
   for (const auto& e : doc["entries"]) {
     const std::string where = source + ": entries[" + std::to_string(index++) + "]";
     if (!e.is_object()) throw InputError(where + ": must be an object");
-    require_known_keys(e, {"benchmark", "field", "value", "unit", "direction", "tolerance", "limit"}, where);
+    require_known_keys(e, {"benchmark", "field", "value", "unit", "direction", "tolerance", "limit", "advisory"}, where);
     Entry entry;
     entry.benchmark = required_string(e, "benchmark", where);
     entry.field = required_string(e, "field", where);
@@ -102,6 +103,10 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
     if (!e.contains("tolerance")) throw InputError(where + ": 'tolerance' missing");
     entry.tolerance = parse_tolerance(e["tolerance"], where);
     if (e.contains("limit")) entry.limit = finite_number(e["limit"], where + ": 'limit'");
+    if (e.contains("advisory")) {
+      if (!e["advisory"].is_boolean()) throw InputError(where + ": 'advisory' must be true or false");
+      entry.advisory = e["advisory"].get<bool>();
+    }
     if (!seen.emplace(entry.benchmark, entry.field).second) {
       throw InputError(where + ": duplicate entry for " + entry.benchmark + " / " + entry.field);
     }
@@ -125,6 +130,7 @@ std::string to_json_text(const Baseline& b) {
                        {"machine", b.provenance.machine},       {"build_type", b.provenance.build_type},
                        {"torch_version", b.provenance.torch_version}, {"threads", b.provenance.threads},
                        {"reason", b.provenance.reason}};
+  if (!b.provenance.machine_fingerprint.empty()) doc["provenance"]["machine_fingerprint"] = b.provenance.machine_fingerprint;
   json entries = json::array();
   for (const auto& e : b.entries) {
     json t;
@@ -136,6 +142,7 @@ std::string to_json_text(const Baseline& b) {
     json entry = {{"benchmark", e.benchmark}, {"field", e.field},   {"value", e.value},
                   {"unit", e.unit},           {"direction", to_string(e.direction)}, {"tolerance", t}};
     if (e.limit) entry["limit"] = *e.limit;
+    if (e.advisory) entry["advisory"] = true;
     entries.push_back(entry);
   }
   doc["entries"] = entries;

@@ -22,10 +22,14 @@ struct Entry {
   Direction direction = Direction::higher;
   Tolerance tolerance;
   std::optional<double> limit;  ///< a hard bound on the value itself (min for higher, max for lower; unused for either)
+  /// An absolute timing (or any figure that depends on the machine's speed): compared only when the results
+  /// come from the machine the baseline was recorded on (same machine_fingerprint), and never failing the gate.
+  bool advisory = false;
 };
 
 struct Provenance {
   std::string git_sha, date, machine, build_type, torch_version, threads, reason;
+  std::string machine_fingerprint;  ///< the results' machine_fingerprint context when recorded; "" if none
 };
 
 struct Baseline {

@@ -20,11 +20,16 @@ std::string to_string(Verdict v) {
     case Verdict::fail: return "FAIL";
     case Verdict::missing: return "MISSING";
     case Verdict::unbaselined: return "NO-BASELINE";
+    case Verdict::slower: return "ADVISORY-SLOWER";
+    case Verdict::other_machine: return "ADVISORY-SKIPPED";
   }
   return "?";
 }
 
 std::vector<Row> compare(const Results& results, const Baseline& baseline) {
+  const auto found = results.context.find("machine_fingerprint");
+  const std::string machine = found != results.context.end() ? found->second : std::string();
+  const bool same_machine = !machine.empty() && machine == baseline.provenance.machine_fingerprint;
   std::vector<Row> rows;
   std::set<std::string> baselined;
   for (const auto& e : baseline.entries) {
@@ -37,6 +42,14 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
     row.threshold = threshold_of(e);
     row.tolerance = describe(e.tolerance);
     if (e.limit) row.tolerance += std::string(e.direction == Direction::higher ? ", min " : ", max ") + std::to_string(*e.limit);
+    if (e.advisory) row.tolerance += ", advisory";
+    if (e.advisory && !same_machine) {
+      row.verdict = Verdict::other_machine;
+      row.reason = "recorded on machine " + (baseline.provenance.machine_fingerprint.empty() ? std::string("(unknown)") : baseline.provenance.machine_fingerprint) +
+                   ", these results on " + (machine.empty() ? std::string("(unknown)") : machine);
+      rows.push_back(row);
+      continue;
+    }
     const auto values = values_of(results, e.benchmark, e.field);
     row.samples = static_cast<int>(values.size());
     if (values.empty()) {
@@ -64,7 +77,7 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
       why << (why.tellp() > 0 ? "; " : "") << "beyond the hard limit " << *e.limit;
     }
     row.reason = why.str();
-    row.verdict = row.reason.empty() ? Verdict::pass : Verdict::fail;
+    row.verdict = row.reason.empty() ? Verdict::pass : e.advisory ? Verdict::slower : Verdict::fail;
     rows.push_back(row);
   }
   std::set<std::string> reported;

@@ -87,8 +87,10 @@ int run_update(const UpdateArgs& a) {
   }
   const auto& ctx = captures.front().context;
   auto context = [&](const std::string& key) { return ctx.count(key) != 0 ? ctx.at(key) : std::string(); };
-  Provenance provenance{head_sha(folder).value_or("unknown"), utc_now(), context("cpu_model") + " / " + context("host_name"),
-                        context("build_type"), context("torch_version"), context("threads"), a.reason};
+  const auto machine = context("machine").empty() ? context("cpu_model") + " / " + context("host_name") : context("machine");
+  Provenance provenance{head_sha(folder).value_or("unknown"), utc_now(), machine,
+                        context("build_type"), context("torch_version"), context("threads"), a.reason,
+                        context("machine_fingerprint")};
   const auto plan = plan_update(captures, current, track, a.ratchet, provenance);
   write_file_atomically(a.baseline, to_json_text(plan.next));
   std::cout << "updated " << a.baseline << " (" << plan.next.entries.size() << " entries): " << a.reason << '\n';
@@ -110,7 +112,7 @@ int main(int argc, char** argv) {
   update_cmd->add_option("--results", update_args.results, "Google Benchmark JSON; twice for timing-derived entries")->required();
   update_cmd->add_option("--baseline", update_args.baseline, "baseline JSON to create or update")->required();
   update_cmd->add_option("--reason", update_args.reason, "why the baseline changes (recorded)")->required();
-  update_cmd->add_option("--track", update_args.track, "start tracking FIELD:higher|lower|either:abs=X|rel=X|exact[:limit=X][:unit=U]");
+  update_cmd->add_option("--track", update_args.track, "start tracking FIELD:higher|lower|either:abs=X|rel=X|exact[:limit=X][:unit=U][:advisory]");
   update_cmd->add_flag("--allow-dirty", update_args.allow_dirty, "accept uncommitted changes in the working tree");
   update_cmd->add_flag("--ratchet", update_args.ratchet, "only move values the good way");
   SpeedupArgs speedup_args;

@@ -45,6 +45,11 @@ void print_failures(std::ostream& out, const std::vector<Row>& rows, const std::
         << r.tolerance << ", worst acceptable " << number(r.threshold) << "): " << r.reason << '\n';
   }
   if (any) out << "If the change is intended, accept the new values with:\n  " << update_command << '\n';
+  for (const auto& r : rows) {
+    if (r.verdict != Verdict::slower) continue;
+    out << to_string(r.verdict) << " (not gated): " << r.benchmark << " " << r.field << " = " << number(r.value) << " " << r.unit
+        << " against this machine's advisory figure " << number(r.baseline) << " (" << r.tolerance << ")\n";
+  }
 }
 
 }  // namespace perfgate

@@ -64,6 +64,8 @@ TrackSpec parse_track_spec(const std::string& spec) {
   for (size_t i = 3; i < parts.size(); ++i) {
     if (parts[i].rfind("limit=", 0) == 0) {
       t.limit = parse_number(parts[i].substr(6), spec);
+    } else if (parts[i] == "advisory") {
+      t.advisory = true;
     } else if (parts[i].rfind("unit=", 0) == 0) {
       t.unit = parts[i].substr(5);
     } else {
@@ -96,6 +98,7 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
       e.direction = spec.direction;
       e.tolerance = spec.tolerance;
       e.limit = spec.limit;
+      e.advisory = spec.advisory;
       e.unit = spec.unit;
       if (e.unit.empty()) {
         for (const auto& m : first.measurements) {

@@ -9,14 +9,15 @@
 
 namespace perfgate {
 
-/// A metric to start tracking: "FIELD:DIRECTION:TOLERANCE[:limit=X][:unit=U]" with TOLERANCE one of abs=X,
-/// rel=X or exact, e.g. "psnr_db:higher:abs=1:unit=dB". Applies to every benchmark that reports FIELD.
+/// A metric to start tracking: "FIELD:DIRECTION:TOLERANCE[:limit=X][:unit=U][:advisory]" with TOLERANCE one of
+/// abs=X, rel=X or exact, e.g. "psnr_db:higher:abs=1:unit=dB". Applies to every benchmark that reports FIELD.
 struct TrackSpec {
   std::string field;
   Direction direction = Direction::higher;
   Tolerance tolerance;
   std::optional<double> limit;
   std::string unit;
+  bool advisory = false;
 };
 TrackSpec parse_track_spec(const std::string& spec);  ///< throws InputError on a malformed spec
 

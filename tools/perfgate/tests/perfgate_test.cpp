@@ -74,10 +74,28 @@ TEST(perfgate_compare, either_direction_fails_on_any_move_beyond_tolerance) {
   EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::fail);
 }
 
+TEST(perfgate_compare, advisory_timing_is_judged_only_on_its_own_machine_and_never_fails) {
+  auto r = results("results_ok.json");  // BM_Other real_time 1.5 ms: 50 % slower than the advisory 1.0 ms
+  auto rows = perfgate::compare(r, baseline("baseline_advisory.json"));
+  EXPECT_EQ(row_of(rows, "BM_Other", "real_time").verdict, perfgate::Verdict::other_machine);  // no fingerprint
+  EXPECT_EQ(perfgate::exit_code_of(rows), 0);
+  r.context["machine_fingerprint"] = "00000000feedf00d";
+  rows = perfgate::compare(r, baseline("baseline_advisory.json"));
+  EXPECT_EQ(row_of(rows, "BM_Other", "real_time").verdict, perfgate::Verdict::slower);
+  EXPECT_EQ(row_of(rows, "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::pass);
+  EXPECT_EQ(perfgate::exit_code_of(rows), 0);
+  r.context["machine_fingerprint"] = "1111111111111111";
+  EXPECT_EQ(row_of(perfgate::compare(r, baseline("baseline_advisory.json")), "BM_Other", "real_time").verdict,
+            perfgate::Verdict::other_machine);
+  auto b = baseline("baseline_advisory.json");
+  b.entries[1].advisory = false;  // the same figure as a gated entry fails
+  EXPECT_EQ(perfgate::exit_code_of(perfgate::compare(r, b)), 1);
+}
+
 TEST(perfgate_inputs, malformed_baselines_are_refused) {
   for (const char* name : {"baseline_wrong_schema.json", "baseline_unknown_field.json", "baseline_duplicate.json",
                            "baseline_negative_tolerance.json", "baseline_bad_direction.json", "baseline_truncated.json",
-                           "baseline_nan.json", "no_such_file.json"}) {
+                           "baseline_nan.json", "baseline_advisory_not_bool.json", "no_such_file.json"}) {
     EXPECT_THROW(baseline(name), perfgate::InputError) << name;
   }
 }
@@ -95,6 +113,11 @@ TEST(perfgate_inputs, baseline_round_trips_through_its_serialisation) {
   ASSERT_EQ(again.entries.size(), b.entries.size());
   EXPECT_EQ(again.entries[1].limit, b.entries[1].limit);
   EXPECT_EQ(again.provenance.reason, "fixture");
+  const auto advisory = baseline("baseline_advisory.json");
+  const auto advisory_again = perfgate::parse_baseline(perfgate::to_json_text(advisory), "round trip");
+  EXPECT_TRUE(advisory_again.entries[1].advisory);
+  EXPECT_FALSE(advisory_again.entries[0].advisory);
+  EXPECT_EQ(advisory_again.provenance.machine_fingerprint, "00000000feedf00d");
 }
 
 TEST(perfgate_update, tracks_new_metrics_and_updates_existing_ones) {
@@ -105,6 +128,7 @@ TEST(perfgate_update, tracks_new_metrics_and_updates_existing_ones) {
   ASSERT_EQ(fresh.next.entries.size(), 1u);
   EXPECT_EQ(fresh.next.entries[0].unit, "dB");
   EXPECT_DOUBLE_EQ(fresh.next.entries[0].value, 22.0);
+  EXPECT_TRUE(perfgate::parse_track_spec("real_time:lower:rel=0.2:advisory").advisory);
 }
 
 TEST(perfgate_update, ratchet_only_moves_the_good_way) {
