@@ -1,6 +1,7 @@
 // Suite: one progressive training step (decoder forward, physics, loss, backward, Adam), per pipeline and per
 // optimisation switch (ablation: the optimized pipeline with one switch flipped from its default).
 #include "heap_counter.h"
+#include "injected_slowdown.h"
 #include "scenarios.h"
 
 #include <benchmark/benchmark.h>
@@ -17,7 +18,12 @@ void run_steps(benchmark::State& state, const recon::PipelineOptions& pipeline, 
   // moment buffers are made in the first steps).
   for (int warmup = 0; warmup < 3; ++warmup) perf::train_step(*objective, decoder, *optimizer);
   const auto before = perf::heap_counts();
-  for (auto _ : state) perf::train_step(*objective, decoder, *optimizer);
+  const double injected = pipeline.kind == recon::PipelineKind::optimized ? perf::injected_slowdown_fraction() : 0.0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    perf::train_step(*objective, decoder, *optimizer);
+    perf::spin_after_step(start, injected);
+  }
   const auto after = perf::heap_counts();
   const auto steps = static_cast<double>(state.iterations());
   state.counters["heap_allocs_per_step"] = static_cast<double>(after.allocations - before.allocations) / steps;
@@ -54,6 +60,7 @@ BENCHMARK(BM_TrainStep_OptimizedNoSwitches)->Unit(benchmark::kMillisecond)->MinT
 // One registration per switch, named after it: the optimized pipeline with that one switch flipped from its
 // default (a saving removed, or an off-by-default variant tried), so each row shows that switch's share.
 static const bool kAblationRegistered = [] {
+  if (perf::kSlowdownInjectionBuilt) benchmark::AddCustomContext("slowdown_injection_build", "yes (test-only; not a measurement of the code)");
   for (const auto& name : recon::OptimizationSwitches::names()) {
     benchmark::RegisterBenchmark(("BM_TrainStep_OptimizedToggled/" + name).c_str(), BM_TrainStep_OptimizedToggled, name)
         ->Unit(benchmark::kMillisecond)
