@@ -9,11 +9,11 @@
 #include "speedup.h"
 #include "table.h"
 #include "update.h"
+#include "utc_time.h"
+#include "commands.h"
 
 #include <CLI/CLI.hpp>
 
-#include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <iostream>
 
@@ -31,15 +31,6 @@ struct UpdateArgs {
   std::vector<std::string> track;
   bool allow_dirty = false, ratchet = false;
 };
-
-std::string utc_now() {
-  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
 
 std::string folder_of(const std::string& path) {
   const auto parent = std::filesystem::path(path).parent_path();
@@ -122,6 +113,10 @@ int main(int argc, char** argv) {
   speedup_cmd->add_option("--candidate", speedup_args.candidate, "run name of the candidate benchmark")->required();
   speedup_cmd->add_option("--threshold", speedup_args.threshold, "required speedup")->capture_default_str();
   speedup_cmd->add_option("--confidence", speedup_args.confidence, "interval coverage")->capture_default_str();
+  ReportArgs report_args;
+  auto* report_cmd = add_report_command(app, report_args);
+  HistoryArgs history_args;
+  auto* history_cmd = add_history_command(app, history_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -135,6 +130,8 @@ int main(int argc, char** argv) {
     if (compare_cmd->parsed()) return run_compare(compare_args);
     if (update_cmd->parsed()) return run_update(update_args);
     if (speedup_cmd->parsed()) return run_speedup(speedup_args);
+    if (report_cmd->parsed()) return run_report(report_args);
+    if (history_cmd->parsed()) return run_history(history_args);
   } catch (const std::exception& e) {
     std::cerr << "perfgate: error: " << e.what() << '\n';
     return 2;

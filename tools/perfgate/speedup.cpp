@@ -15,18 +15,25 @@ SpeedupReport judge_speedup(const Results& results, const std::string& reference
     if (m.benchmark == reference) ref[m.repetition] = m.value;
     if (m.benchmark == candidate) cand[m.repetition] = m.value;
   }
+  SpeedupReport report;
   std::vector<double> ratios;
   for (const auto& [rep, r] : ref) {
     const auto c = cand.find(rep);
-    if (c != cand.end() && c->second > 0.0) ratios.push_back(r / c->second);
+    if (c == cand.end() || c->second <= 0.0) continue;
+    ratios.push_back(r / c->second);
+    report.reference_times.push_back(r);
+    report.candidate_times.push_back(c->second);
+  }
+  for (const auto& m : results.measurements) {
+    if (m.field == "real_time" && m.benchmark == reference) report.unit = m.unit;
   }
   if (ratios.size() < 6) {
     throw InputError("speedup: " + std::to_string(ratios.size()) + " paired repetitions of '" + reference + "' and '" + candidate +
                      "' in " + results.source + "; at least 6 are needed (run with --benchmark_repetitions)");
   }
-  SpeedupReport report;
   report.pairs = static_cast<int>(ratios.size());
   report.median = stats::quantile(ratios, 0.5);
+  report.ratios = ratios;
   const auto interval = stats::median_interval(ratios, confidence);
   report.low = interval.low;
   report.high = interval.high;

@@ -3,6 +3,7 @@
 #include "results.h"
 
 #include <string>
+#include <vector>
 
 namespace perfgate {
 
@@ -15,6 +16,9 @@ struct SpeedupReport {
   double confidence = 0.0;
   double threshold = 0.0;
   SpeedupVerdict verdict = SpeedupVerdict::inconclusive;
+  std::vector<double> ratios;                      ///< the paired per-repetition ratios, in repetition order
+  std::vector<double> reference_times, candidate_times;  ///< their real_time values, same order
+  std::string unit;                                ///< time unit of those values
 };
 
 /// Pairs the repetitions of `reference` and `candidate` (field real_time) by repetition index, so each ratio

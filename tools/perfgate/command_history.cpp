@@ -1,0 +1,67 @@
+// perfgate history record | show: appends runs to the SQLite store; shows trends and change points per metric.
+#include "change_points.h"
+#include "commands.h"
+#include "error.h"
+#include "history_store.h"
+#include "results.h"
+#include "utc_time.h"
+
+#include <iomanip>
+#include <iostream>
+
+namespace perfgate {
+
+CLI::App* add_history_command(CLI::App& app, HistoryArgs& a) {
+  auto* cmd = app.add_subcommand("history", "record runs in a SQLite history; show trends and change points");
+  cmd->add_option("action", a.action, "record or show")->required()->check(CLI::IsMember({"record", "show"}));
+  cmd->add_option("--db", a.db, "history file (SQLite; created when absent)")->required();
+  cmd->add_option("--results", a.results, "record: Google Benchmark JSON files of one run");
+  cmd->add_option("--commit", a.commit, "record: the run's commit (default: the results' git_sha context)");
+  cmd->add_option("--branch", a.branch, "the line of history")->capture_default_str();
+  cmd->add_option("--date", a.date, "record: when (default: now, UTC)");
+  cmd->add_option("--benchmark", a.benchmark, "show: only this benchmark");
+  cmd->add_option("--field", a.field, "show: the field whose trend is shown")->capture_default_str();
+  cmd->add_option("--min-shift", a.min_shift, "show: smallest relative shift reported as a change point")->capture_default_str();
+  cmd->add_option("--last", a.last, "show: how many runs back")->capture_default_str()->check(CLI::Range(2, 100000));
+  return cmd;
+}
+
+int run_history(const HistoryArgs& a) {
+  if (a.action == "record") {
+    if (a.results.empty()) throw InputError("history record: give --results");
+    std::vector<Results> results;
+    for (const auto& path : a.results) results.push_back(read_results(path));
+    const auto& ctx = results.front().context;
+    RunInfo run;
+    run.commit = !a.commit.empty() ? a.commit : ctx.count("git_sha") != 0 ? ctx.at("git_sha") : "";
+    if (run.commit.empty()) throw InputError("history record: no --commit and no git_sha in " + results.front().source);
+    run.branch = a.branch;
+    run.recorded_at = a.date.empty() ? utc_now() : a.date;
+    run.machine = ctx.count("machine") != 0 ? ctx.at("machine") : ctx.count("cpu_model") != 0 ? ctx.at("cpu_model") : "";
+    HistoryStore store(a.db);
+    const auto stored = store.record(run, results);
+    std::cout << "recorded " << stored << " metrics of commit " << run.commit << " on " << run.branch << " in " << a.db << '\n';
+    return 0;
+  }
+  const HistoryStore store(a.db);
+  size_t shown = 0;
+  for (const auto& [benchmark, field] : store.metrics(a.branch)) {
+    if (field != a.field || (!a.benchmark.empty() && benchmark != a.benchmark)) continue;
+    const auto points = store.series(a.branch, benchmark, field, a.last);
+    std::vector<double> values;
+    for (const auto& p : points) values.push_back(p.value);
+    ++shown;
+    std::cout << benchmark << " " << field << ": " << points.size() << " runs, latest " << std::setprecision(6) << values.back() << ' '
+              << points.back().unit << '\n';
+    for (const auto& c : detect_change_points(values, a.min_shift)) {
+      std::cout << "  change point between " << points[c.index - 1].commit << " and " << points[c.index].commit << ": median "
+                << c.before << " -> " << c.after << " (" << std::showpos << std::setprecision(3) << 100.0 * (c.after / c.before - 1.0)
+                << std::noshowpos << std::setprecision(6) << " %, adjusted p " << c.p_value << ")\n";
+    }
+  }
+  if (shown == 0) throw InputError("history show: no runs of field '" + a.field + "'" + (a.benchmark.empty() ? "" : " of " + a.benchmark) +
+                                   " on branch '" + a.branch + "' in " + a.db);
+  return 0;
+}
+
+}  // namespace perfgate

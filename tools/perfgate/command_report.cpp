@@ -1,0 +1,103 @@
+// perfgate report: the run's verdicts and plots as report.html (self-contained), summary.md, verdicts.json,
+// junit.xml and plots/*.svg (*.png with --png). Exit code: the overall verdict (0 pass, 1 fail, 3 inconclusive).
+#include "change_points.h"
+#include "commands.h"
+#include "error.h"
+#include "history_store.h"
+#include "report_files.h"
+#include "utc_time.h"
+
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+namespace perfgate {
+namespace {
+
+std::string context_of(const Results& r, const std::string& key) {
+  const auto found = r.context.find(key);
+  return found != r.context.end() ? found->second : std::string();
+}
+
+void add_trends(ReportData& data, const std::string& db) {
+  if (!std::filesystem::exists(db)) throw InputError("--history '" + db + "': no such file");
+  const HistoryStore store(db);
+  std::set<std::pair<std::string, std::string>> wanted;
+  for (const auto& c : data.checks)
+    for (const auto& row : c.rows)
+      if (row.verdict != Verdict::unbaselined) wanted.emplace(row.benchmark, row.field);
+  if (data.speedup) wanted.emplace(data.speedup->reference, "real_time"), wanted.emplace(data.speedup->candidate, "real_time");
+  for (const auto& [benchmark, field] : store.metrics("main")) {
+    if (wanted.count({benchmark, field}) == 0) continue;
+    const auto points = store.series("main", benchmark, field, 50);
+    if (points.size() < 2) continue;
+    TrendSection t{benchmark, field, points.back().unit, {}, {}, {}};
+    std::vector<double> values;
+    for (const auto& p : points) t.points.emplace_back(p.commit, p.value), values.push_back(p.value);
+    for (const auto& c : detect_change_points(values)) {
+      t.changes.push_back(c.index);
+      std::ostringstream note;
+      note << benchmark << " " << field << ": change point between " << points[c.index - 1].commit << " and " << points[c.index].commit
+           << ", median " << std::setprecision(5) << c.before << " -> " << c.after;
+      t.change_notes.push_back(note.str());
+    }
+    data.trends.push_back(std::move(t));
+  }
+}
+
+}  // namespace
+
+CLI::App* add_report_command(CLI::App& app, ReportArgs& a) {
+  auto* cmd = app.add_subcommand("report", "HTML report, Markdown summary, verdicts.json and JUnit XML of a gate run");
+  cmd->add_option("--out", a.out, "folder to write (created)")->required();
+  cmd->add_option("--title", a.title, "report title")->capture_default_str();
+  cmd->add_option("--check", a.checks, "RESULTS=BASELINE: a results file judged against its baseline (repeatable)");
+  cmd->add_option("--speedup-results", a.speedup_results, "results with interleaved repetitions of --reference and --candidate");
+  cmd->add_option("--reference", a.reference, "the speedup's reference benchmark");
+  cmd->add_option("--candidate", a.candidate, "the speedup's candidate benchmark");
+  cmd->add_option("--threshold", a.threshold, "the speedup the gate requires")->capture_default_str();
+  cmd->add_option("--target", a.target, "a further speedup target, reported but not gated");
+  cmd->add_option("--ablation", a.ablation, "results of the ablation suite (bar chart)");
+  cmd->add_option("--images", a.images, "a folder of PNG images of one reconstruction (repeatable)");
+  cmd->add_option("--history", a.history, "history store (perfgate history) for trends and change points");
+  cmd->add_flag("--png", a.png, "also render every plot as PNG with headless Chromium");
+  return cmd;
+}
+
+int run_report(const ReportArgs& a) {
+  ReportData data;
+  data.title = a.title;
+  data.date = utc_now();
+  for (const auto& spec : a.checks) {
+    const auto eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) throw InputError("--check '" + spec + "': expected RESULTS=BASELINE");
+    data.checks.push_back(load_check(spec.substr(0, eq), spec.substr(eq + 1)));
+  }
+  std::optional<Results> context_source;
+  if (!a.speedup_results.empty()) {
+    if (a.reference.empty() || a.candidate.empty()) throw InputError("--speedup-results needs --reference and --candidate");
+    const auto results = read_results(a.speedup_results);
+    SpeedupSection s{a.speedup_results, a.reference, a.candidate, judge_speedup(results, a.reference, a.candidate, a.threshold), a.target, {}};
+    if (a.target) s.target_verdict = judge_speedup(results, a.reference, a.candidate, *a.target).verdict;
+    data.speedup = s;
+    context_source = results;
+  }
+  if (!context_source && !data.checks.empty()) context_source = read_results(data.checks.front().results_path);
+  if (context_source) {
+    data.git_sha = context_of(*context_source, "git_sha");
+    data.machine = context_of(*context_source, "machine");
+    if (data.machine.empty()) data.machine = context_of(*context_source, "cpu_model");
+  }
+  if (!a.ablation.empty()) data.ablation = load_ablation(a.ablation);
+  for (const auto& folder : a.images) data.image_sets.push_back(load_images(folder));
+  if (!a.history.empty()) add_trends(data, a.history);
+  if (data.checks.empty() && !data.speedup) throw InputError("report: nothing to report (give --check or --speedup-results)");
+  write_report_files(a.out, data, a.png);
+  const auto status = overall(data);
+  std::cout << "report " << to_string(status) << ": " << (std::filesystem::path(a.out) / "report.html").string() << '\n';
+  return status == Overall::pass ? 0 : status == Overall::fail ? 1 : 3;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,37 @@
+#pragma once
+// The subcommands that live in their own files: each registers its options on the CLI and runs from them.
+// Runners return the process exit code (0 pass, 1 regression, 3 inconclusive) and throw InputError for bad
+// input or usage (exit code 2).
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfgate {
+
+struct ReportArgs {
+  std::string out, title = "perfgate report";
+  std::vector<std::string> checks;  ///< RESULTS=BASELINE pairs
+  std::string speedup_results, reference, candidate;
+  double threshold = 3.0;
+  std::optional<double> target;
+  std::string ablation, history;
+  std::vector<std::string> images;
+  bool png = false;
+};
+CLI::App* add_report_command(CLI::App& app, ReportArgs& args);
+int run_report(const ReportArgs& args);
+
+struct HistoryArgs {
+  std::string db, action;  ///< action: record | show
+  std::vector<std::string> results;
+  std::string commit, branch = "main", date;
+  std::string benchmark, field = "real_time";
+  double min_shift = 0.05;
+  int last = 50;
+};
+CLI::App* add_history_command(CLI::App& app, HistoryArgs& args);
+int run_history(const HistoryArgs& args);
+
+}  // namespace perfgate

@@ -1,0 +1,157 @@
+#include "history_store.h"
+
+#include "compare.h"
+#include "error.h"
+
+#include <sqlite3.h>
+
+#include <map>
+#include <set>
+
+namespace perfgate {
+namespace {
+
+constexpr int kStoreVersion = 1;
+
+// A prepared statement that finalizes itself; errors name the store's file.
+class Statement {
+ public:
+  Statement(sqlite3* db, const std::string& sql, const std::string& path) : path_(path) {
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement_, nullptr) != SQLITE_OK) {
+      throw InputError("history '" + path + "': " + sqlite3_errmsg(db));
+    }
+  }
+  ~Statement() { sqlite3_finalize(statement_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  Statement& bind(int index, const std::string& text) {
+    sqlite3_bind_text(statement_, index, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Statement& bind(int index, double value) {
+    sqlite3_bind_double(statement_, index, value);
+    return *this;
+  }
+  Statement& bind_int(int index, int64_t value) {
+    sqlite3_bind_int64(statement_, index, value);
+    return *this;
+  }
+  bool step() {
+    const int rc = sqlite3_step(statement_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    throw InputError("history '" + path_ + "': " + sqlite3_errmsg(sqlite3_db_handle(statement_)));
+  }
+  std::string text(int column) const {
+    const auto* t = sqlite3_column_text(statement_, column);
+    return t != nullptr ? reinterpret_cast<const char*>(t) : "";
+  }
+  double real(int column) const { return sqlite3_column_double(statement_, column); }
+  int64_t integer(int column) const { return sqlite3_column_int64(statement_, column); }
+
+ private:
+  sqlite3_stmt* statement_ = nullptr;
+  std::string path_;
+};
+
+}  // namespace
+
+HistoryStore::HistoryStore(const std::string& path) : path_(path) {
+  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+    const std::string why = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw InputError("history '" + path + "': cannot open (" + why + ")");
+  }
+  sqlite3_busy_timeout(db_, 5000);
+  try {
+    Statement version(db_, "PRAGMA user_version", path_);  // fails here when the file is not a database
+    version.step();
+    const auto found = version.integer(0);
+    if (found == 0) {
+      execute(
+          "BEGIN;"
+          "CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, commit_sha TEXT NOT NULL, branch TEXT NOT NULL,"
+          " recorded_at TEXT NOT NULL, machine TEXT NOT NULL);"
+          "CREATE TABLE IF NOT EXISTS measurements(run_id INTEGER NOT NULL REFERENCES runs(id), benchmark TEXT NOT NULL,"
+          " field TEXT NOT NULL, unit TEXT NOT NULL, value REAL NOT NULL, samples INTEGER NOT NULL,"
+          " PRIMARY KEY(run_id, benchmark, field));"
+          "CREATE INDEX IF NOT EXISTS measurements_by_metric ON measurements(benchmark, field);"
+          "PRAGMA user_version = " + std::to_string(kStoreVersion) + ";"
+          "COMMIT;");
+    } else if (found != kStoreVersion) {
+      throw InputError("history '" + path + "': store version " + std::to_string(found) + ", this perfgate reads version " +
+                       std::to_string(kStoreVersion));
+    }
+  } catch (...) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+HistoryStore::~HistoryStore() { sqlite3_close(db_); }
+
+void HistoryStore::execute(const std::string& sql) const {
+  char* message = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+    const std::string why = message != nullptr ? message : "unknown error";
+    sqlite3_free(message);
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw InputError("history '" + path_ + "': " + why);
+  }
+}
+
+size_t HistoryStore::record(const RunInfo& run, const std::vector<Results>& results) {
+  // Medians per (benchmark, field) over all given files, with the unit of the first occurrence.
+  std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::string>> medians;
+  for (const auto& r : results) {
+    for (const auto& m : r.measurements) {
+      auto& slot = medians[{m.benchmark, m.field}];
+      slot.first.push_back(m.value);
+      if (slot.second.empty()) slot.second = m.unit;
+    }
+  }
+  execute("BEGIN IMMEDIATE");
+  try {
+    Statement insert_run(db_, "INSERT INTO runs(commit_sha, branch, recorded_at, machine) VALUES(?, ?, ?, ?)", path_);
+    insert_run.bind(1, run.commit).bind(2, run.branch).bind(3, run.recorded_at).bind(4, run.machine).step();
+    const auto run_id = sqlite3_last_insert_rowid(db_);
+    for (const auto& [key, data] : medians) {
+      Statement row(db_, "INSERT INTO measurements(run_id, benchmark, field, unit, value, samples) VALUES(?, ?, ?, ?, ?, ?)", path_);
+      row.bind_int(1, run_id).bind(2, key.first).bind(3, key.second).bind(4, data.second).bind(5, median(data.first));
+      row.bind_int(6, static_cast<int64_t>(data.first.size())).step();
+    }
+    execute("COMMIT");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+  return medians.size();
+}
+
+std::vector<std::pair<std::string, std::string>> HistoryStore::metrics(const std::string& branch) const {
+  Statement q(db_,
+              "SELECT DISTINCT m.benchmark, m.field FROM measurements m JOIN runs r ON r.id = m.run_id WHERE r.branch = ?"
+              " ORDER BY m.benchmark, m.field",
+              path_);
+  q.bind(1, branch);
+  std::vector<std::pair<std::string, std::string>> out;
+  while (q.step()) out.emplace_back(q.text(0), q.text(1));
+  return out;
+}
+
+std::vector<HistoryPoint> HistoryStore::series(const std::string& branch, const std::string& benchmark, const std::string& field,
+                                               int last) const {
+  Statement q(db_,
+              "SELECT commit_sha, recorded_at, value, unit FROM (SELECT r.id, r.commit_sha, r.recorded_at, m.value, m.unit"
+              " FROM measurements m JOIN runs r ON r.id = m.run_id WHERE r.branch = ? AND m.benchmark = ? AND m.field = ?"
+              " ORDER BY r.id DESC LIMIT ?) ORDER BY id ASC",
+              path_);
+  q.bind(1, branch).bind(2, benchmark).bind(3, field).bind_int(4, last);
+  std::vector<HistoryPoint> out;
+  while (q.step()) out.push_back({q.text(0), q.text(1), q.real(2), q.text(3)});
+  return out;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,81 @@
+#include "process.h"
+
+#include "error.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstring>
+
+extern char** environ;
+
+namespace perfgate {
+namespace {
+
+// Our environment with `extra` entries added, an extra entry replacing one of the same name.
+std::vector<std::string> environment_with(const std::vector<std::string>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const std::string name = entry.substr(0, entry.find('='));
+    bool replaced = false;
+    for (const auto& x : extra) replaced = replaced || x.substr(0, x.find('=')) == name;
+    if (!replaced) env.push_back(entry);
+  }
+  env.insert(env.end(), extra.begin(), extra.end());
+  return env;
+}
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+  std::vector<char*> raw;
+  for (auto& s : strings) raw.push_back(s.data());
+  raw.push_back(nullptr);
+  return raw;
+}
+
+}  // namespace
+
+ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
+  if (argv.empty()) throw InputError("run_process: no program");
+  int pipe_fds[2] = {-1, -1};
+  if (options.capture_output && pipe(pipe_fds) != 0) throw InputError("cannot create a pipe to run " + argv.front());
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (options.capture_output) {
+    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+    if (options.standard_error == StandardError::merge) posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
+    posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
+  }
+  if (options.standard_error == StandardError::discard) {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  }
+  if (!options.directory.empty()) posix_spawn_file_actions_addchdir_np(&actions, options.directory.c_str());
+  std::vector<std::string> args = argv;
+  auto env = environment_with(options.env);
+  auto raw_args = pointers(args);
+  auto raw_env = pointers(env);
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, raw_args.front(), &actions, nullptr, raw_args.data(), raw_env.data());
+  posix_spawn_file_actions_destroy(&actions);
+  ProcessResult result;
+  if (options.capture_output) close(pipe_fds[1]);
+  if (spawned != 0) {
+    if (options.capture_output) close(pipe_fds[0]);
+    return result;
+  }
+  if (options.capture_output) {
+    std::array<char, 4096> buffer{};
+    ssize_t n = 0;
+    while ((n = read(pipe_fds[0], buffer.data(), buffer.size())) > 0) result.output.append(buffer.data(), static_cast<size_t>(n));
+    close(pipe_fds[0]);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,25 @@
+#pragma once
+// Running another program: always by argument vector (never through a shell), optionally in another folder and
+// with extra environment variables.
+#include <string>
+#include <vector>
+
+namespace perfgate {
+
+struct ProcessResult {
+  int status = -1;     ///< exit status; -1 when it could not start or was killed by a signal
+  std::string output;  ///< standard output (and standard error with StandardError::merge)
+};
+
+enum class StandardError { inherit, discard, merge };
+
+struct ProcessOptions {
+  std::string directory;              ///< working folder of the child; "" for ours
+  std::vector<std::string> env;       ///< "NAME=value" entries added to (or replacing in) our environment
+  StandardError standard_error = StandardError::inherit;
+  bool capture_output = true;         ///< false: the child's standard output goes to ours (progress of long builds)
+};
+
+ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
+
+}  // namespace perfgate

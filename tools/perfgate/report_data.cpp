@@ -1,0 +1,86 @@
+#include "report_data.h"
+
+#include "error.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace perfgate {
+
+Overall overall(const ReportData& data) {
+  for (const auto& c : data.checks) {
+    if (exit_code_of(c.rows) != 0) return Overall::fail;
+  }
+  if (data.speedup) {
+    if (data.speedup->report.verdict == SpeedupVerdict::fail) return Overall::fail;
+    if (data.speedup->report.verdict == SpeedupVerdict::inconclusive) return Overall::inconclusive;
+  }
+  return Overall::pass;
+}
+
+std::string to_string(Overall o) {
+  switch (o) {
+    case Overall::pass: return "PASS";
+    case Overall::fail: return "FAIL";
+    case Overall::inconclusive: return "INCONCLUSIVE";
+  }
+  return "?";
+}
+
+CheckSection load_check(const std::string& results_path, const std::string& baseline_path) {
+  CheckSection section;
+  section.name = std::filesystem::path(results_path).stem().string();
+  section.results_path = results_path;
+  section.baseline_path = baseline_path;
+  const auto results = read_results(results_path);
+  section.rows = compare(results, read_baseline(baseline_path));
+  for (const auto& row : section.rows) {
+    if (row.verdict != Verdict::unbaselined) section.samples[{row.benchmark, row.field}] = values_of(results, row.benchmark, row.field);
+  }
+  return section;
+}
+
+ImageSet load_images(const std::string& folder) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(folder, error)) throw InputError("--images '" + folder + "': not a folder");
+  std::vector<std::filesystem::path> paths;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".png") paths.push_back(entry.path());
+  }
+  if (error) throw InputError("--images '" + folder + "': " + error.message());
+  if (paths.empty()) throw InputError("--images '" + folder + "': no .png file in it");
+  std::sort(paths.begin(), paths.end());
+  ImageSet set;
+  set.label = std::filesystem::path(folder).lexically_normal().filename().string();
+  if (set.label.empty()) set.label = std::filesystem::path(folder).lexically_normal().parent_path().filename().string();
+  for (const auto& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    const std::string png = bytes.str();
+    if (!in || png.size() < 8 || png.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) {
+      throw InputError("--images: '" + path.string() + "' is not a PNG file");
+    }
+    set.images.push_back({path.stem().string(), png});
+  }
+  return set;
+}
+
+AblationSection load_ablation(const std::string& results_path) {
+  const auto results = read_results(results_path);
+  AblationSection section;
+  section.results_path = results_path;
+  std::vector<std::string> order;
+  for (const auto& m : results.measurements) {
+    if (m.field != "real_time") continue;
+    if (std::find(order.begin(), order.end(), m.benchmark) == order.end()) order.push_back(m.benchmark);
+    section.unit = m.unit;
+  }
+  if (order.empty()) throw InputError("--ablation: no timed benchmark in " + results_path);
+  for (const auto& name : order) section.bars.push_back({name, median(values_of(results, name, "real_time"))});
+  return section;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,89 @@
+#pragma once
+// What a report shows, assembled from the run's files: results judged against baselines, the paired speedup,
+// the ablation, reconstruction images and history trends. The renderers (HTML, Markdown, verdicts.json, JUnit)
+// only read this.
+#include "compare.h"
+#include "speedup.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace perfgate {
+
+struct CheckSection {  ///< one results file judged against its baseline
+  std::string name;    ///< the results file's stem, e.g. "accuracy"
+  std::string results_path, baseline_path;
+  std::vector<Row> rows;
+  std::map<std::pair<std::string, std::string>, std::vector<double>> samples;  ///< (benchmark, field) → repetitions
+};
+
+struct SpeedupSection {
+  std::string results_path, reference, candidate;
+  SpeedupReport report;                 ///< judged against the gate's threshold
+  std::optional<double> target;         ///< a second, aspirational threshold shown (not gated), e.g. the design card's
+  std::optional<SpeedupVerdict> target_verdict;
+};
+
+struct AblationBar {
+  std::string label;  ///< benchmark name
+  double value = 0.0; ///< median real_time
+};
+struct AblationSection {
+  std::string results_path, unit;
+  std::vector<AblationBar> bars;
+};
+
+struct ReportImage {
+  std::string caption;  ///< file stem, e.g. "reconstruction"
+  std::string png;      ///< the file's bytes (embedded as a data: URI)
+};
+struct ImageSet {       ///< one reconstruction's images (a `recon reconstruct --out` folder)
+  std::string label;    ///< the folder's name, e.g. the target
+  std::vector<ReportImage> images;
+};
+
+struct TrendSection {
+  std::string benchmark, field, unit;
+  std::vector<std::pair<std::string, double>> points;  ///< (commit, value), oldest first
+  std::vector<size_t> changes;                         ///< change points (index of the first run after the shift)
+  std::vector<std::string> change_notes;               ///< one sentence per change point
+};
+
+struct ReportData {
+  std::string title = "perfgate report";
+  std::string git_sha, machine, date;
+  std::vector<CheckSection> checks;
+  std::optional<SpeedupSection> speedup;
+  std::optional<AblationSection> ablation;
+  std::vector<ImageSet> image_sets;
+  std::vector<TrendSection> trends;
+};
+
+enum class Overall { pass, fail, inconclusive };
+
+/// FAIL when any check failed or went missing, or the speedup failed; INCONCLUSIVE when nothing failed but the
+/// speedup was inconclusive; PASS otherwise. Advisory rows and the speedup target never decide it.
+Overall overall(const ReportData& data);
+std::string to_string(Overall o);
+
+/// Reads RESULTS and BASELINE and judges them (compare()); keeps every repetition for the plots.
+CheckSection load_check(const std::string& results_path, const std::string& baseline_path);
+
+/// The PNG files of a folder, sorted by name, labelled with the folder's name; throws InputError when it is not a
+/// readable folder, holds no PNG, or a .png file is not one.
+ImageSet load_images(const std::string& folder);
+
+/// The report's plots, each tagged with the section it belongs to ("speedup", "check:NAME", "ablation",
+/// "trends") and a file name stem unique within the report.
+struct Plot {
+  std::string section, slug, title, svg;
+};
+std::vector<Plot> report_plots(const ReportData& data);
+
+/// Median real_time per benchmark of an ablation run, in the file's order.
+AblationSection load_ablation(const std::string& results_path);
+
+}  // namespace perfgate

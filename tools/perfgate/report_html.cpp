@@ -1,0 +1,135 @@
+#include "report_render.h"
+#include "xml_escape.h"
+
+#include <iomanip>
+#include <sstream>
+
+namespace perfgate {
+namespace {
+
+std::string base64(const std::string& bytes) {
+  static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (size_t i = 0; i < bytes.size(); i += 3) {
+    uint32_t chunk = static_cast<uint8_t>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) chunk |= static_cast<uint8_t>(bytes[i + 1]) << 8;
+    if (i + 2 < bytes.size()) chunk |= static_cast<uint8_t>(bytes[i + 2]);
+    out += alphabet[(chunk >> 18) & 63];
+    out += alphabet[(chunk >> 12) & 63];
+    out += i + 1 < bytes.size() ? alphabet[(chunk >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? alphabet[chunk & 63] : '=';
+  }
+  return out;
+}
+
+std::string num(double v) {
+  std::ostringstream out;
+  out << std::setprecision(6) << v;
+  return out.str();
+}
+
+std::string e(const std::string& text) { return escape_xml(text); }
+
+std::string verdict_badge(const std::string& verdict) {
+  return "<span class=\"verdict v-" + file_slug(verdict) + "\">" + e(verdict) + "</span>";
+}
+
+void plots_of(std::ostringstream& out, const std::vector<Plot>& plots, const std::string& section) {
+  for (const auto& p : plots) {
+    if (p.section == section) out << "<figure class=\"plot\" id=\"plot-" << e(p.slug) << "\">" << p.svg << "</figure>\n";
+  }
+}
+
+constexpr const char* kStyle = R"(
+body{font-family:sans-serif;margin:2em auto;max-width:1100px;color:#222;line-height:1.4}
+table{border-collapse:collapse;margin:.5em 0;font-size:13px}
+td,th{border:1px solid #ccc;padding:3px 7px;text-align:left;vertical-align:top}
+th{background:#f3f3f3}
+.verdict{font-weight:bold;padding:1px 6px;border-radius:3px;color:#fff;background:#777}
+.v-PASS{background:#2e7d32}.v-FAIL,.v-MISSING{background:#c62828}.v-INCONCLUSIVE,.v-ADVISORY-SLOWER{background:#ef6c00}
+.v-NO-BASELINE,.v-ADVISORY-SKIPPED{background:#757575}
+figure.plot{margin:.5em 0}
+.images{display:flex;flex-wrap:wrap;gap:1em}.images figure{margin:0}.images img{width:220px;image-rendering:pixelated;border:1px solid #ccc}
+code{background:#f5f5f5;padding:0 3px}
+)";
+
+}  // namespace
+
+std::string render_html(const ReportData& data, const std::vector<Plot>& plots) {
+  std::ostringstream out;
+  const auto status = to_string(overall(data));
+  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">"
+      << "<title>" << e(data.title) << ": " << status << "</title><style>" << kStyle << "</style></head><body>\n";
+  out << "<h1 id=\"overall\">" << e(data.title) << " " << verdict_badge(status) << "</h1>\n<p>commit <code>" << e(data.git_sha)
+      << "</code> · machine " << e(data.machine) << " · " << e(data.date) << "</p>\n";
+
+  if (data.speedup) {
+    const auto& s = *data.speedup;
+    const auto& r = s.report;
+    out << "<section id=\"speedup\"><h2>Speedup (paired, interleaved)</h2><p>" << verdict_badge(to_string(r.verdict)) << " <code>"
+        << e(s.reference) << "</code> / <code>" << e(s.candidate) << "</code> = <b>" << num(r.median) << "x</b>, "
+        << num(100.0 * r.confidence) << " % interval [" << num(r.low) << ", " << num(r.high) << "] over " << r.pairs
+        << " paired repetitions; gate threshold " << num(r.threshold) << "x";
+    if (s.target && s.target_verdict) {
+      out << "; target " << num(*s.target) << "x: " << verdict_badge(to_string(*s.target_verdict)) << " (reported, not gated)";
+    }
+    out << ".</p>\n";
+    plots_of(out, plots, "speedup");
+    out << "</section>\n";
+  }
+
+  out << "<section id=\"checks\"><h2>Results against baselines</h2>\n";
+  for (const auto& c : data.checks) {
+    out << "<section class=\"check\" id=\"check-" << e(file_slug(c.name)) << "\"><h3>" << e(c.name) << " "
+        << verdict_badge(exit_code_of(c.rows) == 0 ? "PASS" : "FAIL") << "</h3><p><code>" << e(c.results_path) << "</code> against <code>"
+        << e(c.baseline_path) << "</code></p>\n<table><tr><th>verdict</th><th>benchmark</th><th>field</th><th>value</th><th>baseline</th>"
+        << "<th>worst acceptable</th><th>tolerance</th><th>n</th><th>reason</th></tr>\n";
+    for (const auto& row : c.rows) {
+      const bool has_value = row.samples > 0;
+      out << "<tr><td>" << verdict_badge(to_string(row.verdict)) << "</td><td>" << e(row.benchmark) << "</td><td>" << e(row.field)
+          << "</td><td>" << (has_value ? num(row.value) + " " + e(row.unit) : "-") << "</td><td>"
+          << (row.verdict == Verdict::unbaselined ? "-" : num(row.baseline)) << "</td><td>"
+          << (row.verdict == Verdict::unbaselined ? "-" : num(row.threshold)) << "</td><td>" << e(row.tolerance) << "</td><td>"
+          << row.samples << "</td><td>" << e(row.reason) << "</td></tr>\n";
+    }
+    out << "</table>\n<details><summary>distributions</summary>\n";
+    plots_of(out, plots, "check:" + c.name);
+    out << "</details></section>\n";
+  }
+  out << "</section>\n";
+
+  if (data.ablation) {
+    out << "<section id=\"ablation\"><h2>Ablation</h2><p>Median time per step of <code>" << e(data.ablation->results_path)
+        << "</code>: the optimized pipeline with one switch flipped from its default per row.</p>\n";
+    plots_of(out, plots, "ablation");
+    out << "</section>\n";
+  }
+
+  if (!data.image_sets.empty()) {
+    out << "<section id=\"images\"><h2>Reconstructions</h2>\n";
+    for (const auto& set : data.image_sets) {
+      out << "<h3>" << e(set.label) << "</h3><div class=\"images\">\n";
+      for (const auto& image : set.images) {
+        out << "<figure><img alt=\"" << e(set.label + " " + image.caption) << "\" src=\"data:image/png;base64," << base64(image.png)
+            << "\"><figcaption>" << e(image.caption) << "</figcaption></figure>\n";
+      }
+      out << "</div>\n";
+    }
+    out << "</section>\n";
+  }
+
+  if (!data.trends.empty()) {
+    out << "<section id=\"history\"><h2>History</h2>\n";
+    for (const auto& t : data.trends) {
+      for (const auto& note : t.change_notes) out << "<p class=\"change-note\">" << e(note) << "</p>\n";
+    }
+    plots_of(out, plots, "trends");
+    out << "</section>\n";
+  }
+  out << "</body></html>\n";
+  return out.str();
+}
+
+}  // namespace perfgate

@@ -1,0 +1,70 @@
+// The Markdown summary: the verdict first, then what failed (with the command that accepts it), then the rest.
+#include "report_render.h"
+
+#include <iomanip>
+#include <sstream>
+
+namespace perfgate {
+namespace {
+
+std::string num(double v) {
+  std::ostringstream out;
+  out << std::setprecision(5) << v;
+  return out.str();
+}
+
+// Table cells: a '|' would end the cell, a newline the row; '<' is escaped so that GitHub does not render markup.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_markdown(const ReportData& data) {
+  std::ostringstream out;
+  out << "## " << cell(data.title) << ": **" << to_string(overall(data)) << "**\n\n";
+  out << "commit `" << cell(data.git_sha) << "` · " << cell(data.machine) << " · " << cell(data.date) << "\n\n";
+  if (data.speedup) {
+    const auto& r = data.speedup->report;
+    out << "- Speedup " << to_string(r.verdict) << ": " << num(r.median) << "x, " << num(100.0 * r.confidence) << " % interval ["
+        << num(r.low) << ", " << num(r.high) << "], " << r.pairs << " paired repetitions, gate " << num(r.threshold) << "x";
+    if (data.speedup->target && data.speedup->target_verdict) {
+      out << "; target " << num(*data.speedup->target) << "x " << to_string(*data.speedup->target_verdict) << " (not gated)";
+    }
+    out << "\n";
+  }
+  int passed = 0, failed = 0, other = 0;
+  for (const auto& c : data.checks) {
+    for (const auto& row : c.rows) {
+      if (row.verdict == Verdict::pass) ++passed;
+      else if (row.verdict == Verdict::fail || row.verdict == Verdict::missing) ++failed;
+      else ++other;
+    }
+  }
+  out << "- Baseline checks: " << passed << " passed, " << failed << " failed, " << other << " not gated (advisory or unbaselined)\n\n";
+  if (failed > 0) {
+    out << "| verdict | suite | benchmark | field | value | baseline | worst acceptable | tolerance | reason |\n"
+        << "|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto& c : data.checks) {
+      for (const auto& row : c.rows) {
+        if (row.verdict != Verdict::fail && row.verdict != Verdict::missing) continue;
+        out << "| " << to_string(row.verdict) << " | " << cell(c.name) << " | " << cell(row.benchmark) << " | " << cell(row.field) << " | "
+            << (row.samples > 0 ? num(row.value) : std::string("absent")) << " | " << num(row.baseline) << " | " << num(row.threshold)
+            << " | " << cell(row.tolerance) << " | " << cell(row.reason) << " |\n";
+      }
+    }
+    out << "\nIf a change is intended, accept it with `perfgate update --results RESULTS --baseline BASELINE --reason \"...\"` "
+        << "(results and baseline of the failing suite are named in the HTML report).\n";
+  }
+  return out.str();
+}
+
+}  // namespace perfgate

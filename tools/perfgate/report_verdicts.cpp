@@ -1,0 +1,84 @@
+// The machine-readable verdicts: verdicts.json (every row and the speedup) and JUnit XML (one test case each).
+#include "report_render.h"
+#include "xml_escape.h"
+
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+namespace perfgate {
+
+std::string render_verdicts_json(const ReportData& data) {
+  nlohmann::json doc;
+  doc["overall"] = to_string(overall(data));
+  doc["git_sha"] = data.git_sha;
+  doc["machine"] = data.machine;
+  doc["date"] = data.date;
+  nlohmann::json checks = nlohmann::json::array();
+  for (const auto& c : data.checks) {
+    for (const auto& row : c.rows) {
+      nlohmann::json item = {{"suite", c.name},       {"results", c.results_path},  {"baseline_file", c.baseline_path},
+                             {"benchmark", row.benchmark}, {"field", row.field},        {"verdict", to_string(row.verdict)},
+                             {"samples", row.samples},  {"tolerance", row.tolerance}, {"reason", row.reason}};
+      if (row.samples > 0) item["value"] = row.value;
+      if (row.verdict != Verdict::unbaselined) item["baseline"] = row.baseline, item["worst_acceptable"] = row.threshold;
+      checks.push_back(item);
+    }
+  }
+  doc["checks"] = checks;
+  if (data.speedup) {
+    const auto& s = *data.speedup;
+    doc["speedup"] = {{"reference", s.reference}, {"candidate", s.candidate},   {"verdict", to_string(s.report.verdict)},
+                      {"median", s.report.median}, {"low", s.report.low},         {"high", s.report.high},
+                      {"confidence", s.report.confidence}, {"pairs", s.report.pairs}, {"threshold", s.report.threshold}};
+    if (s.target && s.target_verdict) {
+      doc["speedup"]["target"] = *s.target;
+      doc["speedup"]["target_verdict"] = to_string(*s.target_verdict);
+    }
+  }
+  return doc.dump(2) + "\n";
+}
+
+std::string render_junit(const ReportData& data) {
+  std::ostringstream cases;
+  int tests = 0, failures = 0, skipped = 0;
+  for (const auto& c : data.checks) {
+    for (const auto& row : c.rows) {
+      ++tests;
+      cases << "  <testcase classname=\"perfgate." << escape_xml(c.name) << "\" name=\"" << escape_xml(row.benchmark + " " + row.field)
+            << "\">";
+      if (row.verdict == Verdict::fail || row.verdict == Verdict::missing) {
+        ++failures;
+        cases << "<failure message=\"" << escape_xml(to_string(row.verdict) + ": " + row.reason) << "\">"
+              << escape_xml("value " + std::to_string(row.value) + ", baseline " + std::to_string(row.baseline) + ", worst acceptable " +
+                            std::to_string(row.threshold) + ", tolerance " + row.tolerance)
+              << "</failure>";
+      } else if (row.verdict != Verdict::pass) {
+        ++skipped;
+        cases << "<skipped message=\"" << escape_xml(to_string(row.verdict) + ": " + row.reason) << "\"/>";
+      }
+      cases << "</testcase>\n";
+    }
+  }
+  if (data.speedup) {
+    const auto& r = data.speedup->report;
+    ++tests;
+    cases << "  <testcase classname=\"perfgate.speedup\" name=\"" << escape_xml(data.speedup->reference + " / " + data.speedup->candidate)
+          << "\">";
+    if (r.verdict != SpeedupVerdict::pass) {
+      ++failures;
+      cases << "<failure message=\""
+            << escape_xml(to_string(r.verdict) + ": " + std::to_string(r.median) + "x, interval [" + std::to_string(r.low) + ", " +
+                          std::to_string(r.high) + "], threshold " + std::to_string(r.threshold) + "x")
+            << "\"/>";
+    }
+    cases << "</testcase>\n";
+  }
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites><testsuite name=\"perfgate\" tests=\"" << tests << "\" failures=\""
+      << failures << "\" errors=\"0\" skipped=\"" << skipped << "\">\n"
+      << cases.str() << "</testsuite></testsuites>\n";
+  return out.str();
+}
+
+}  // namespace perfgate

@@ -1,0 +1,67 @@
+// Contract: change points are persistent level shifts (not single outliers, not noise), and the history store
+// returns each metric's runs in recording order.
+#include "change_points.h"
+#include "history_store.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <random>
+
+namespace {
+
+std::vector<double> noisy_level(std::vector<double> levels, size_t per_level, double noise, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> jitter(-noise, noise);
+  std::vector<double> out;
+  for (const double level : levels)
+    for (size_t i = 0; i < per_level; ++i) out.push_back(level * (1.0 + jitter(rng)));
+  return out;
+}
+
+TEST(change_points, finds_a_persistent_shift_at_its_place) {
+  const auto values = noisy_level({10.0, 12.0}, 12, 0.03, 1);  // +20 % after point 12, ±3 % noise
+  const auto found = perfgate::detect_change_points(values);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].index, 12u);
+  EXPECT_NEAR(found[0].after / found[0].before, 1.2, 0.05);
+}
+
+TEST(change_points, finds_two_shifts) {
+  const auto found = perfgate::detect_change_points(noisy_level({10.0, 13.0, 10.0}, 10, 0.02, 2));
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].index, 10u);
+  EXPECT_EQ(found[1].index, 20u);
+}
+
+TEST(change_points, ignores_one_outlier_noise_and_small_shifts) {
+  auto spike = noisy_level({10.0}, 24, 0.03, 3);
+  spike[11] = 30.0;  // one bad run
+  EXPECT_TRUE(perfgate::detect_change_points(spike).empty());
+  EXPECT_TRUE(perfgate::detect_change_points(noisy_level({10.0}, 40, 0.10, 4)).empty());
+  EXPECT_TRUE(perfgate::detect_change_points(noisy_level({10.0, 10.2}, 15, 0.001, 5), 0.05).empty());  // 2 % < min_shift
+  EXPECT_TRUE(perfgate::detect_change_points({}).empty());
+}
+
+TEST(history_store, keeps_runs_in_order_and_reopens) {
+  const auto path = (std::filesystem::temp_directory_path() / "perfgate_history_test.db").string();
+  std::filesystem::remove(path);
+  perfgate::Results r;
+  r.source = "test";
+  for (int run = 0; run < 3; ++run) {
+    r.measurements = {{"BM_A", "real_time", 10.0 + run, "ms", 0}, {"BM_A", "real_time", 12.0 + run, "ms", 1}};
+    perfgate::HistoryStore store(path);
+    EXPECT_EQ(store.record({"sha" + std::to_string(run), "main", "2026-11-22T00:00:0" + std::to_string(run) + "Z", "m"}, {r}), 1u);
+  }
+  const perfgate::HistoryStore store(path);
+  const auto series = store.series("main", "BM_A", "real_time", 2);
+  ASSERT_EQ(series.size(), 2u);  // the last two, oldest first
+  EXPECT_EQ(series[0].commit, "sha1");
+  EXPECT_DOUBLE_EQ(series[1].value, 13.0);  // median of 12 and 14
+  EXPECT_EQ(series[1].unit, "ms");
+  EXPECT_TRUE(store.series("other-branch", "BM_A", "real_time", 10).empty());
+  std::filesystem::remove(path);
+}
+
+}  // namespace

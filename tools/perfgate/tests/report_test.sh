@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# perfgate report end to end on committed fixtures: the files it promises exist and are well-formed, PNGs are real
+# PNGs, and the HTML passes the browser check (tools/report-check). Usage: report_test.sh PERFGATE INPUTS WORK CHECK
+set -euo pipefail
+perfgate=$1 inputs=$2 work=$3 check=$4
+rm -rf "$work" && mkdir -p "$work"
+fx="$inputs/report"
+"$perfgate" history record --db "$work/history.db" --results "$fx/results_escaping.json" --commit c1 >/dev/null
+for i in 2 3; do "$perfgate" history record --db "$work/history.db" --results "$fx/results_escaping.json" --commit "c$i" >/dev/null; done
+set +e
+"$perfgate" report --out "$work/out" --png --history "$work/history.db" \
+  --check "$fx/results_escaping.json=$fx/baseline_escaping.json" \
+  --speedup-results "$fx/results_speedup.json" --reference BM_Ref --candidate BM_Cand --threshold 1.8 --target 3 \
+  --ablation "$fx/results_ablation.json" --images "$fx/images" >"$work/stdout.txt"
+rc=$?
+set -e
+fail() { echo "report_test: $*" >&2; exit 1; }
+[[ $rc -eq 1 ]] || fail "expected exit 1 (one metric regressed), got $rc"
+for f in report.html summary.md verdicts.json junit.xml; do [[ -s "$work/out/$f" ]] || fail "missing $f"; done
+[[ $(jq -r .overall "$work/out/verdicts.json") == FAIL ]] || fail "verdicts.json overall is not FAIL"
+[[ $(jq -r '.checks[] | select(.verdict == "FAIL") | .benchmark' "$work/out/verdicts.json") == 'BM_Quality & "Speed"' ]] ||
+  fail "verdicts.json does not name the failing benchmark"
+[[ $(jq -r '.checks[] | select(.field == "real_time") | .verdict' "$work/out/verdicts.json") == ADVISORY-SLOWER ]] ||
+  fail "the advisory timing is not reported as ADVISORY-SLOWER"
+grep -q '<testsuite name="perfgate" tests="4" failures="1"' "$work/out/junit.xml" || fail "junit.xml counts are wrong"
+grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$work/out/junit.xml" || fail "junit.xml does not escape names"
+grep -q '^## perfgate report: \*\*FAIL\*\*' "$work/out/summary.md" || fail "summary.md does not lead with the verdict"
+svgs=$(find "$work/out/plots" -name '*.svg' | wc -l)
+pngs=$(find "$work/out/plots" -name '*.png' | wc -l)
+[[ $svgs -ge 8 && $svgs -eq $pngs ]] || fail "expected one PNG per SVG plot (>= 8), got $svgs SVG and $pngs PNG"
+for p in "$work"/out/plots/*.png; do
+  [[ $(head -c 8 "$p" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "$p is not a PNG"
+done
+"$check" "$work/out/report.html" --overall FAIL --min-plots 8 --images 2 --sections speedup,checks,ablation,images,history \
+  --text '<script>alert(1)</script>' --text 'BM_Quality & "Speed"'
