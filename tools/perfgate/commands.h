@@ -34,4 +34,13 @@ struct HistoryArgs {
 CLI::App* add_history_command(CLI::App& app, HistoryArgs& args);
 int run_history(const HistoryArgs& args);
 
+struct CalibrateArgs {
+  std::vector<std::string> results, command;
+  int runs = 10;
+  std::string field = "real_time", reference, candidate;
+  double false_alarm_rate = 0.01, power = 0.9, threshold = 0.0;
+};
+CLI::App* add_calibrate_command(CLI::App& app, CalibrateArgs& args);
+int run_calibrate(const CalibrateArgs& args);
+
 }  // namespace perfgate

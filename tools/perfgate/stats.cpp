@@ -97,4 +97,22 @@ std::vector<double> holm_adjust(const std::vector<double>& p) {
   return adjusted;
 }
 
+double normal_quantile(double p) {
+  if (!(p > 0.0 && p < 1.0)) return std::nan("");
+  double low = -40.0, high = 40.0;  // Φ(x) = erfc(−x/√2)/2 is monotone; 200 halvings reach double precision
+  for (int i = 0; i < 200 && high - low > 1e-15; ++i) {
+    const double mid = 0.5 * (low + high);
+    (0.5 * std::erfc(-mid / std::sqrt(2.0)) < p ? low : high) = mid;
+  }
+  return 0.5 * (low + high);
+}
+
+double robust_sigma(const std::vector<double>& values) {
+  if (values.size() < 2) return 0.0;
+  const double centre = quantile(values, 0.5);
+  std::vector<double> deviations;
+  for (const double v : values) deviations.push_back(std::abs(v - centre));
+  return 1.482602218505602 * quantile(deviations, 0.5);  // 1/Φ⁻¹(3/4)
+}
+
 }  // namespace perfgate::stats

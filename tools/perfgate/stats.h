@@ -28,6 +28,13 @@ double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b
 /// Holm's step-down adjustment of p-values (family-wise error control), in the input order.
 std::vector<double> holm_adjust(const std::vector<double>& p_values);
 
+/// The standard normal quantile Φ⁻¹(p) for p in (0, 1), to about 1e-12 (bisection on erfc).
+double normal_quantile(double p);
+
+/// Robust standard deviation: 1.4826 × the median absolute deviation from the median (SciPy's
+/// median_abs_deviation(scale="normal")). 0 for fewer than two values.
+double robust_sigma(const std::vector<double>& values);
+
 /// Binomial(n, ½) cumulative probability P(X ≤ k).
 double binomial_half_cdf(int64_t k, int64_t n);
 

@@ -23,6 +23,11 @@ TEST(perfgate_stats, agree_with_scipy) {
   EXPECT_NEAR(holm[1], 0.09, kTolerance);
   EXPECT_NEAR(holm[2], 0.09, kTolerance);
   EXPECT_NEAR(holm[3], 0.20, kTolerance);
+  EXPECT_NEAR(perfgate::stats::normal_quantile(0.99), 2.3263478740408408, 1e-10);
+  EXPECT_NEAR(perfgate::stats::normal_quantile(0.9), 1.2815515655446004, 1e-10);
+  EXPECT_NEAR(perfgate::stats::normal_quantile(0.5), 0.0, 1e-10);
+  EXPECT_NEAR(perfgate::stats::normal_quantile(0.025), -1.9599639845400545, 1e-10);
+  EXPECT_NEAR(perfgate::stats::robust_sigma(a), 0.6671709983275198, kTolerance);
 }
 
 TEST(perfgate_stats, median_interval_uses_sign_test_ranks) {

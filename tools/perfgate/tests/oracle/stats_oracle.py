@@ -23,3 +23,5 @@ for rank, i in enumerate(order):  # Holm (1979), written out: SciPy 1.10 has no 
     running = max(running, min(1.0, (len(p) - rank) * p[i]))
     adj[i] = running
 print("holm", [repr(float(x)) for x in adj])
+print("norm_ppf", [repr(float(stats.norm.ppf(q))) for q in (0.99, 0.9, 0.5, 0.025)])
+print("mad_sigma", repr(float(stats.median_abs_deviation(a, scale="normal"))))
