@@ -43,4 +43,13 @@ struct CalibrateArgs {
 CLI::App* add_calibrate_command(CLI::App& app, CalibrateArgs& args);
 int run_calibrate(const CalibrateArgs& args);
 
+struct AbArgs {
+  std::vector<std::string> revisions, options;
+  std::string tasks, suite = "train_step", filter = "^BM_TrainStep_Optimized/n:512/", preset = "release", work = "build/ab";
+  int rounds = 6, max_rounds = 16;
+  double max_slowdown = 0.05;
+};
+CLI::App* add_ab_command(CLI::App& app, AbArgs& args);
+int run_ab(const AbArgs& args);
+
 }  // namespace perfgate

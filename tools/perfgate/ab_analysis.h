@@ -1,0 +1,35 @@
+#pragma once
+// The paired verdict of `perfgate ab`: per round, each revision's time of each benchmark; per benchmark, the
+// median of the per-round ratios head/base with a distribution-free interval. Pure.
+#include "speedup.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace perfgate {
+
+/// rounds[r][benchmark][i]: revision i's time in round r (the geometric mean of its runs in that round).
+struct AbMeasurements {
+  std::vector<std::string> revisions;  ///< labels; [0] is the base
+  std::string unit;
+  std::vector<std::map<std::string, std::vector<double>>> rounds;
+};
+
+struct AbComparison {
+  std::string benchmark, base, head, unit;
+  double base_median = 0.0, head_median = 0.0;
+  std::vector<double> ratios;  ///< head / base per round: > 1 is slower
+  double median = 0.0, low = 0.0, high = 0.0, confidence = 0.0;
+  SpeedupVerdict verdict = SpeedupVerdict::inconclusive;
+};
+
+/// One comparison per (benchmark, non-base revision) present in every round. Intervals are Bonferroni-adjusted
+/// so that all of them together hold with `family_confidence`. PASS when the interval's upper end is at most
+/// 1 + max_slowdown, FAIL when its lower end is above it, INCONCLUSIVE otherwise (also with too few rounds).
+std::vector<AbComparison> compare_revisions(const AbMeasurements& m, double max_slowdown, double family_confidence = 0.95);
+
+/// Rounds needed before any interval at `confidence` exists: the smallest n with 2·(½)ⁿ ≤ 1 − confidence.
+int rounds_needed(double confidence);
+
+}  // namespace perfgate

@@ -1,0 +1,153 @@
+// perfgate ab BASE HEAD | --tasks FILE: builds each revision in its own worktree, runs the suite's benchmarks
+// interleaved (each round runs the revisions forward then backward: ABBA for two), and gives the paired verdict of
+// head against base per benchmark. Exit 0 all PASS, 1 any FAIL, 3 any INCONCLUSIVE (none failed), 2 bad input.
+#include "ab_analysis.h"
+#include "ab_tasks.h"
+#include "benchmark_runner.h"
+#include "commands.h"
+#include "compare.h"
+#include "error.h"
+#include "git.h"
+#include "progress.h"
+#include "worktree_build.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace perfgate {
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot read task list '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Each revision's time of each benchmark in one process run (median over repetitions when there are several).
+std::map<std::string, double> times_of(const Results& r, std::string& unit) {
+  std::map<std::string, std::vector<double>> all;
+  for (const auto& m : r.measurements) {
+    if (m.field != "real_time") continue;
+    all[m.benchmark].push_back(m.value);
+    unit = m.unit;
+  }
+  std::map<std::string, double> out;
+  for (const auto& [name, values] : all) out[name] = median(values);
+  return out;
+}
+
+int run_group(const AbGroup& g, const AbArgs& a, const std::string& root) {
+  const std::string target = "bench_" + g.suite;
+  std::vector<RevisionBuild> builds;
+  AbMeasurements m;
+  for (const auto& revision : g.revisions) {
+    const auto commit = resolve_commit(root, revision);
+    std::cout << "building " << target << " at " << revision << " (" << commit.substr(0, 12) << ")" << std::endl;
+    builds.push_back(build_revision(root, a.work, commit, a.preset, target));
+    m.revisions.push_back(revision);
+  }
+  std::vector<std::string> suffix = {"--benchmark_filter=" + g.filter};
+  suffix.insert(suffix.end(), g.options.begin(), g.options.end());
+  const auto results_dir = std::filesystem::absolute(a.work) / "results";
+  std::filesystem::create_directories(results_dir);
+  const int needed = rounds_needed(1.0 - 0.05 / static_cast<double>(g.revisions.size() - 1));
+  int rounds = std::max(a.rounds, needed);
+  std::vector<AbComparison> verdicts;
+  Progress progress;
+  for (int round = 0;; ++round) {
+    if (round == rounds) {
+      verdicts = compare_revisions(m, a.max_slowdown);
+      const bool undecided = std::any_of(verdicts.begin(), verdicts.end(), [](const AbComparison& c) { return c.verdict == SpeedupVerdict::inconclusive; });
+      if (!undecided || rounds >= a.max_rounds) break;
+      rounds = std::min(a.max_rounds, rounds + 2);  // inconclusive: more rounds, within the budget
+    }
+    // Forward then backward (ABBA for two revisions): a drift in machine speed within a round cancels out.
+    std::vector<size_t> order(g.revisions.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::map<std::string, std::vector<double>> sum_logs;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (size_t k = 0; k < order.size(); ++k) {
+        const size_t i = pass == 0 ? order[k] : order[order.size() - 1 - k];
+        progress.update("ab: round " + std::to_string(round + 1) + " of " + std::to_string(rounds) + ", " + g.revisions[i]);
+        auto argv = std::vector<std::string>{(std::filesystem::path(builds[i].build_dir) / "bin" / target).string()};
+        argv.insert(argv.end(), suffix.begin(), suffix.end());
+        const auto out = (results_dir / (g.suite + "-" + builds[i].commit.substr(0, 12) + "-r" + std::to_string(round) + "-p" +
+                                         std::to_string(pass) + ".json")).string();
+        for (const auto& [name, t] : times_of(run_benchmark(argv, out, {"CI=1"}), m.unit)) {
+          auto& slot = sum_logs[name];
+          slot.resize(g.revisions.size(), 0.0);
+          slot[i] += std::log(t) / 2.0;  // geometric mean of the two runs
+        }
+      }
+    }
+    std::map<std::string, std::vector<double>> round_values;
+    for (const auto& [name, s] : sum_logs) {
+      std::vector<double> v;
+      for (const double x : s) v.push_back(std::exp(x));
+      round_values[name] = v;
+    }
+    m.rounds.push_back(round_values);
+  }
+  if (verdicts.empty()) throw InputError("ab: no benchmark matched '" + g.filter + "' in every run of bench_" + g.suite);
+  std::cout << "suite " << g.suite << ", filter '" << g.filter << "', " << m.rounds.size() << " rounds (ABBA), tolerated slowdown "
+            << 100.0 * a.max_slowdown << " %\n";
+  int status = 0;
+  for (const auto& c : verdicts) {
+    std::cout << std::left << std::setw(13) << to_string(c.verdict) << c.benchmark << ": " << c.head << " / " << c.base << " = "
+              << std::setprecision(4) << c.median << " [" << c.low << ", " << c.high << "] (" << std::setprecision(3) << 100.0 * c.confidence
+              << " % interval; " << std::setprecision(5) << c.base_median << " -> " << c.head_median << " " << c.unit << ")\n";
+    if (c.verdict == SpeedupVerdict::fail) status = 1;
+    if (c.verdict == SpeedupVerdict::inconclusive && status == 0) status = 3;
+  }
+  return status;
+}
+
+}  // namespace
+
+CLI::App* add_ab_command(CLI::App& app, AbArgs& a) {
+  auto* cmd = app.add_subcommand("ab", "build two (or more) revisions in worktrees and compare their benchmarks, interleaved");
+  cmd->add_option("revisions", a.revisions, "BASE HEAD (git revisions)");
+  cmd->add_option("--tasks", a.tasks, "task list CSV: revision,suite,filter,options");
+  cmd->add_option("--suite", a.suite, "suite to build and run (bench_<suite>)")->capture_default_str();
+  cmd->add_option("--filter", a.filter, "benchmark filter")->capture_default_str();
+  cmd->add_option("--option", a.options, "extra --benchmark_* argument (repeatable)");
+  cmd->add_option("--rounds", a.rounds, "ABBA rounds to start with")->capture_default_str()->check(CLI::Range(1, 1000));
+  cmd->add_option("--max-rounds", a.max_rounds, "rounds allowed when inconclusive")->capture_default_str()->check(CLI::Range(1, 1000));
+  cmd->add_option("--max-slowdown", a.max_slowdown, "tolerated slowdown of head vs base (0.05: 5 %)")->capture_default_str()->check(CLI::Range(0.0, 10.0));
+  cmd->add_option("--preset", a.preset, "CMake configure/build preset of each revision")->capture_default_str();
+  cmd->add_option("--work", a.work, "folder for worktrees and results")->capture_default_str();
+  return cmd;
+}
+
+int run_ab(const AbArgs& a) {
+  std::vector<AbTask> tasks;
+  if (!a.tasks.empty()) {
+    if (!a.revisions.empty()) throw InputError("ab: give revisions or --tasks, not both");
+    tasks = parse_ab_tasks(read_text(a.tasks), a.tasks);
+  } else {
+    if (a.revisions.size() != 2) throw InputError("ab: give BASE and HEAD revisions (or --tasks FILE)");
+    for (const auto& r : a.revisions) {
+      AbTask t{r, a.suite, a.filter, a.options};
+      validate_ab_task(t, "ab");
+      tasks.push_back(t);
+    }
+  }
+  if (a.max_rounds < a.rounds) throw InputError("ab: --max-rounds must be at least --rounds");
+  const auto root = repository_root(".");
+  for (const auto& t : tasks) resolve_commit(root, t.revision);  // all revisions valid before anything is built
+  int status = 0;
+  for (const auto& g : group_ab_tasks(tasks)) {
+    const int s = run_group(g, a, root);
+    if (s == 1 || (s == 3 && status == 0)) status = s;
+  }
+  return status;
+}
+
+}  // namespace perfgate

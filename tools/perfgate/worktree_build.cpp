@@ -1,0 +1,52 @@
+#include "worktree_build.h"
+
+#include "error.h"
+#include "git.h"
+#include "process.h"
+
+#include <filesystem>
+
+namespace perfgate {
+namespace {
+
+// The end of a tool's output on one line (error messages are one line).
+std::string last_words(const std::string& output) {
+  std::string tail = output.size() > 300 ? output.substr(output.size() - 300) : output;
+  for (char& c : tail) c = (c == '\n' || c == '\r') ? ' ' : c;
+  return tail;
+}
+
+}  // namespace
+
+RevisionBuild build_revision(const std::string& repo_root, const std::string& work, const std::string& commit, const std::string& preset,
+                             const std::string& target) {
+  RevisionBuild b;
+  b.commit = commit;
+  b.worktree = (std::filesystem::absolute(work) / commit.substr(0, 12)).string();
+  b.build_dir = (std::filesystem::path(b.worktree) / "build" / preset).string();
+  ProcessOptions quiet;
+  quiet.standard_error = StandardError::merge;
+  if (!std::filesystem::exists(std::filesystem::path(b.worktree) / ".git")) {
+    std::filesystem::create_directories(std::filesystem::path(b.worktree).parent_path());
+    const auto r = run_process({"git", "-C", repo_root, "worktree", "add", "--detach", "--force", b.worktree, commit}, quiet);
+    if (r.status != 0) throw InputError("git worktree add " + b.worktree + " failed: " + last_words(r.output));
+  }
+  if (head_sha(b.worktree).value_or("") != commit) {
+    throw InputError("worktree " + b.worktree + " is not at " + commit + "; remove it (git worktree remove --force) and retry");
+  }
+  ProcessOptions build;
+  build.directory = b.worktree;
+  build.standard_error = StandardError::merge;
+  // base_dir makes ccache hash paths relative to the build folder, so the same file in two worktrees hits the cache.
+  build.env = {"CCACHE_BASEDIR=" + std::filesystem::path(repo_root).string(), "CCACHE_NOHASHDIR=1"};
+  for (const auto& step : {std::vector<std::string>{"cmake", "--preset", preset},
+                           std::vector<std::string>{"cmake", "--build", "--preset", preset, "--target", target}}) {
+    const auto r = run_process(step, build);
+    if (r.status != 0) {
+      throw InputError("building " + commit.substr(0, 12) + " failed at '" + step[1] + " " + step[2] + "': " + last_words(r.output));
+    }
+  }
+  return b;
+}
+
+}  // namespace perfgate
