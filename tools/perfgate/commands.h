@@ -52,4 +52,11 @@ struct AbArgs {
 CLI::App* add_ab_command(CLI::App& app, AbArgs& args);
 int run_ab(const AbArgs& args);
 
+struct ProfileArgs {
+  std::string out = "trace.json", pipeline = "optimized", binary, trace;
+  int steps = 5, grid = 512, top = 20;
+};
+CLI::App* add_profile_command(CLI::App& app, ProfileArgs& args);
+int run_profile(const ProfileArgs& args);
+
 }  // namespace perfgate

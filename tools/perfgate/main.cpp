@@ -117,6 +117,8 @@ int main(int argc, char** argv) {
   auto* report_cmd = add_report_command(app, report_args);
   HistoryArgs history_args;
   auto* history_cmd = add_history_command(app, history_args);
+  ProfileArgs profile_args;
+  auto* profile_cmd = add_profile_command(app, profile_args);
   AbArgs ab_args;
   auto* ab_cmd = add_ab_command(app, ab_args);
   CalibrateArgs calibrate_args;
@@ -138,6 +140,7 @@ int main(int argc, char** argv) {
     if (history_cmd->parsed()) return run_history(history_args);
     if (calibrate_cmd->parsed()) return run_calibrate(calibrate_args);
     if (ab_cmd->parsed()) return run_ab(ab_args);
+    if (profile_cmd->parsed()) return run_profile(profile_args);
   } catch (const std::exception& e) {
     std::cerr << "perfgate: error: " << e.what() << '\n';
     return 2;

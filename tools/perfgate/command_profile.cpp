@@ -1,0 +1,73 @@
+// perfgate profile: runs perf_tests/profile_step (which records a Chrome trace of training steps with LibTorch's
+// profiler) and prints where the time went, by operator self time. perfgate itself never links the core.
+#include "commands.h"
+#include "error.h"
+#include "process.h"
+#include "trace_summary.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace perfgate {
+namespace {
+
+// profile_step is built next to perfgate (build/<preset>/bin).
+std::string default_binary() {
+  std::error_code error;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::string("profile_step") : (self.parent_path() / "profile_step").string();
+}
+
+}  // namespace
+
+CLI::App* add_profile_command(CLI::App& app, ProfileArgs& a) {
+  auto* cmd = app.add_subcommand("profile", "Chrome trace of training steps, and the operators that take the time");
+  cmd->add_option("--out", a.out, "trace file to write (open in chrome://tracing or ui.perfetto.dev)")->capture_default_str();
+  cmd->add_option("--pipeline", a.pipeline, "reference or optimized")->capture_default_str()->check(CLI::IsMember({"reference", "optimized"}));
+  cmd->add_option("--steps", a.steps, "training steps traced")->capture_default_str()->check(CLI::Range(1, 1000));
+  cmd->add_option("--grid", a.grid, "grid size N")->capture_default_str()->check(CLI::Range(8, 4096));
+  cmd->add_option("--top", a.top, "operators listed")->capture_default_str()->check(CLI::Range(1, 1000));
+  cmd->add_option("--binary", a.binary, "the profile_step executable (default: next to perfgate)");
+  cmd->add_option("--trace", a.trace, "summarise this existing trace instead of recording one");
+  return cmd;
+}
+
+int run_profile(const ProfileArgs& a) {
+  std::string trace = a.trace;
+  if (trace.empty()) {
+    trace = a.out;
+    const auto binary = a.binary.empty() ? default_binary() : a.binary;
+    ProcessOptions options;
+    options.standard_error = StandardError::merge;
+    const auto r = run_process({binary, trace, a.pipeline, std::to_string(a.steps), std::to_string(a.grid)}, options);
+    if (r.status != 0) {
+      std::string why = r.output;
+      for (char& c : why) c = c == '\n' ? ' ' : c;
+      throw InputError("profile: '" + binary + "' " + (r.status < 0 ? "could not run" : "failed") + (why.empty() ? "" : ": " + why));
+    }
+  }
+  std::ifstream in(trace, std::ios::binary);
+  if (!in) throw InputError("profile: cannot read trace '" + trace + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const auto s = summarise_trace(text.str(), trace);
+  const double steps = a.trace.empty() ? static_cast<double>(a.steps) : 1.0;
+  std::cout << "trace " << trace << ": " << s.events << " events, " << std::fixed << std::setprecision(2) << s.wall_us / 1000.0
+            << " ms traced" << (a.trace.empty() ? " over " + std::to_string(a.steps) + " " + a.pipeline + " steps at N=" + std::to_string(a.grid) : "")
+            << "\n"
+            << std::left << std::setw(48) << "operator" << std::right << std::setw(8) << "calls" << std::setw(14)
+            << (a.trace.empty() ? "self ms/step" : "self ms") << std::setw(15) << (a.trace.empty() ? "total ms/step" : "total ms") << '\n';
+  for (size_t i = 0; i < s.operators.size() && static_cast<int>(i) < a.top; ++i) {
+    const auto& op = s.operators[i];
+    std::cout << std::left << std::setw(48) << op.name.substr(0, 47) << std::right << std::setw(8) << op.calls << std::setw(14)
+              << op.self_us / 1000.0 / steps << std::setw(15) << op.total_us / 1000.0 / steps << '\n';
+  }
+  return 0;
+}
+
+}  // namespace perfgate
