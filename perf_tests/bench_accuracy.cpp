@@ -5,6 +5,7 @@
 //   trajectories does not move by more than the tolerance.
 // - BM_StepLoss: one training step from a fixed state: row losses and the gradient norm, which any change to the
 //   physics (a wrong aperture radius, a lost shift) moves far beyond float32 rounding.
+#include "memory_counters.h"
 #include "scenarios.h"
 
 #include <benchmark/benchmark.h>
@@ -49,6 +50,7 @@ double median_of(std::vector<double> v) {
 }
 
 void BM_AccuracySmall(benchmark::State& state) {
+  const perf::MemoryCounters memory(state);
   for (auto _ : state) {
     double medians[2] = {0, 0};
     for (int p = 0; p < 2; ++p) {

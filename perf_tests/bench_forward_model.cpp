@@ -1,6 +1,7 @@
 // Suite: the physics of one step without the decoder — the measurement operator, and the loss of both rows with
 // its backward pass, per pipeline, on a fixed output image.
 #include "recon/measurement.h"
+#include "memory_counters.h"
 #include "scenarios.h"
 
 #include <benchmark/benchmark.h>
@@ -12,6 +13,7 @@ void BM_Measurement(benchmark::State& state) {
   const auto w = perf::seed_workload(state.range(0));
   const auto s = perf::mid_run_sample(w);
   const auto mask = recon::disc_mask(w.grid, s.center, w.radius);
+  const perf::MemoryCounters memory(state);
   for (auto _ : state) benchmark::DoNotOptimize(recon::measure_amplitude(s.ground_truth, mask));
   state.SetItemsProcessed(state.iterations());
 }
@@ -23,6 +25,7 @@ void BM_PhysicsLossBackward(benchmark::State& state) {
   p.kind = state.range(0) != 0 ? recon::PipelineKind::optimized : recon::PipelineKind::reference;
   auto objective = recon::make_objective(perf::mid_run_sample(w), p);
   auto object = at::rand({1, 1, w.object, w.object}).requires_grad_(true);
+  const perf::MemoryCounters memory(state);
   for (auto _ : state) {
     auto losses = (*objective)(object);
     auto total = losses.old_row + losses.new_row;

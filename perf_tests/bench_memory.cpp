@@ -3,12 +3,12 @@
 // kilobytes per step shows while allocator noise does not; and heap allocations per step after warm-up, a count
 // that does not depend on timing noise.
 #include "heap_counter.h"
+#include "memory_counters.h"
 #include "scenarios.h"
 
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <fstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -16,15 +16,6 @@
 namespace {
 
 constexpr int64_t kSteps = 1000, kWarmup = 200, kEvery = 50;
-
-// Resident and peak resident memory of this process in MiB, from the kernel's accounting.
-double status_mib(const std::string& key) {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);) {
-    if (line.rfind(key + ":", 0) == 0) return std::stod(line.substr(key.size() + 1)) / 1024.0;  // kB
-  }
-  return 0.0;
-}
 
 // Median of the pairwise slopes: insensitive to a few outlying samples (allocator caching, page reuse).
 double theil_sen_slope(const std::vector<double>& x, const std::vector<double>& y) {
@@ -51,7 +42,7 @@ void BM_TrainingMemory(benchmark::State& state) {
       if (step == kWarmup) after_warmup = perf::heap_counts();
       if (step > kWarmup && step % kEvery == 0) {
         steps.push_back(static_cast<double>(step));
-        rss.push_back(status_mib("VmRSS"));
+        rss.push_back(perf::resident_mib("VmRSS"));
       }
     }
     at_end = perf::heap_counts();
@@ -60,7 +51,7 @@ void BM_TrainingMemory(benchmark::State& state) {
   const auto counted_steps = static_cast<double>(kSteps - kWarmup);
   state.counters["heap_allocs_per_step"] = static_cast<double>(at_end.allocations - after_warmup.allocations) / counted_steps;
   state.counters["heap_mib_per_step"] = static_cast<double>(at_end.bytes - after_warmup.bytes) / counted_steps / (1024.0 * 1024.0);
-  state.counters["peak_rss_mib"] = status_mib("VmHWM");
+  state.counters["peak_rss_mib"] = perf::resident_mib("VmHWM");
   state.counters["rss_slope_kib_per_100_steps"] = theil_sen_slope(steps, rss) * 1024.0 * 100.0;
   state.counters["steps"] = static_cast<double>(kSteps);
 }

@@ -1,5 +1,6 @@
 // Suite: whole reconstructions (initialisation plus every sample) with their final quality as counters; one
 // iteration each, since one iteration is a complete run.
+#include "memory_counters.h"
 #include "scenarios.h"
 
 #include <benchmark/benchmark.h>
@@ -19,6 +20,7 @@ void BM_Reconstruction(benchmark::State& state) {
   recon::DecoderOptions decoder_options(w.grid, w.object);
   recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
   recon::ReconstructionResult result;
+  const perf::MemoryCounters memory(state);
   for (auto _ : state) {
     recon::seed_everything(seed);
     recon::ProgressiveDecoder decoder(decoder_options);

@@ -2,6 +2,7 @@
 // optimisation switch (ablation: the optimized pipeline with one switch flipped from its default).
 #include "heap_counter.h"
 #include "injected_slowdown.h"
+#include "memory_counters.h"
 #include "scenarios.h"
 
 #include <benchmark/benchmark.h>
@@ -28,6 +29,7 @@ void run_steps(benchmark::State& state, const recon::PipelineOptions& pipeline, 
   const auto steps = static_cast<double>(state.iterations());
   state.counters["heap_allocs_per_step"] = static_cast<double>(after.allocations - before.allocations) / steps;
   state.counters["heap_mib_per_step"] = static_cast<double>(after.bytes - before.bytes) / steps / (1024.0 * 1024.0);
+  state.counters["peak_rss_mib"] = perf::resident_mib("VmHWM");  // the process's high-water mark so far
   state.SetItemsProcessed(state.iterations());
   state.counters["steps_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }

@@ -77,6 +77,16 @@ ParseOutcome parse_recon_args(const std::vector<std::string>& argv) {
                                  "reconstruct a target from simulated sub-aperture measurements; writes PNGs and metrics.json");
   add_reconstruct_options(*cmd, args);
 
+  // Error lines quote the offending argument: control characters in it are escaped so that the error stays one line.
+  auto one_line = [](const std::string& text) {
+    std::string out;
+    for (const char c : text) {
+      if (c == '\n') out += "\\n";
+      else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '?';
+      else out += c;
+    }
+    return out;
+  };
   std::vector<std::string> reversed(argv.rbegin(), argv.rend() - (argv.empty() ? 0 : 1));
   ParseOutcome outcome;
   try {
@@ -89,13 +99,13 @@ ParseOutcome parse_recon_args(const std::vector<std::string>& argv) {
     return outcome;
   } catch (const CLI::ParseError& e) {
     outcome.exit_code = 2;
-    outcome.output = std::string("recon: error: ") + e.what() + " (see recon --help)";
+    outcome.output = one_line(std::string("recon: error: ") + e.what() + " (see recon --help)");
     return outcome;
   }
   const std::string problem = validate(args);
   if (!problem.empty()) {
     outcome.exit_code = 2;
-    outcome.output = "recon: error: " + problem;
+    outcome.output = one_line("recon: error: " + problem);
     return outcome;
   }
   outcome.args = args;

@@ -62,7 +62,7 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse errors and out-of-range numbers alike
     throw InputError(source + ": not valid JSON (" + std::string(e.what()).substr(0, 120) + ")");
   }
   if (!doc.is_object()) throw InputError(source + ": a baseline must be a JSON object");

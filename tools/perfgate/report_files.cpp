@@ -29,7 +29,7 @@ void write_report_files(const std::string& folder, const ReportData& data, bool 
   for (const auto& plot : plots) {
     const auto svg_path = (plots_folder / (plot.slug + ".svg")).string();
     write_file_atomically(svg_path, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + plot.svg + "\n");
-    if (png) render_png(svg_path, (plots_folder / (plot.slug + ".png")).string(), declared(plot.svg, "width", 760), declared(plot.svg, "height", 200));
+    if (png) render_png(svg_path, (plots_folder / (plot.slug + ".png")).string(), declared(plot.svg, "width", 800), declared(plot.svg, "height", 200));
   }
   const auto base = std::filesystem::path(folder);
   write_file_atomically((base / "summary.md").string(), render_markdown(data));

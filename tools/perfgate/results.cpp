@@ -28,13 +28,20 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
+// A string member, `fallback` when absent; InputError when present with another type.
+std::string string_field(const nlohmann::json& run, const std::string& key, const std::string& fallback, const std::string& where) {
+  if (!run.contains(key)) return fallback;
+  if (!run[key].is_string()) throw InputError(where + " field '" + key + "' is not a string");
+  return run[key].get<std::string>();
+}
+
 }  // namespace
 
 Results parse_results(const std::string& text, const std::string& source) {
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse errors and out-of-range numbers alike
     throw InputError(source + ": not valid JSON (" + std::string(e.what()).substr(0, 120) + ")");
   }
   if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {
@@ -53,9 +60,10 @@ Results parse_results(const std::string& text, const std::string& source) {
       throw InputError(source + ": a benchmark entry has no name");
     }
     const auto name = run["name"].get<std::string>();
-    if (run.value("run_type", std::string("iteration")) != "iteration") continue;
-    if (run.value("error_occurred", false)) {
-      throw InputError(source + ": benchmark '" + name + "' failed: " + run.value("error_message", std::string("?")));
+    const std::string where = source + ": '" + name + "'";
+    if (string_field(run, "run_type", "iteration", where) != "iteration") continue;
+    if (run.contains("error_occurred") && (!run["error_occurred"].is_boolean() || run["error_occurred"].get<bool>())) {
+      throw InputError(source + ": benchmark '" + name + "' failed: " + string_field(run, "error_message", "?", where));
     }
     const int repetition = run.contains("repetition_index") && run["repetition_index"].is_number_integer()
                                ? run["repetition_index"].get<int>()
@@ -63,7 +71,7 @@ Results parse_results(const std::string& text, const std::string& source) {
     if (!seen.emplace(name, repetition).second) {
       throw InputError(source + ": duplicate benchmark '" + name + "' (repetition " + std::to_string(repetition) + ")");
     }
-    const std::string time_unit = run.value("time_unit", std::string("ns"));
+    const std::string time_unit = string_field(run, "time_unit", "ns", where);
     for (const auto& [field, value] : run.items()) {
       if (kNonMeasurements.count(field) != 0) continue;
       if (!value.is_number()) {

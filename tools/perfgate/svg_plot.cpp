@@ -10,7 +10,7 @@
 namespace perfgate::svg {
 namespace {
 
-constexpr double kWidth = 760, kLabelWidth = 250, kRight = 30, kRowHeight = 26, kTop = 40, kAxis = 40;
+constexpr double kWidth = 800, kLabelWidth = 300, kRight = 30, kRowHeight = 26, kTop = 40, kAxis = 40;
 
 std::string num(double v, int precision = 4) {
   std::ostringstream out;
@@ -78,7 +78,13 @@ class RowFrame {
   }
   double row_y(size_t row) const { return kTop + kRowHeight * (static_cast<double>(row) + 0.5); }
   void label(size_t row, const std::string& text) {
-    const std::string shown = text.size() > 40 ? text.substr(0, 18) + "…" + text.substr(text.size() - 18) : text;
+    // Google Benchmark's run settings (/min_time:0.500, /iterations:1) say nothing about the subject: dropped here.
+    std::string shown = text;
+    for (const char* setting : {"/min_time:", "/iterations:", "/repeats:"}) {
+      const auto at = shown.find(setting);
+      if (at != std::string::npos) shown = shown.substr(0, at) + shown.substr(std::min(shown.size(), shown.find('/', at + 1)));
+    }
+    if (shown.size() > 46) shown = shown.substr(0, 14) + "…" + shown.substr(shown.size() - 31);
     out_ << "<text x=\"" << kLabelWidth - 8 << "\" y=\"" << row_y(row) + 4 << "\" text-anchor=\"end\"><title>" << escape_xml(text)
          << "</title>" << escape_xml(shown) << "</text>";
   }

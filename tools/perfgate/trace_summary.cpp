@@ -22,7 +22,7 @@ TraceSummary summarise_trace(const std::string& text, const std::string& source)
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error&) {
+  } catch (const nlohmann::json::exception&) {
     throw InputError(source + ": not a JSON trace");
   }
   const nlohmann::json* list = &doc;
@@ -30,7 +30,7 @@ TraceSummary summarise_trace(const std::string& text, const std::string& source)
   if (!list->is_array()) throw InputError(source + ": a trace is an array of events or an object with traceEvents");
   std::vector<Event> events;
   for (const auto& e : *list) {
-    if (!e.is_object() || e.value("ph", "") != "X") continue;
+    if (!e.is_object() || !e.contains("ph") || !e["ph"].is_string() || e["ph"].get<std::string>() != "X") continue;
     if (!e.contains("name") || !e["name"].is_string() || !e.contains("ts") || !e["ts"].is_number() || !e.contains("dur") ||
         !e["dur"].is_number()) {
       throw InputError(source + ": an X event without name, ts and dur");

@@ -53,6 +53,7 @@ TEST(recon_args, parses_every_documented_option) {
 TEST(recon_args, refuses_bad_values) {
   expect_refused({"--grid", "100"}, "--grid");
   expect_refused({"--grid", "0"}, "--grid");
+  expect_refused({"--pattern", "fer\nmat"}, "--pattern");  // found by fuzzing: a newline in the quoted value made two lines
   expect_refused({"--grid", "64", "--object", "65"}, "--object");
   expect_refused({"--radius", "0"}, "--radius");
   expect_refused({"--radius", "-3"}, "--radius");

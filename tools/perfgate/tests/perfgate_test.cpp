@@ -95,7 +95,7 @@ TEST(perfgate_compare, advisory_timing_is_judged_only_on_its_own_machine_and_nev
 TEST(perfgate_inputs, malformed_baselines_are_refused) {
   for (const char* name : {"baseline_wrong_schema.json", "baseline_unknown_field.json", "baseline_duplicate.json",
                            "baseline_negative_tolerance.json", "baseline_bad_direction.json", "baseline_truncated.json",
-                           "baseline_nan.json", "baseline_advisory_not_bool.json", "no_such_file.json"}) {
+                           "baseline_nan.json", "baseline_advisory_not_bool.json", "baseline_number_overflow.json", "no_such_file.json"}) {
     EXPECT_THROW(baseline(name), perfgate::InputError) << name;
   }
 }

@@ -1,0 +1,25 @@
+// Results JSON: any input is parsed or refused with InputError; what parses can be judged (compare, speedup).
+#include "baseline.h"
+#include "compare.h"
+#include "error.h"
+#include "results.h"
+#include "speedup.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    const auto results = perfgate::parse_results(text, "fuzz");
+    if (results.measurements.empty()) return 0;
+    perfgate::Baseline baseline;
+    const auto& m = results.measurements.front();
+    baseline.entries.push_back({m.benchmark, m.field, 1.0, m.unit, perfgate::Direction::lower, {perfgate::Tolerance::Kind::rel, 0.1}, 2.0, true});
+    (void)perfgate::compare(results, baseline);
+    (void)perfgate::judge_speedup(results, m.benchmark, results.measurements.back().benchmark, 1.5);
+  } catch (const perfgate::InputError&) {
+  }
+  return 0;
+}
