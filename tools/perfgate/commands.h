@@ -10,6 +10,14 @@
 
 namespace perfgate {
 
+struct SpeedupArgs {
+  std::string results, reference, candidate;
+  double threshold = 3.0, confidence = 0.95, more_seconds = 0.0;
+  std::vector<std::string> command;  ///< benchmark command that measures more repetitions when inconclusive
+};
+CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& args);
+int run_speedup(const SpeedupArgs& args);
+
 struct ReportArgs {
   std::string out, title = "perfgate report";
   std::vector<std::string> checks;  ///< RESULTS=BASELINE pairs

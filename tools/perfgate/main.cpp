@@ -46,24 +46,6 @@ int run_compare(const CompareArgs& a) {
   return exit_code_of(rows);
 }
 
-struct SpeedupArgs {
-  std::string results, reference, candidate;
-  double threshold = 3.0, confidence = 0.95;
-};
-
-int run_speedup(const SpeedupArgs& a) {
-  const auto report = judge_speedup(read_results(a.results), a.reference, a.candidate, a.threshold, a.confidence);
-  std::cout << to_string(report.verdict) << ": speedup " << a.reference << " / " << a.candidate << " = " << report.median
-            << "x, " << static_cast<int>(report.confidence * 1000.0) / 10.0 << " % interval [" << report.low << ", "
-            << report.high << "] over " << report.pairs << " paired repetitions; threshold " << report.threshold << "x\n";
-  switch (report.verdict) {
-    case SpeedupVerdict::pass: return 0;
-    case SpeedupVerdict::fail: return 1;
-    case SpeedupVerdict::inconclusive: return 3;
-  }
-  return 2;
-}
-
 int run_update(const UpdateArgs& a) {
   if (a.results.size() > 2) throw InputError("update: give one capture, or two for timings");
   std::vector<Results> captures;
@@ -107,12 +89,7 @@ int main(int argc, char** argv) {
   update_cmd->add_flag("--allow-dirty", update_args.allow_dirty, "accept uncommitted changes in the working tree");
   update_cmd->add_flag("--ratchet", update_args.ratchet, "only move values the good way");
   SpeedupArgs speedup_args;
-  auto* speedup_cmd = app.add_subcommand("speedup", "paired, interleaved speedup verdict: 0 pass, 1 fail, 3 inconclusive");
-  speedup_cmd->add_option("--results", speedup_args.results, "Google Benchmark JSON with repetitions of both")->required();
-  speedup_cmd->add_option("--reference", speedup_args.reference, "run name of the slower, reference benchmark")->required();
-  speedup_cmd->add_option("--candidate", speedup_args.candidate, "run name of the candidate benchmark")->required();
-  speedup_cmd->add_option("--threshold", speedup_args.threshold, "required speedup")->capture_default_str();
-  speedup_cmd->add_option("--confidence", speedup_args.confidence, "interval coverage")->capture_default_str();
+  auto* speedup_cmd = add_speedup_command(app, speedup_args);
   ReportArgs report_args;
   auto* report_cmd = add_report_command(app, report_args);
   HistoryArgs history_args;

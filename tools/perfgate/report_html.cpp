@@ -1,4 +1,5 @@
 #include "report_render.h"
+#include "number_format.h"
 #include "xml_escape.h"
 
 #include <iomanip>
@@ -21,12 +22,6 @@ std::string base64(const std::string& bytes) {
     out += i + 2 < bytes.size() ? alphabet[chunk & 63] : '=';
   }
   return out;
-}
-
-std::string num(double v) {
-  std::ostringstream out;
-  out << std::setprecision(6) << v;
-  return out.str();
 }
 
 std::string e(const std::string& text) { return escape_xml(text); }
@@ -69,11 +64,11 @@ std::string render_html(const ReportData& data, const std::vector<Plot>& plots) 
     const auto& s = *data.speedup;
     const auto& r = s.report;
     out << "<section id=\"speedup\"><h2>Speedup (paired, interleaved)</h2><p>" << verdict_badge(to_string(r.verdict)) << " <code>"
-        << e(s.reference) << "</code> / <code>" << e(s.candidate) << "</code> = <b>" << num(r.median) << "x</b>, "
-        << num(100.0 * r.confidence) << " % interval [" << num(r.low) << ", " << num(r.high) << "] over " << r.pairs
-        << " paired repetitions; gate threshold " << num(r.threshold) << "x";
+        << e(s.reference) << "</code> / <code>" << e(s.candidate) << "</code> = <b>" << format_number(r.median) << "x</b>, "
+        << format_number(100.0 * r.confidence) << " % interval [" << format_number(r.low) << ", " << format_number(r.high) << "] over " << r.pairs
+        << " paired repetitions; gate threshold " << format_number(r.threshold) << "x";
     if (s.target && s.target_verdict) {
-      out << "; target " << num(*s.target) << "x: " << verdict_badge(to_string(*s.target_verdict)) << " (reported, not gated)";
+      out << "; target " << format_number(*s.target) << "x: " << verdict_badge(to_string(*s.target_verdict)) << " (reported, not gated)";
     }
     out << ".</p>\n";
     plots_of(out, plots, "speedup");
@@ -89,9 +84,9 @@ std::string render_html(const ReportData& data, const std::vector<Plot>& plots) 
     for (const auto& row : c.rows) {
       const bool has_value = row.samples > 0;
       out << "<tr><td>" << verdict_badge(to_string(row.verdict)) << "</td><td>" << e(row.benchmark) << "</td><td>" << e(row.field)
-          << "</td><td>" << (has_value ? num(row.value) + " " + e(row.unit) : "-") << "</td><td>"
-          << (row.verdict == Verdict::unbaselined ? "-" : num(row.baseline)) << "</td><td>"
-          << (row.verdict == Verdict::unbaselined ? "-" : num(row.threshold)) << "</td><td>" << e(row.tolerance) << "</td><td>"
+          << "</td><td>" << (has_value ? format_number(row.value) + " " + e(row.unit) : "-") << "</td><td>"
+          << (row.verdict == Verdict::unbaselined ? "-" : format_number(row.baseline)) << "</td><td>"
+          << (row.verdict == Verdict::unbaselined ? "-" : format_number(row.threshold)) << "</td><td>" << e(row.tolerance) << "</td><td>"
           << row.samples << "</td><td>" << e(row.reason) << "</td></tr>\n";
     }
     out << "</table>\n<details><summary>distributions</summary>\n";

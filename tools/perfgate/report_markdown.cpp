@@ -1,17 +1,12 @@
 // The Markdown summary: the verdict first, then what failed (with the command that accepts it), then the rest.
 #include "report_render.h"
+#include "number_format.h"
 
 #include <iomanip>
 #include <sstream>
 
 namespace perfgate {
 namespace {
-
-std::string num(double v) {
-  std::ostringstream out;
-  out << std::setprecision(5) << v;
-  return out.str();
-}
 
 // Table cells: a '|' would end the cell, a newline the row; '<' is escaped so that GitHub does not render markup.
 std::string cell(const std::string& text) {
@@ -34,10 +29,10 @@ std::string render_markdown(const ReportData& data) {
   out << "commit `" << cell(data.git_sha) << "` · " << cell(data.machine) << " · " << cell(data.date) << "\n\n";
   if (data.speedup) {
     const auto& r = data.speedup->report;
-    out << "- Speedup " << to_string(r.verdict) << ": " << num(r.median) << "x, " << num(100.0 * r.confidence) << " % interval ["
-        << num(r.low) << ", " << num(r.high) << "], " << r.pairs << " paired repetitions, gate " << num(r.threshold) << "x";
+    out << "- Speedup " << to_string(r.verdict) << ": " << format_number(r.median, 5) << "x, " << format_number(100.0 * r.confidence, 5) << " % interval ["
+        << format_number(r.low, 5) << ", " << format_number(r.high, 5) << "], " << r.pairs << " paired repetitions, gate " << format_number(r.threshold, 5) << "x";
     if (data.speedup->target && data.speedup->target_verdict) {
-      out << "; target " << num(*data.speedup->target) << "x " << to_string(*data.speedup->target_verdict) << " (not gated)";
+      out << "; target " << format_number(*data.speedup->target, 5) << "x " << to_string(*data.speedup->target_verdict) << " (not gated)";
     }
     out << "\n";
   }
@@ -57,7 +52,7 @@ std::string render_markdown(const ReportData& data) {
       for (const auto& row : c.rows) {
         if (row.verdict != Verdict::fail && row.verdict != Verdict::missing) continue;
         out << "| " << to_string(row.verdict) << " | " << cell(c.name) << " | " << cell(row.benchmark) << " | " << cell(row.field) << " | "
-            << (row.samples > 0 ? num(row.value) : std::string("absent")) << " | " << num(row.baseline) << " | " << num(row.threshold)
+            << (row.samples > 0 ? format_number(row.value, 5) : std::string("absent")) << " | " << format_number(row.baseline, 5) << " | " << format_number(row.threshold, 5)
             << " | " << cell(row.tolerance) << " | " << cell(row.reason) << " |\n";
       }
     }

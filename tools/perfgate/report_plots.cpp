@@ -1,5 +1,6 @@
 // The report's plots: which figure shows what, built from ReportData with svg_plot.
 #include "report_data.h"
+#include "number_format.h"
 #include "svg_plot.h"
 #include "xml_escape.h"
 
@@ -8,12 +9,6 @@
 
 namespace perfgate {
 namespace {
-
-std::string fixed(double v, int digits) {
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(digits) << v;
-  return out.str();
-}
 
 class PlotList {
  public:
@@ -30,11 +25,11 @@ class PlotList {
 
 void speedup_plots(const SpeedupSection& s, PlotList& plots) {
   const auto& r = s.report;
-  std::vector<svg::Marker> markers{{r.threshold, "gate " + fixed(r.threshold, 2) + "x"}};
-  if (s.target) markers.push_back({*s.target, "target " + fixed(*s.target, 2) + "x"});
+  std::vector<svg::Marker> markers{{r.threshold, "gate " + format_fixed(r.threshold, 2) + "x"}};
+  if (s.target) markers.push_back({*s.target, "target " + format_fixed(*s.target, 2) + "x"});
   const std::string pair = s.reference + " / " + s.candidate;
   plots.add("speedup", "speedup-interval", "Speedup: median of paired ratios and its interval",
-            svg::interval_plot("Speedup: median of paired ratios, " + fixed(100.0 * r.confidence, 1) + " % interval",
+            svg::interval_plot("Speedup: median of paired ratios, " + format_fixed(100.0 * r.confidence, 1) + " % interval",
                                {{pair, r.median, r.low, r.high}}, "speedup (x)", markers));
   plots.add("speedup", "speedup-ratios", "Speedup per repetition",
             svg::strip_plot("Speedup per paired repetition (" + std::to_string(r.pairs) + ")", {{pair, r.ratios}}, "speedup (x)", markers));

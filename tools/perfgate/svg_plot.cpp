@@ -1,4 +1,5 @@
 #include "svg_plot.h"
+#include "number_format.h"
 
 #include "xml_escape.h"
 
@@ -11,12 +12,6 @@ namespace perfgate::svg {
 namespace {
 
 constexpr double kWidth = 800, kLabelWidth = 300, kRight = 30, kRowHeight = 26, kTop = 40, kAxis = 40;
-
-std::string num(double v, int precision = 4) {
-  std::ostringstream out;
-  out << std::setprecision(precision) << v;
-  return out.str();
-}
 
 // A tick step of 1, 2 or 5 × 10^k giving about five ticks over [low, high].
 double tick_step(double low, double high) {
@@ -67,7 +62,7 @@ class RowFrame {
     const double step = tick_step(range_.low, range_.high);
     for (double t = std::ceil(range_.low / step) * step; t <= range_.high + 1e-9 * step; t += step) {
       out_ << "<line x1=\"" << x(t) << "\" y1=\"" << bottom << "\" x2=\"" << x(t) << "\" y2=\"" << bottom + 4 << "\" stroke=\"#444\"/>"
-           << "<text x=\"" << x(t) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\">" << num(std::abs(t) < 1e-12 * step ? 0.0 : t)
+           << "<text x=\"" << x(t) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\">" << format_number(std::abs(t) < 1e-12 * step ? 0.0 : t, 4)
            << "</text>";
     }
     out_ << "<text x=\"" << (kLabelWidth + kWidth - kRight) / 2 << "\" y=\"" << bottom + 32 << "\" text-anchor=\"middle\" fill=\"#444\">"
@@ -154,8 +149,8 @@ std::string interval_plot(const std::string& title, const std::vector<IntervalRo
     frame.body() << "<line class=\"interval\" x1=\"" << frame.x(rows[row].low) << "\" y1=\"" << y << "\" x2=\"" << frame.x(rows[row].high)
                  << "\" y2=\"" << y << "\" stroke=\"#2c7fb8\" stroke-width=\"6\" stroke-linecap=\"round\" stroke-opacity=\"0.5\"/>"
                  << "<circle cx=\"" << frame.x(rows[row].point) << "\" cy=\"" << y << "\" r=\"5\" fill=\"#000\"/>"
-                 << "<text x=\"" << frame.x(rows[row].high) + 8 << "\" y=\"" << y + 4 << "\">" << num(rows[row].point) << " ["
-                 << num(rows[row].low) << ", " << num(rows[row].high) << "]</text>";
+                 << "<text x=\"" << frame.x(rows[row].high) + 8 << "\" y=\"" << y + 4 << "\">" << format_number(rows[row].point, 4) << " ["
+                 << format_number(rows[row].low, 4) << ", " << format_number(rows[row].high, 4) << "]</text>";
   }
   return frame.finish();
 }
@@ -171,7 +166,7 @@ std::string bar_chart(const std::string& title, const std::vector<Bar>& bars, co
     const double y = frame.row_y(row), x0 = frame.x(0.0), x1 = frame.x(bars[row].value);
     frame.body() << "<rect class=\"bar\" x=\"" << std::min(x0, x1) << "\" y=\"" << y - 8 << "\" width=\"" << std::abs(x1 - x0)
                  << "\" height=\"16\" fill=\"#7fcdbb\"/><text x=\"" << std::max(x0, x1) + 4 << "\" y=\"" << y + 4 << "\">"
-                 << num(bars[row].value) << "</text>";
+                 << format_number(bars[row].value, 4) << "</text>";
   }
   frame.markers(markers);
   return frame.finish();
@@ -194,7 +189,7 @@ std::string trend_chart(const std::string& title, const std::vector<Point>& poin
       << "\" stroke=\"#444\"/><line x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\"" << bottom << "\" stroke=\"#444\"/>";
   const double step = tick_step(range.low, range.high);
   for (double t = std::ceil(range.low / step) * step; t <= range.high + 1e-9 * step; t += step) {
-    out << "<text x=\"" << left - 6 << "\" y=\"" << y(t) + 4 << "\" text-anchor=\"end\">" << num(t) << "</text>";
+    out << "<text x=\"" << left - 6 << "\" y=\"" << y(t) + 4 << "\" text-anchor=\"end\">" << format_number(t, 4) << "</text>";
   }
   out << "<text x=\"12\" y=\"" << (top + bottom) / 2 << "\" transform=\"rotate(-90 12 " << (top + bottom) / 2
       << ")\" text-anchor=\"middle\" fill=\"#444\">" << escape_xml(unit) << "</text>";
@@ -212,7 +207,7 @@ std::string trend_chart(const std::string& title, const std::vector<Point>& poin
   const size_t label_every = std::max<size_t>(1, points.size() / 8);
   for (size_t i = 0; i < points.size(); ++i) {
     out << "<circle class=\"sample\" cx=\"" << x(i) << "\" cy=\"" << y(points[i].value) << "\" r=\"3\" fill=\"#2c7fb8\"><title>"
-        << escape_xml(points[i].label) << ": " << num(points[i].value, 6) << "</title></circle>";
+        << escape_xml(points[i].label) << ": " << format_number(points[i].value, 6) << "</title></circle>";
     if (i % label_every == 0) {
       out << "<text x=\"" << x(i) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\" fill=\"#444\">" << escape_xml(points[i].label.substr(0, 8))
           << "</text>";

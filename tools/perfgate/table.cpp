@@ -1,4 +1,5 @@
 #include "table.h"
+#include "number_format.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -7,12 +8,6 @@
 
 namespace perfgate {
 namespace {
-
-std::string number(double v) {
-  std::ostringstream out;
-  out << std::setprecision(6) << v;
-  return out.str();
-}
 
 }  // namespace
 
@@ -23,8 +18,8 @@ void print_table(std::ostream& out, const std::vector<Row>& rows) {
       cells.push_back({to_string(r.verdict), r.benchmark, "-", "-", "-", "-", "-", "-"});
       continue;
     }
-    cells.push_back({to_string(r.verdict), r.benchmark, r.field, r.samples > 0 ? number(r.value) + (r.unit.empty() ? "" : " " + r.unit) : "-",
-                     number(r.baseline), number(r.threshold), r.tolerance, std::to_string(r.samples)});
+    cells.push_back({to_string(r.verdict), r.benchmark, r.field, r.samples > 0 ? format_number(r.value) + (r.unit.empty() ? "" : " " + r.unit) : "-",
+                     format_number(r.baseline), format_number(r.threshold), r.tolerance, std::to_string(r.samples)});
   }
   std::vector<size_t> width(cells.front().size(), 0);
   for (const auto& row : cells)
@@ -41,14 +36,14 @@ void print_failures(std::ostream& out, const std::vector<Row>& rows, const std::
     if (r.verdict != Verdict::fail && r.verdict != Verdict::missing) continue;
     any = true;
     out << to_string(r.verdict) << ": " << r.benchmark << " " << r.field << " = "
-        << (r.samples > 0 ? number(r.value) : std::string("absent")) << " (baseline " << number(r.baseline) << ", "
-        << r.tolerance << ", worst acceptable " << number(r.threshold) << "): " << r.reason << '\n';
+        << (r.samples > 0 ? format_number(r.value) : std::string("absent")) << " (baseline " << format_number(r.baseline) << ", "
+        << r.tolerance << ", worst acceptable " << format_number(r.threshold) << "): " << r.reason << '\n';
   }
   if (any) out << "If the change is intended, accept the new values with:\n  " << update_command << '\n';
   for (const auto& r : rows) {
     if (r.verdict != Verdict::slower) continue;
-    out << to_string(r.verdict) << " (not gated): " << r.benchmark << " " << r.field << " = " << number(r.value) << " " << r.unit
-        << " against this machine's advisory figure " << number(r.baseline) << " (" << r.tolerance << ")\n";
+    out << to_string(r.verdict) << " (not gated): " << r.benchmark << " " << r.field << " = " << format_number(r.value) << " " << r.unit
+        << " against this machine's advisory figure " << format_number(r.baseline) << " (" << r.tolerance << ")\n";
   }
 }
 

@@ -1,4 +1,5 @@
 #include "update.h"
+#include "number_format.h"
 
 #include "compare.h"
 #include "error.h"
@@ -21,13 +22,6 @@ double parse_number(const std::string& text, const std::string& spec) {
   } catch (const std::exception&) {
     throw InputError("--track '" + spec + "': '" + text + "' is not a number");
   }
-}
-
-std::string format(double v) {
-  std::ostringstream out;
-  out.precision(6);
-  out << v;
-  return out.str();
 }
 
 double slack_of(const Entry& e) {
@@ -125,21 +119,21 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
       Entry probe = e;
       probe.value = fresh;
       if (again.empty() || std::abs(median(again) - fresh) > slack_of(probe)) {
-        throw InputError("update: the two captures of " + e.benchmark + " / " + e.field + " disagree (" + format(fresh) + " vs " +
-                         (again.empty() ? std::string("absent") : format(median(again))) + ") beyond its tolerance");
+        throw InputError("update: the two captures of " + e.benchmark + " / " + e.field + " disagree (" + format_number(fresh) + " vs " +
+                         (again.empty() ? std::string("absent") : format_number(median(again))) + ") beyond its tolerance");
       }
     }
     if (is_new) {
-      plan.diff.push_back("+ " + e.benchmark + " " + e.field + ": " + format(fresh) + " (new)");
+      plan.diff.push_back("+ " + e.benchmark + " " + e.field + ": " + format_number(fresh) + " (new)");
       e.value = fresh;
       continue;
     }
     const bool better = e.direction == Direction::higher ? fresh > e.value : e.direction == Direction::lower && fresh < e.value;
     if (ratchet && !better) {
-      plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format(e.value) + " kept (ratchet; measured " + format(fresh) + ")");
+      plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format_number(e.value) + " kept (ratchet; measured " + format_number(fresh) + ")");
       continue;
     }
-    plan.diff.push_back((fresh == e.value ? "= " : "~ ") + e.benchmark + " " + e.field + ": " + format(e.value) + " -> " + format(fresh));
+    plan.diff.push_back((fresh == e.value ? "= " : "~ ") + e.benchmark + " " + e.field + ": " + format_number(e.value) + " -> " + format_number(fresh));
     e.value = fresh;
   }
   plan.next.entries = entries;

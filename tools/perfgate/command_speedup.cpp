@@ -1,0 +1,77 @@
+// perfgate speedup: the paired verdict of two benchmarks measured interleaved in one run. When the verdict is
+// INCONCLUSIVE and a benchmark command is given after --, it runs that command for more repetitions, pools them
+// with the first (repetition indices continue), and judges again, while the time budget lasts (at most 3 more
+// runs: every further look at the data spends a little of the interval's error rate).
+#include "benchmark_runner.h"
+#include "commands.h"
+#include "error.h"
+#include "speedup.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+namespace perfgate {
+namespace {
+
+void print(const SpeedupReport& r, const SpeedupArgs& a) {
+  std::cout << to_string(r.verdict) << ": speedup " << a.reference << " / " << a.candidate << " = " << r.median << "x, "
+            << static_cast<int>(r.confidence * 1000.0) / 10.0 << " % interval [" << r.low << ", " << r.high << "] over " << r.pairs
+            << " paired repetitions; threshold " << r.threshold << "x\n";
+}
+
+// Appends `more`'s iteration runs to `pooled`, their repetition indices shifted past the ones already there.
+void pool(Results& pooled, const Results& more) {
+  int next = 0;
+  for (const auto& m : pooled.measurements) next = std::max(next, m.repetition + 1);
+  for (auto m : more.measurements) {
+    m.repetition += next;
+    pooled.measurements.push_back(m);
+  }
+}
+
+}  // namespace
+
+CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& a) {
+  auto* cmd = app.add_subcommand("speedup", "paired, interleaved speedup verdict: 0 pass, 1 fail, 3 inconclusive");
+  cmd->add_option("--results", a.results, "Google Benchmark JSON with repetitions of both")->required();
+  cmd->add_option("--reference", a.reference, "run name of the slower, reference benchmark")->required();
+  cmd->add_option("--candidate", a.candidate, "run name of the candidate benchmark")->required();
+  cmd->add_option("--threshold", a.threshold, "required speedup")->capture_default_str();
+  cmd->add_option("--confidence", a.confidence, "interval coverage")->capture_default_str()->check(CLI::Range(0.5, 0.9999));
+  cmd->add_option("--more-seconds", a.more_seconds, "when inconclusive, measure more for up to this long (needs -- COMMAND)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
+  cmd->add_option("command", a.command, "after --: the benchmark command that measures more repetitions of both");
+  return cmd;
+}
+
+int run_speedup(const SpeedupArgs& a) {
+  if (a.more_seconds > 0.0 && a.command.empty()) throw InputError("speedup: --more-seconds needs the benchmark command after --");
+  auto results = read_results(a.results);
+  auto report = judge_speedup(results, a.reference, a.candidate, a.threshold, a.confidence);
+  const auto start = std::chrono::steady_clock::now();
+  const auto folder = std::filesystem::temp_directory_path() / ("perfgate-speedup-" + std::to_string(getpid()));
+  for (int extra = 0; extra < 3 && report.verdict == SpeedupVerdict::inconclusive && !a.command.empty(); ++extra) {
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (spent >= a.more_seconds) break;
+    print(report, a);
+    std::cout << "measuring more (" << static_cast<int>(a.more_seconds - spent) << " s of the budget left)\n" << std::flush;
+    std::filesystem::create_directories(folder);
+    pool(results, run_benchmark(a.command, (folder / ("more" + std::to_string(extra) + ".json")).string(), {"CI=1"}));
+    report = judge_speedup(results, a.reference, a.candidate, a.threshold, a.confidence);
+  }
+  std::filesystem::remove_all(folder);
+  print(report, a);
+  switch (report.verdict) {
+    case SpeedupVerdict::pass: return 0;
+    case SpeedupVerdict::fail: return 1;
+    case SpeedupVerdict::inconclusive: return 3;
+  }
+  return 2;
+}
+
+}  // namespace perfgate
