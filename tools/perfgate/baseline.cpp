@@ -1,4 +1,5 @@
 #include "baseline.h"
+#include "read_file.h"
 
 #include "error.h"
 
@@ -116,11 +117,7 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
 }
 
 Baseline read_baseline(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read baseline '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_baseline(text.str(), path);
+  return parse_baseline(read_whole_file(path, "baseline"), path);
 }
 
 std::string to_json_text(const Baseline& b) {

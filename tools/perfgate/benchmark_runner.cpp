@@ -18,12 +18,9 @@ Results run_benchmark(const std::vector<std::string>& command, const std::string
   options.standard_error = StandardError::merge;
   const auto r = run_process(argv, options);
   if (r.status != 0) {
-    const auto tail = r.output.size() > 300 ? r.output.substr(r.output.size() - 300) : r.output;
-    std::string last_line = tail;
-    while (!last_line.empty() && last_line.back() == '\n') last_line.pop_back();
-    last_line = last_line.substr(last_line.find_last_of('\n') == std::string::npos ? 0 : last_line.find_last_of('\n') + 1);
+    const auto last_words = output_tail(r.output, 200);
     throw InputError("'" + command.front() + "' " + (r.status < 0 ? std::string("could not run or crashed") : "exited with " + std::to_string(r.status)) +
-                     (last_line.empty() ? "" : ": " + last_line));
+                     (last_words.empty() ? "" : ": " + last_words));
   }
   return read_results(out_file);
 }

@@ -2,6 +2,7 @@
 // interleaved (each round runs the revisions forward then backward: ABBA for two), and gives the paired verdict of
 // head against base per benchmark. Exit 0 all PASS, 1 any FAIL, 3 any INCONCLUSIVE (none failed), 2 bad input.
 #include "ab_analysis.h"
+#include "read_file.h"
 #include "ab_tasks.h"
 #include "benchmark_runner.h"
 #include "commands.h"
@@ -14,21 +15,12 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 
 namespace perfgate {
 namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read task list '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Each revision's time of each benchmark in one process run (median over repetitions when there are several).
 std::map<std::string, double> times_of(const Results& r, std::string& unit) {
@@ -130,7 +122,7 @@ int run_ab(const AbArgs& a) {
   std::vector<AbTask> tasks;
   if (!a.tasks.empty()) {
     if (!a.revisions.empty()) throw InputError("ab: give revisions or --tasks, not both");
-    tasks = parse_ab_tasks(read_text(a.tasks), a.tasks);
+    tasks = parse_ab_tasks(read_whole_file(a.tasks, "task list"), a.tasks);
   } else {
     if (a.revisions.size() != 2) throw InputError("ab: give BASE and HEAD revisions (or --tasks FILE)");
     for (const auto& r : a.revisions) {

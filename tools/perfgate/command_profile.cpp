@@ -1,6 +1,7 @@
 // perfgate profile: runs perf_tests/profile_step (which records a Chrome trace of training steps with LibTorch's
 // profiler) and prints where the time went, by operator self time. perfgate itself never links the core.
 #include "commands.h"
+#include "read_file.h"
 #include "error.h"
 #include "process.h"
 #include "trace_summary.h"
@@ -8,7 +9,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -46,16 +46,11 @@ int run_profile(const ProfileArgs& a) {
     options.standard_error = StandardError::merge;
     const auto r = run_process({binary, trace, a.pipeline, std::to_string(a.steps), std::to_string(a.grid)}, options);
     if (r.status != 0) {
-      std::string why = r.output;
-      for (char& c : why) c = c == '\n' ? ' ' : c;
+      const auto why = output_tail(r.output);
       throw InputError("profile: '" + binary + "' " + (r.status < 0 ? "could not run" : "failed") + (why.empty() ? "" : ": " + why));
     }
   }
-  std::ifstream in(trace, std::ios::binary);
-  if (!in) throw InputError("profile: cannot read trace '" + trace + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  const auto s = summarise_trace(text.str(), trace);
+  const auto s = summarise_trace(read_whole_file(trace, "trace"), trace);
   const double steps = a.trace.empty() ? static_cast<double>(a.steps) : 1.0;
   std::cout << "trace " << trace << ": " << s.events << " events, " << std::fixed << std::setprecision(2) << s.wall_us / 1000.0
             << " ms traced" << (a.trace.empty() ? " over " + std::to_string(a.steps) + " " + a.pipeline + " steps at N=" + std::to_string(a.grid) : "")

@@ -6,7 +6,6 @@
 #include <sqlite3.h>
 
 #include <map>
-#include <set>
 
 namespace perfgate {
 namespace {

@@ -38,6 +38,13 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
 
 }  // namespace
 
+std::string output_tail(const std::string& output, size_t limit) {
+  std::string tail = output.size() > limit ? output.substr(output.size() - limit) : output;
+  for (char& c : tail) c = static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+  const auto begin = tail.find_first_not_of(' '), end = tail.find_last_not_of(' ');
+  return begin == std::string::npos ? std::string() : tail.substr(begin, end - begin + 1);
+}
+
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
   if (argv.empty()) throw InputError("run_process: no program");
   int pipe_fds[2] = {-1, -1};

@@ -22,4 +22,8 @@ struct ProcessOptions {
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
 
+/// The end of a program's output (at most `limit` characters) on one line, for an error message: line breaks
+/// and other control characters become spaces, surrounding blanks are trimmed.
+std::string output_tail(const std::string& output, size_t limit = 300);
+
 }  // namespace perfgate

@@ -1,4 +1,5 @@
 #include "report_data.h"
+#include "read_file.h"
 
 #include "error.h"
 
@@ -56,11 +57,8 @@ ImageSet load_images(const std::string& folder) {
   set.label = std::filesystem::path(folder).lexically_normal().filename().string();
   if (set.label.empty()) set.label = std::filesystem::path(folder).lexically_normal().parent_path().filename().string();
   for (const auto& path : paths) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    const std::string png = bytes.str();
-    if (!in || png.size() < 8 || png.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) {
+    const std::string png = read_whole_file(path.string(), "image");
+    if (png.size() < 8 || png.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) {
       throw InputError("--images: '" + path.string() + "' is not a PNG file");
     }
     set.images.push_back({path.stem().string(), png});

@@ -1,4 +1,5 @@
 #include "results.h"
+#include "read_file.h"
 
 #include "error.h"
 
@@ -19,14 +20,6 @@ const std::set<std::string> kNonMeasurements = {"name",        "family_index", "
                                                 "iterations",  "time_unit",    "aggregate_name",            "aggregate_unit",
                                                 "label",       "error_occurred", "error_message",           "big_o",
                                                 "rms"};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // A string member, `fallback` when absent; InputError when present with another type.
 std::string string_field(const nlohmann::json& run, const std::string& key, const std::string& fallback, const std::string& where) {
@@ -87,7 +80,7 @@ Results parse_results(const std::string& text, const std::string& source) {
   return results;
 }
 
-Results read_results(const std::string& path) { return parse_results(read_file(path), path); }
+Results read_results(const std::string& path) { return parse_results(read_whole_file(path, "results"), path); }
 
 std::vector<double> values_of(const Results& results, const std::string& benchmark, const std::string& field) {
   std::vector<std::pair<int, double>> found;

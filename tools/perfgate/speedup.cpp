@@ -9,13 +9,16 @@ namespace perfgate {
 
 SpeedupReport judge_speedup(const Results& results, const std::string& reference, const std::string& candidate,
                             double threshold, double confidence) {
+  SpeedupReport report;
   std::map<int, double> ref, cand;
   for (const auto& m : results.measurements) {
     if (m.field != "real_time") continue;
-    if (m.benchmark == reference) ref[m.repetition] = m.value;
+    if (m.benchmark == reference) {
+      ref[m.repetition] = m.value;
+      report.unit = m.unit;
+    }
     if (m.benchmark == candidate) cand[m.repetition] = m.value;
   }
-  SpeedupReport report;
   std::vector<double> ratios;
   for (const auto& [rep, r] : ref) {
     const auto c = cand.find(rep);
@@ -23,9 +26,6 @@ SpeedupReport judge_speedup(const Results& results, const std::string& reference
     ratios.push_back(r / c->second);
     report.reference_times.push_back(r);
     report.candidate_times.push_back(c->second);
-  }
-  for (const auto& m : results.measurements) {
-    if (m.field == "real_time" && m.benchmark == reference) report.unit = m.unit;
   }
   if (ratios.size() < 6) {
     throw InputError("speedup: " + std::to_string(ratios.size()) + " paired repetitions of '" + reference + "' and '" + candidate +

@@ -1,6 +1,7 @@
 #include "svg_plot.h"
 #include "number_format.h"
 
+#include "stats.h"
 #include "xml_escape.h"
 
 #include <algorithm>
@@ -102,12 +103,6 @@ class RowFrame {
   std::ostringstream out_;
 };
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 == 1 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
-
 }  // namespace
 
 std::string strip_plot(const std::string& title, const std::vector<Group>& groups, const std::string& unit,
@@ -128,7 +123,7 @@ std::string strip_plot(const std::string& title, const std::vector<Group>& group
       frame.body() << "<circle class=\"sample\" cx=\"" << frame.x(v) << "\" cy=\"" << y + jitter << "\" r=\"3\" fill=\"#2c7fb8\" fill-opacity=\"0.6\"/>";
     }
     if (!groups[row].values.empty()) {
-      const double m = frame.x(median_of(groups[row].values));
+      const double m = frame.x(stats::quantile(groups[row].values, 0.5));
       frame.body() << "<line x1=\"" << m << "\" y1=\"" << y - 9 << "\" x2=\"" << m << "\" y2=\"" << y + 9 << "\" stroke=\"#000\" stroke-width=\"2\"/>";
     }
   }

@@ -7,16 +7,6 @@
 #include <filesystem>
 
 namespace perfgate {
-namespace {
-
-// The end of a tool's output on one line (error messages are one line).
-std::string last_words(const std::string& output) {
-  std::string tail = output.size() > 300 ? output.substr(output.size() - 300) : output;
-  for (char& c : tail) c = (c == '\n' || c == '\r') ? ' ' : c;
-  return tail;
-}
-
-}  // namespace
 
 RevisionBuild build_revision(const std::string& repo_root, const std::string& work, const std::string& commit, const std::string& preset,
                              const std::string& target) {
@@ -29,7 +19,7 @@ RevisionBuild build_revision(const std::string& repo_root, const std::string& wo
   if (!std::filesystem::exists(std::filesystem::path(b.worktree) / ".git")) {
     std::filesystem::create_directories(std::filesystem::path(b.worktree).parent_path());
     const auto r = run_process({"git", "-C", repo_root, "worktree", "add", "--detach", "--force", b.worktree, commit}, quiet);
-    if (r.status != 0) throw InputError("git worktree add " + b.worktree + " failed: " + last_words(r.output));
+    if (r.status != 0) throw InputError("git worktree add " + b.worktree + " failed: " + output_tail(r.output));
   }
   if (head_sha(b.worktree).value_or("") != commit) {
     throw InputError("worktree " + b.worktree + " is not at " + commit + "; remove it (git worktree remove --force) and retry");
@@ -43,7 +33,7 @@ RevisionBuild build_revision(const std::string& repo_root, const std::string& wo
                            std::vector<std::string>{"cmake", "--build", "--preset", preset, "--target", target}}) {
     const auto r = run_process(step, build);
     if (r.status != 0) {
-      throw InputError("building " + commit.substr(0, 12) + " failed at '" + step[1] + " " + step[2] + "': " + last_words(r.output));
+      throw InputError("building " + commit.substr(0, 12) + " failed at '" + step[1] + " " + step[2] + "': " + output_tail(r.output));
     }
   }
   return b;
