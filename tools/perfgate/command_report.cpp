@@ -16,9 +16,9 @@
 namespace perfgate {
 namespace {
 
-std::string context_of(const Results& r, const std::string& key) {
-  const auto found = r.context.find(key);
-  return found != r.context.end() ? found->second : std::string();
+std::string context_of(const std::map<std::string, std::string>& context, const std::string& key) {
+  const auto found = context.find(key);
+  return found != context.end() ? found->second : std::string();
 }
 
 void add_trends(ReportData& data, const std::string& db) {
@@ -75,21 +75,19 @@ int run_report(const ReportArgs& a) {
     if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) throw InputError("--check '" + spec + "': expected RESULTS=BASELINE");
     data.checks.push_back(load_check(spec.substr(0, eq), spec.substr(eq + 1)));
   }
-  std::optional<Results> context_source;
+  std::map<std::string, std::string> context;
   if (!a.speedup_results.empty()) {
     if (a.reference.empty() || a.candidate.empty()) throw InputError("--speedup-results needs --reference and --candidate");
     const auto results = read_results(a.speedup_results);
     SpeedupSection s{a.speedup_results, a.reference, a.candidate, judge_speedup(results, a.reference, a.candidate, a.threshold), a.target, {}};
     if (a.target) s.target_verdict = judge_speedup(results, a.reference, a.candidate, *a.target).verdict;
     data.speedup = s;
-    context_source = results;
+    context = results.context;
   }
-  if (!context_source && !data.checks.empty()) context_source = read_results(data.checks.front().results_path);
-  if (context_source) {
-    data.git_sha = context_of(*context_source, "git_sha");
-    data.machine = context_of(*context_source, "machine");
-    if (data.machine.empty()) data.machine = context_of(*context_source, "cpu_model");
-  }
+  if (context.empty() && !data.checks.empty()) context = data.checks.front().context;
+  data.git_sha = context_of(context, "git_sha");
+  data.machine = context_of(context, "machine");
+  if (data.machine.empty()) data.machine = context_of(context, "cpu_model");
   if (!a.ablation.empty()) data.ablation = load_ablation(a.ablation);
   for (const auto& folder : a.images) data.image_sets.push_back(load_images(folder));
   if (!a.history.empty()) add_trends(data, a.history);

@@ -37,6 +37,7 @@ CheckSection load_check(const std::string& results_path, const std::string& base
   section.baseline_path = baseline_path;
   const auto results = read_results(results_path);
   section.rows = compare(results, read_baseline(baseline_path));
+  section.context = results.context;
   for (const auto& row : section.rows) {
     if (row.verdict != Verdict::unbaselined) section.samples[{row.benchmark, row.field}] = values_of(results, row.benchmark, row.field);
   }

@@ -18,6 +18,7 @@ struct CheckSection {  ///< one results file judged against its baseline
   std::string results_path, baseline_path;
   std::vector<Row> rows;
   std::map<std::pair<std::string, std::string>, std::vector<double>> samples;  ///< (benchmark, field) → repetitions
+  std::map<std::string, std::string> context;  ///< the results' context (commit, machine, ...)
 };
 
 struct SpeedupSection {
