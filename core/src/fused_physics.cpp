@@ -13,6 +13,49 @@
 
 namespace recon::detail {
 
+namespace {
+
+// Σ |(|y_i| − t_i)| over `count` complex y (interleaved re, im), and y_i ← sign(|y_i| − t_i) · scale · y_i/|y_i|.
+// Squares are summed in double so that the modulus is correctly rounded, as torch's hypot-based abs is; plain sqrt
+// (no overflow guard: these amplitudes cannot reach it). Written for the vectoriser (this file is built with
+// -fno-trapping-math, without which GCC will not if-convert the selects): blocks whose element-wise loop has no
+// reduction and no branch (the division is unconditional, its inf/NaN at y = 0 discarded by the select), then the
+// block's |residuals| added into kLanes independent double sums. As one sequential sum with a guarded division the
+// loop ran scalar: ~2.5 ms per step at N = 512.
+double l1_residual_kernel(float* parts, const float* t, int64_t count, float scale) {
+  constexpr int64_t kLanes = 8, kBlock = 64;
+  double lanes[kLanes] = {};
+  float magnitude[kBlock];
+  auto residual_block = [&](int64_t first, int64_t length) {
+    float* y = parts + 2 * first;
+    const float* target = t + first;
+    for (int64_t k = 0; k < length; ++k) {
+      const float re = y[2 * k], im = y[2 * k + 1];
+      const float a = static_cast<float>(std::sqrt(static_cast<double>(re) * re + static_cast<double>(im) * im));
+      const float r = a - target[k];
+      magnitude[k] = std::fabs(r);
+      const float sign = static_cast<float>(r > 0.0f) - static_cast<float>(r < 0.0f);
+      const float quotient = (sign * scale) / a;
+      const float w = a > 0.0f ? quotient : 0.0f;
+      y[2 * k] = re * w;
+      y[2 * k + 1] = im * w;
+    }
+  };
+  int64_t i = 0;
+  for (; i + kBlock <= count; i += kBlock) {
+    residual_block(i, kBlock);
+    for (int64_t k = 0; k < kBlock; k += kLanes)
+      for (int64_t lane = 0; lane < kLanes; ++lane) lanes[lane] += static_cast<double>(magnitude[k + lane]);
+  }
+  residual_block(i, count - i);
+  for (int64_t k = 0; k < count - i; ++k) lanes[0] += static_cast<double>(magnitude[k]);
+  double sum = 0.0;
+  for (double lane : lanes) sum += lane;
+  return sum;
+}
+
+}  // namespace
+
 // Layout: the spectrum is held transposed, v[j][k] = U[k][j] (row j = spectrum column j), because the pruned
 // real-input forward transform produces columns; images are held in their natural [a][b] layout. FFTW transforms
 // are unnormalised: both ortho factors 1/N of a row's forward-then-inverse pair are folded into its pupil (1/N²).
@@ -162,21 +205,7 @@ class FusedL1Physics {
   double l1_residual(cfloat* y, const float* t, double normaliser) const {
     const int64_t count = n_ * n_;
     const double scale = 1.0 / (static_cast<double>(count) * normaliser);
-    const float fscale = static_cast<float>(scale);
-    float* parts = reinterpret_cast<float*>(y);
-    double sum = 0.0;
-    for (int64_t i = 0; i < count; ++i) {
-      const float re = parts[2 * i], im = parts[2 * i + 1];
-      // Squares summed in double: the modulus is then correctly rounded, as torch's hypot-based abs is; plain sqrt
-      // (not std::abs, which guards against an overflow these amplitudes cannot reach) so that the loop vectorises.
-      const float a = static_cast<float>(std::sqrt(static_cast<double>(re) * re + static_cast<double>(im) * im));
-      const float r = a - t[i];
-      sum += static_cast<double>(std::fabs(r));
-      const float w = a > 0.0f ? (r > 0.0f ? fscale : (r < 0.0f ? -fscale : 0.0f)) / a : 0.0f;
-      parts[2 * i] = re * w;
-      parts[2 * i + 1] = im * w;
-    }
-    return sum * scale;
+    return l1_residual_kernel(reinterpret_cast<float*>(y), t, count, static_cast<float>(scale)) * scale;
   }
 
   // Adjoint of the old row: forward over b, transpose, forward over k on the occupied rows, pupil: gradient rows.
