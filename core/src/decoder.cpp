@@ -1,6 +1,7 @@
 #include "recon/decoder.h"
 
 #include "autograd_keep_alive.h"
+#include "phase_upsample.h"
 #include "small_conv.h"
 
 #include <ATen/ATen.h>
@@ -177,6 +178,7 @@ void ProgressiveDecoderImpl::pretty_print(std::ostream& stream) const {
          << ", output_activation=" << to_string(options.output_activation())
          << ", matvec_first_layer=" << options.matvec_first_layer()
          << ", subpixel_upsampling=" << options.subpixel_upsampling()
+         << ", phase_gemm_upsampling=" << options.phase_gemm_upsampling()
          << ", small_channel_conv=" << options.small_channel_conv() << ")";
 }
 
@@ -194,7 +196,9 @@ at::Tensor ProgressiveDecoderImpl::forward_object() {
   size_t norm = 0;
   x = at::relu(norms_[norm++]->forward(x));
   for (auto& up : ups_) {
-    auto y = options.subpixel_upsampling() ? upsample_subpixel(x, up->weight) : up->forward(x);
+    auto y = options.phase_gemm_upsampling() ? detail::phase_upsample(x, up->weight)
+             : options.subpixel_upsampling()  ? upsample_subpixel(x, up->weight)
+                                              : up->forward(x);
     x = at::relu(norms_[norm++]->forward(y));
   }
   for (size_t j = 0; j < refines_.size(); ++j) {

@@ -84,6 +84,16 @@ TEST(decoder, subpixel_upsampling_equals_transposed_convolution) {
   expect_same_function(d, [&] { d->options.subpixel_upsampling(true); }, [](const at::Tensor& y) { return y.pow(2).sum(); });
 }
 
+// Every doubling of the seed workload's decoder (256→128 at 4² up to 16→8 at 64²), with a loss whose gradient
+// differs per pixel.
+TEST(decoder, phase_gemm_upsampling_equals_transposed_convolution) {
+  at::manual_seed(7);
+  recon::ProgressiveDecoder d(recon::DecoderOptions(512, 128));
+  const auto weights = at::rand({1, 1, 512, 512});
+  expect_same_function(d, [&] { d->options.phase_gemm_upsampling(true); },
+                       [&](const at::Tensor& y) { return (y * weights).pow(2).sum(); });
+}
+
 // The direct kernel covers the 8→4, 4→2 (padded) and 2→1 (unpadded, with bias) layers at 128², as in the seed
 // workload; a loss that is not a plain sum so that every gradient pixel differs.
 TEST(decoder, small_channel_conv_equals_library_convolution) {

@@ -43,6 +43,9 @@ struct DecoderOptions {
   /// Exact optimisation: each stride-2 transposed convolution as a 3×3 convolution plus pixel shuffle, which
   /// LibTorch runs on oneDNN instead of im2col + GEMM.
   TORCH_ARG(bool, subpixel_upsampling) = false;
+  /// Exact optimisation: each stride-2 transposed convolution as 16 BLAS products on shifted views of the padded
+  /// input, one per output phase and kernel tap, without im2col/col2im (takes precedence over subpixel_upsampling).
+  TORCH_ARG(bool, phase_gemm_upsampling) = false;
   /// Exact optimisation: 3×3 convolutions with ≤ 8 input channels through a direct kernel (sums in another order).
   TORCH_ARG(bool, small_channel_conv) = false;
   /// Needs matvec_first_layer: the first layer's weight gradient is left in factored_gradient() rather than in
