@@ -1,6 +1,7 @@
 #include "fused_physics.h"
 
 #include "autograd_keep_alive.h"
+#include "cpu_dispatch.h"
 #include "fftw_rows.h"
 
 #include <ATen/ATen.h>
@@ -22,7 +23,7 @@ namespace {
 // reduction and no branch (the division is unconditional, its inf/NaN at y = 0 discarded by the select), then the
 // block's |residuals| added into kLanes independent double sums. As one sequential sum with a guarded division the
 // loop ran scalar: ~2.5 ms per step at N = 512.
-double l1_residual_kernel(float* parts, const float* t, int64_t count, float scale) {
+RECON_VECTOR_KERNEL double l1_residual_kernel(float* parts, const float* t, int64_t count, float scale) {
   constexpr int64_t kLanes = 8, kBlock = 64;
   double lanes[kLanes] = {};
   float magnitude[kBlock];

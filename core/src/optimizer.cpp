@@ -1,5 +1,7 @@
 #include "recon/optimizer.h"
 
+#include "cpu_dispatch.h"
+
 #include <ATen/ATen.h>
 #include <torch/optim/adam.h>
 
@@ -56,6 +58,20 @@ inline void adam_update(const AdamConstants& c, int64_t n, float* p, float* m, f
   }
 }
 
+// The two gradient forms the fused Adam meets, as vector kernels: a dense gradient, and a rank-one gradient whose
+// row r is left[r] · right (the product at::outer forms), over a [rows, cols] parameter.
+RECON_VECTOR_KERNEL void adam_update_dense(const AdamConstants& c, int64_t n, float* p, float* m, float* v, const float* g) {
+  adam_update(c, n, p, m, v, [g](int64_t k) { return g[k]; });
+}
+RECON_VECTOR_KERNEL void adam_update_rank_one(const AdamConstants& c, int64_t rows, int64_t cols, float* p, float* m,
+                                              float* v, const float* left, const float* right) {
+  for (int64_t row = 0; row < rows; ++row) {
+    const float l = left[row];
+    const int64_t at = row * cols;
+    adam_update(c, cols, p + at, m + at, v + at, [l, right](int64_t k) { return l * right[k]; });
+  }
+}
+
 class FusedAdam final : public StepOptimizer {
  public:
   FusedAdam(std::vector<at::Tensor> params, double lr, std::vector<FactoredParameter> factored)
@@ -87,24 +103,15 @@ class FusedAdam final : public StepOptimizer {
       float* v = exp_avg_sq_[i].data_ptr<float>();
       auto& f = factored_[i];
       if (f.gradient && f.gradient->terms.size() == 1 && !params_[i].grad().defined()) {
-        // Rank one: row r of the [rows, cols] view has gradient left[r] · right (the product at::outer forms).
         const auto& [left, right] = f.gradient->terms.front();
-        const int64_t rows = left.numel(), cols = right.numel();
-        const float* l = left.data_ptr<float>();
-        const float* r = right.data_ptr<float>();
-        for (int64_t row = 0; row < rows; ++row) {
-          const float lr = l[row];
-          const int64_t at = row * cols;
-          adam_update(c, cols, p + at, m + at, v + at, [lr, r](int64_t k) { return lr * r[k]; });
-        }
+        adam_update_rank_one(c, left.numel(), right.numel(), p, m, v, left.data_ptr<float>(), right.data_ptr<float>());
         continue;
       }
       if (f.gradient) f.gradient->move_into(params_[i]);  // several terms, or a dense part too: add them up
       const auto& grad = params_[i].grad();
       if (!grad.defined()) continue;
-      auto g_contig = grad.contiguous();
-      const float* g = g_contig.data_ptr<float>();
-      adam_update(c, params_[i].numel(), p, m, v, [g](int64_t k) { return g[k]; });
+      const auto g = grad.contiguous();
+      adam_update_dense(c, params_[i].numel(), p, m, v, g.data_ptr<float>());
     }
   }
   void set_learning_rate(double lr) override { lr_ = lr; }

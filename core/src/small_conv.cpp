@@ -1,5 +1,7 @@
 #include "small_conv.h"
 
+#include "cpu_dispatch.h"
+
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>
 #include <torch/csrc/autograd/custom_function.h>
@@ -28,7 +30,7 @@ Tap tap(int64_t dy, int64_t dx, int64_t p, int64_t h_in, int64_t w_in, int64_t h
 }
 
 // y[co] = b[co] + Σ_ci Σ_taps w · shifted x[ci].
-void forward_kernel(const float* x, const float* w, const float* b, float* y, int64_t cin, int64_t cout, int64_t h_in,
+RECON_VECTOR_KERNEL void forward_kernel(const float* x, const float* w, const float* b, float* y, int64_t cin, int64_t cout, int64_t h_in,
                     int64_t w_in, int64_t h_out, int64_t w_out, int64_t p) {
   for (int64_t co = 0; co < cout; ++co) {
     float* out = y + co * h_out * w_out;
@@ -50,7 +52,7 @@ void forward_kernel(const float* x, const float* w, const float* b, float* y, in
 }
 
 // gx[ci] = Σ_co Σ_taps w · (gy[co] shifted back); gw[co][ci][tap] = Σ gy[co] · shifted x[ci]; gb[co] = Σ gy[co].
-void backward_kernel(const float* x, const float* w, const float* gy, float* gx, float* gw, float* gb, int64_t cin,
+RECON_VECTOR_KERNEL void backward_kernel(const float* x, const float* w, const float* gy, float* gx, float* gw, float* gb, int64_t cin,
                      int64_t cout, int64_t h_in, int64_t w_in, int64_t h_out, int64_t w_out, int64_t p) {
   if (gx) std::fill_n(gx, cin * h_in * w_in, 0.0f);
   std::vector<float> column_sums(static_cast<size_t>(w_out));
