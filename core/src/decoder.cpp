@@ -1,6 +1,7 @@
 #include "recon/decoder.h"
 
 #include "autograd_keep_alive.h"
+#include "batch_norm_relu.h"
 #include "phase_upsample.h"
 #include "small_conv.h"
 
@@ -179,6 +180,7 @@ void ProgressiveDecoderImpl::pretty_print(std::ostream& stream) const {
          << ", matvec_first_layer=" << options.matvec_first_layer()
          << ", subpixel_upsampling=" << options.subpixel_upsampling()
          << ", phase_gemm_upsampling=" << options.phase_gemm_upsampling()
+         << ", fused_batchnorm_relu=" << options.fused_batchnorm_relu()
          << ", small_channel_conv=" << options.small_channel_conv() << ")";
 }
 
@@ -194,16 +196,16 @@ at::Tensor ProgressiveDecoderImpl::forward_object() {
     x = first_->forward(latent_);
   }
   size_t norm = 0;
-  x = at::relu(norms_[norm++]->forward(x));
+  x = normalize(norm++, x);
   for (auto& up : ups_) {
     auto y = options.phase_gemm_upsampling() ? detail::phase_upsample(x, up->weight)
              : options.subpixel_upsampling()  ? upsample_subpixel(x, up->weight)
                                               : up->forward(x);
-    x = at::relu(norms_[norm++]->forward(y));
+    x = normalize(norm++, y);
   }
   for (size_t j = 0; j < refines_.size(); ++j) {
     x = refine(j, x);
-    if (j + 1 < refines_.size()) x = at::relu(norms_[norm++]->forward(x));
+    if (j + 1 < refines_.size()) x = normalize(norm++, x);
   }
   return crop_pad(activate(x, options.output_activation()), options.object_size());
 }
@@ -217,6 +219,13 @@ at::Tensor ProgressiveDecoderImpl::refine(size_t j, const at::Tensor& x) {
     return detail::small_conv3x3(x, conv->weight, conv->bias, padding);
   }
   return conv->forward(x);
+}
+
+at::Tensor ProgressiveDecoderImpl::normalize(size_t i, const at::Tensor& x) {
+  auto& norm = *norms_[i];
+  // The fused node needs what the decoder always has: batch statistics (training mode) and affine parameters.
+  if (options.fused_batchnorm_relu() && norm.is_training()) return detail::batch_norm_relu(x, norm);
+  return at::relu(norm.forward(x));
 }
 
 at::Tensor ProgressiveDecoderImpl::forward() { return crop_pad(forward_object(), options.grid_size()); }

@@ -94,6 +94,30 @@ TEST(decoder, phase_gemm_upsampling_equals_transposed_convolution) {
                        [&](const at::Tensor& y) { return (y * weights).pow(2).sum(); });
 }
 
+// Every BatchNorm + ReLU pair of the seed workload's decoder (4² to 128², 256 to 2 channels); the running
+// statistics are updated as BatchNorm2d's forward updates them.
+TEST(decoder, fused_batchnorm_relu_equals_library_pair) {
+  at::manual_seed(9);
+  recon::ProgressiveDecoder d(recon::DecoderOptions(512, 128));
+  const auto weights = at::rand({1, 1, 512, 512});
+  expect_same_function(d, [&] { d->options.fused_batchnorm_relu(true); },
+                       [&](const at::Tensor& y) { return (y * weights).pow(2).sum(); });
+  // Both forwards above updated the buffers; a decoder that only ever ran the library pair twice must agree.
+  at::manual_seed(9);
+  recon::ProgressiveDecoder plain(recon::DecoderOptions(512, 128));
+  plain->forward();
+  plain->forward();
+  const auto fused_buffers = d->named_buffers(), plain_buffers = plain->named_buffers();
+  for (const auto& item : plain_buffers) {
+    const auto& other = fused_buffers[item.key()];
+    if (item.value().is_floating_point()) {
+      EXPECT_LT(recon::testing::max_relative_difference(other, item.value()), kMatvecTolerance) << item.key();
+    } else {
+      EXPECT_TRUE(at::equal(other, item.value())) << item.key();
+    }
+  }
+}
+
 // The direct kernel covers the 8→4, 4→2 (padded) and 2→1 (unpadded, with bias) layers at 128², as in the seed
 // workload; a loss that is not a plain sum so that every gradient pixel differs.
 TEST(decoder, small_channel_conv_equals_library_convolution) {

@@ -46,6 +46,8 @@ struct DecoderOptions {
   /// Exact optimisation: each stride-2 transposed convolution as 16 BLAS products on shifted views of the padded
   /// input, one per output phase and kernel tap, without im2col/col2im (takes precedence over subpixel_upsampling).
   TORCH_ARG(bool, phase_gemm_upsampling) = false;
+  /// Exact optimisation: each BatchNorm and the ReLU after it as one autograd node with its own loops.
+  TORCH_ARG(bool, fused_batchnorm_relu) = false;
   /// Exact optimisation: 3×3 convolutions with ≤ 8 input channels through a direct kernel (sums in another order).
   TORCH_ARG(bool, small_channel_conv) = false;
   /// Needs matvec_first_layer: the first layer's weight gradient is left in factored_gradient() rather than in
@@ -81,6 +83,7 @@ class ProgressiveDecoderImpl : public torch::nn::Cloneable<ProgressiveDecoderImp
 
  private:
   at::Tensor refine(size_t index, const at::Tensor& x);
+  at::Tensor normalize(size_t index, const at::Tensor& x);  ///< relu(norms_[index](x))
 
   torch::Tensor latent_;
   torch::nn::ConvTranspose2d first_{nullptr};
