@@ -12,7 +12,7 @@ namespace {
 
 const std::set<std::string> kBuiltinTargets = {"usaf", "star", "planet", "points", "disc"};
 const std::set<std::string> kSwitches = {"precompute_sample", "shared_spectrum",    "fold_shifts", "pruned_forward",
-                                         "pruned_inverse",    "fused_physics", "matvec_first_layer", "subpixel_upsampling", "phase_gemm_upsampling", "fused_batchnorm_relu", "small_channel_conv", "fused_adam",
+                                         "pruned_inverse",    "fused_physics", "matvec_first_layer", "subpixel_upsampling", "blas_upsampling", "fused_batchnorm_relu", "small_channel_conv", "fused_adam",
                                          "factored_first_layer_grad", "caching_allocator"};
 
 const std::set<std::string> kPatterns = {"fermat", "random", "rings", "jittered", "star"};

@@ -2,7 +2,7 @@
 
 #include "autograd_keep_alive.h"
 #include "batch_norm_relu.h"
-#include "phase_upsample.h"
+#include "strided_upsample.h"
 #include "small_conv.h"
 
 #include <ATen/ATen.h>
@@ -179,7 +179,7 @@ void ProgressiveDecoderImpl::pretty_print(std::ostream& stream) const {
          << ", output_activation=" << to_string(options.output_activation())
          << ", matvec_first_layer=" << options.matvec_first_layer()
          << ", subpixel_upsampling=" << options.subpixel_upsampling()
-         << ", phase_gemm_upsampling=" << options.phase_gemm_upsampling()
+         << ", blas_upsampling=" << options.blas_upsampling()
          << ", fused_batchnorm_relu=" << options.fused_batchnorm_relu()
          << ", small_channel_conv=" << options.small_channel_conv() << ")";
 }
@@ -198,7 +198,7 @@ at::Tensor ProgressiveDecoderImpl::forward_object() {
   size_t norm = 0;
   x = normalize(norm++, x);
   for (auto& up : ups_) {
-    auto y = options.phase_gemm_upsampling() ? detail::phase_upsample(x, up->weight)
+    auto y = options.blas_upsampling() ? detail::upsample_k4_s2(x, up->weight)
              : options.subpixel_upsampling()  ? upsample_subpixel(x, up->weight)
                                               : up->forward(x);
     x = normalize(norm++, y);

@@ -24,7 +24,7 @@ OptimizationSwitches OptimizationSwitches::none() {
 
 const std::vector<std::string>& OptimizationSwitches::names() {
   static const std::vector<std::string> kNames = {"precompute_sample", "shared_spectrum",    "fold_shifts", "pruned_forward",
-                                                  "pruned_inverse",    "fused_physics", "matvec_first_layer", "subpixel_upsampling", "phase_gemm_upsampling", "fused_batchnorm_relu", "small_channel_conv", "fused_adam",
+                                                  "pruned_inverse",    "fused_physics", "matvec_first_layer", "subpixel_upsampling", "blas_upsampling", "fused_batchnorm_relu", "small_channel_conv", "fused_adam",
                                                   "factored_first_layer_grad", "caching_allocator"};
   return kNames;
 }
@@ -38,7 +38,7 @@ bool& OptimizationSwitches::by_name(const std::string& name) {
   if (name == "fused_physics") return fused_physics;
   if (name == "matvec_first_layer") return matvec_first_layer;
   if (name == "subpixel_upsampling") return subpixel_upsampling;
-  if (name == "phase_gemm_upsampling") return phase_gemm_upsampling;
+  if (name == "blas_upsampling") return blas_upsampling;
   if (name == "fused_batchnorm_relu") return fused_batchnorm_relu;
   if (name == "small_channel_conv") return small_channel_conv;
   if (name == "fused_adam") return fused_adam;
@@ -51,7 +51,7 @@ void configure_decoder(DecoderOptions& decoder, const PipelineOptions& pipeline)
   const bool optimized = pipeline.kind == PipelineKind::optimized;
   decoder.matvec_first_layer(optimized && pipeline.switches.matvec_first_layer);
   decoder.subpixel_upsampling(optimized && pipeline.switches.subpixel_upsampling);
-  decoder.phase_gemm_upsampling(optimized && pipeline.switches.phase_gemm_upsampling);
+  decoder.blas_upsampling(optimized && pipeline.switches.blas_upsampling);
   decoder.fused_batchnorm_relu(optimized && pipeline.switches.fused_batchnorm_relu);
   decoder.small_channel_conv(optimized && pipeline.switches.small_channel_conv);
   decoder.factored_first_layer_gradient(optimized && pipeline.switches.matvec_first_layer &&

@@ -86,11 +86,11 @@ TEST(decoder, subpixel_upsampling_equals_transposed_convolution) {
 
 // Every doubling of the seed workload's decoder (256→128 at 4² up to 16→8 at 64²), with a loss whose gradient
 // differs per pixel.
-TEST(decoder, phase_gemm_upsampling_equals_transposed_convolution) {
+TEST(decoder, blas_upsampling_equals_transposed_convolution) {
   at::manual_seed(7);
   recon::ProgressiveDecoder d(recon::DecoderOptions(512, 128));
   const auto weights = at::rand({1, 1, 512, 512});
-  expect_same_function(d, [&] { d->options.phase_gemm_upsampling(true); },
+  expect_same_function(d, [&] { d->options.blas_upsampling(true); },
                        [&](const at::Tensor& y) { return (y * weights).pow(2).sum(); });
 }
 

@@ -43,9 +43,9 @@ struct DecoderOptions {
   /// Exact optimisation: each stride-2 transposed convolution as a 3×3 convolution plus pixel shuffle, which
   /// LibTorch runs on oneDNN instead of im2col + GEMM.
   TORCH_ARG(bool, subpixel_upsampling) = false;
-  /// Exact optimisation: each stride-2 transposed convolution as 16 BLAS products on shifted views of the padded
-  /// input, one per output phase and kernel tap, without im2col/col2im (takes precedence over subpixel_upsampling).
-  TORCH_ARG(bool, phase_gemm_upsampling) = false;
+  /// Exact optimisation: each stride-2 transposed convolution on BLAS directly, as products per output phase and tap
+  /// on large inputs, one product and a specialised col2im on small ones (takes precedence over subpixel_upsampling).
+  TORCH_ARG(bool, blas_upsampling) = false;
   /// Exact optimisation: each BatchNorm and the ReLU after it as one autograd node with its own loops.
   TORCH_ARG(bool, fused_batchnorm_relu) = false;
   /// Exact optimisation: 3×3 convolutions with ≤ 8 input channels through a direct kernel (sums in another order).

@@ -34,7 +34,7 @@ struct OptimizationSwitches {
                                    ///< (needs the four switches above and the L1 loss)
   bool matvec_first_layer = true;  ///< the decoder's first layer as a matrix-vector product
   bool subpixel_upsampling = false; ///< stride-2 transposed convolutions as conv + pixel shuffle (measured slower: off)
-  bool phase_gemm_upsampling = true; ///< stride-2 transposed convolutions as BLAS products per output phase and tap
+  bool blas_upsampling = true;  ///< stride-2 transposed convolutions on BLAS directly, without LibTorch's col2im
   bool fused_batchnorm_relu = true;  ///< each BatchNorm and its ReLU as one node with its own loops
   bool small_channel_conv = true;   ///< the decoder's ≤ 8-channel 3×3 convolutions run a direct kernel
   bool fused_adam = true;          ///< Adam as one loop per parameter, gradients released instead of zeroed
@@ -54,7 +54,7 @@ struct PipelineOptions {
   OptimizationSwitches switches;
 };
 
-/// Sets the decoder's own switches (matvec_first_layer, subpixel_upsampling, phase_gemm_upsampling, fused_batchnorm_relu,
+/// Sets the decoder's own switches (matvec_first_layer, subpixel_upsampling, blas_upsampling, fused_batchnorm_relu,
 /// small_channel_conv,
 /// factored_first_layer_gradient) from the pipeline: on for the optimized pipeline as its switches say, all off for
 /// the reference.

@@ -1,4 +1,6 @@
-#include "phase_upsample.h"
+#include "strided_upsample.h"
+
+#include "cpu_dispatch.h"
 
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>
@@ -9,6 +11,16 @@
 
 namespace recon::detail {
 namespace {
+
+// Row-major C = op(A) · op(B) + beta · C (BLAS takes int dimensions; these are far below 2³¹).
+void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
+          int64_t ldb, float beta, float* c, int64_t ldc) {
+  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, static_cast<int>(m),
+              static_cast<int>(n), static_cast<int>(k), 1.0f, a, static_cast<int>(lda), b, static_cast<int>(ldb), beta, c,
+              static_cast<int>(ldc));
+}
+
+// ---- Phases --------------------------------------------------------------------------------------------------------
 
 // Kernel taps of output phase a along one axis: {input shift, kernel index}. Output 2m + a reads input m + shift
 // through kernel index k where 2(m + shift) − 1 + k = 2m + a.
@@ -77,9 +89,6 @@ at::Tensor unpack_weight(const at::Tensor& packed, const Geometry& g) {
 
 struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
   static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x, const at::Tensor& weight) {
-    TORCH_CHECK(x.dim() == 4 && x.size(0) == 1 && weight.dim() == 4 && weight.size(0) == x.size(1) && weight.size(2) == 4 &&
-                    weight.size(3) == 4 && x.scalar_type() == at::kFloat && weight.scalar_type() == at::kFloat,
-                "phase_upsample: expects x [1, C_in, H, W] float32 and weight [C_in, C_out, 4, 4] float32");
     const Geometry g{x.size(1), weight.size(1), x.size(2), x.size(3)};
     auto padded = pad_input(x.detach().contiguous(), g);
     auto packed = pack_weight(weight.detach(), g);
@@ -88,10 +97,8 @@ struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
     const float* wp = packed.data_ptr<float>();
     float* y = phases.data_ptr<float>();
     for_each_tap([&](int64_t phase, int64_t dy, int64_t dx, int64_t tap, bool first) {
-      cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, static_cast<int>(g.cout), static_cast<int>(g.span()),
-                  static_cast<int>(g.cin), 1.0f, wp + tap * g.taps(), static_cast<int>(g.cout), xp + g.slice(dy, dx),
-                  static_cast<int>(g.channel()), first ? 0.0f : 1.0f, y + phase * g.cout * g.span(),
-                  static_cast<int>(g.span()));
+      gemm(true, false, g.cout, g.span(), g.cin, wp + tap * g.taps(), g.cout, xp + g.slice(dy, dx), g.channel(),
+           first ? 0.0f : 1.0f, y + phase * g.cout * g.span(), g.span());
     });
     // Interleave: out[c][2m + a][2n + b] = phase (a, b)[c][m · row() + n].
     auto out = at::empty({1, g.cout, 2 * g.h, 2 * g.w}, x.options());
@@ -142,9 +149,8 @@ struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
     auto grad_packed = at::empty_like(packed);
     float* gw = grad_packed.data_ptr<float>();
     for_each_tap([&](int64_t phase, int64_t dy, int64_t dx, int64_t tap, bool) {
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(g.cin), static_cast<int>(g.cout),
-                  static_cast<int>(g.span()), 1.0f, xp + g.slice(dy, dx), static_cast<int>(g.channel()),
-                  gy + phase * g.cout * g.span(), static_cast<int>(g.span()), 0.0f, gw + tap * g.taps(), static_cast<int>(g.cout));
+      gemm(false, true, g.cin, g.cout, g.span(), xp + g.slice(dy, dx), g.channel(), gy + phase * g.cout * g.span(), g.span(),
+           0.0f, gw + tap * g.taps(), g.cout);
     });
 
     at::Tensor grad_x;
@@ -152,10 +158,8 @@ struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
       auto grad_padded = at::zeros_like(padded);
       float* gxp = grad_padded.data_ptr<float>();
       for_each_tap([&](int64_t phase, int64_t dy, int64_t dx, int64_t tap, bool) {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(g.cin), static_cast<int>(g.span()),
-                    static_cast<int>(g.cout), 1.0f, wp + tap * g.taps(), static_cast<int>(g.cout),
-                    gy + phase * g.cout * g.span(), static_cast<int>(g.span()), 1.0f, gxp + g.slice(dy, dx),
-                    static_cast<int>(g.channel()));
+        gemm(false, false, g.cin, g.span(), g.cout, wp + tap * g.taps(), g.cout, gy + phase * g.cout * g.span(), g.span(),
+             1.0f, gxp + g.slice(dy, dx), g.channel());
       });
       grad_x = at::empty({1, g.cin, g.h, g.w}, grad_out.options());
       float* gx = grad_x.data_ptr<float>();
@@ -167,8 +171,89 @@ struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
   }
 };
 
+// ---- Columns -------------------------------------------------------------------------------------------------------
+
+// Output row oy = 2 · iy − 1 + ky and column ox = 2 · ix − 1 + kx of kernel tap (ky, kx) at input (iy, ix); the
+// input columns whose output falls inside the image are [first_column(kx), end_column(kx, w)).
+int64_t first_column(int64_t kx) { return kx == 0 ? 1 : 0; }
+int64_t end_column(int64_t kx, int64_t w) { return kx == 3 ? w - 1 : w; }
+
+// out[c][2iy − 1 + ky][2ix − 1 + kx] += columns[(c, ky, kx)][iy][ix] for every tap inside the output (col2im).
+RECON_VECTOR_KERNEL void columns_to_image(const float* columns, float* out, int64_t cout, int64_t h, int64_t w) {
+  std::fill_n(out, cout * 4 * h * w, 0.0f);
+  for (int64_t c = 0; c < cout; ++c)
+    for (int64_t ky = 0; ky < 4; ++ky)
+      for (int64_t kx = 0; kx < 4; ++kx) {
+        const float* plane = columns + ((c * 4 + ky) * 4 + kx) * h * w;
+        for (int64_t iy = 0; iy < h; ++iy) {
+          const int64_t oy = 2 * iy - 1 + ky;
+          if (oy < 0 || oy >= 2 * h) continue;
+          float* row = out + (c * 2 * h + oy) * 2 * w - 1 + kx;
+          const float* src = plane + iy * w;
+          for (int64_t ix = first_column(kx); ix < end_column(kx, w); ++ix) row[2 * ix] += src[ix];
+        }
+      }
+}
+
+// columns[(c, ky, kx)][iy][ix] = grad[c][2iy − 1 + ky][2ix − 1 + kx], zero where that falls outside (im2col).
+RECON_VECTOR_KERNEL void image_to_columns(const float* grad, float* columns, int64_t cout, int64_t h, int64_t w) {
+  for (int64_t c = 0; c < cout; ++c)
+    for (int64_t ky = 0; ky < 4; ++ky)
+      for (int64_t kx = 0; kx < 4; ++kx) {
+        float* plane = columns + ((c * 4 + ky) * 4 + kx) * h * w;
+        for (int64_t iy = 0; iy < h; ++iy) {
+          const int64_t oy = 2 * iy - 1 + ky;
+          float* dst = plane + iy * w;
+          std::fill_n(dst, w, 0.0f);
+          if (oy < 0 || oy >= 2 * h) continue;
+          const float* row = grad + (c * 2 * h + oy) * 2 * w - 1 + kx;
+          for (int64_t ix = first_column(kx); ix < end_column(kx, w); ++ix) dst[ix] = row[2 * ix];
+        }
+      }
+}
+
+struct ColumnUpsample : torch::autograd::Function<ColumnUpsample> {
+  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x, const at::Tensor& weight) {
+    const int64_t cin = x.size(1), cout = weight.size(1), h = x.size(2), w = x.size(3);
+    auto xc = x.detach().contiguous(), wc = weight.detach().contiguous();
+    auto columns = at::empty({cout * 16, h * w}, xc.options());
+    gemm(true, false, cout * 16, h * w, cin, wc.data_ptr<float>(), cout * 16, xc.data_ptr<float>(), h * w, 0.0f,
+         columns.data_ptr<float>(), h * w);
+    auto out = at::empty({1, cout, 2 * h, 2 * w}, xc.options());
+    columns_to_image(columns.data_ptr<float>(), out.data_ptr<float>(), cout, h, w);
+    ctx->saved_data["x"] = xc;
+    ctx->saved_data["weight"] = wc;
+    return out;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads) {
+    const auto x = ctx->saved_data["x"].toTensor(), weight = ctx->saved_data["weight"].toTensor();
+    const int64_t cin = x.size(1), cout = weight.size(1), h = x.size(2), w = x.size(3);
+    const auto grad_out = grads[0].contiguous();
+    auto columns = at::empty({cout * 16, h * w}, grad_out.options());
+    image_to_columns(grad_out.data_ptr<float>(), columns.data_ptr<float>(), cout, h, w);
+    auto grad_weight = at::empty_like(weight);
+    gemm(false, true, cin, cout * 16, h * w, x.data_ptr<float>(), h * w, columns.data_ptr<float>(), h * w, 0.0f,
+         grad_weight.data_ptr<float>(), cout * 16);
+    at::Tensor grad_x;
+    if (ctx->needs_input_grad(0)) {
+      grad_x = at::empty_like(x);
+      gemm(false, false, cin, h * w, cout * 16, weight.data_ptr<float>(), cout * 16, columns.data_ptr<float>(), h * w, 0.0f,
+           grad_x.data_ptr<float>(), h * w);
+    }
+    return {grad_x, grad_weight};
+  }
+};
+
 }  // namespace
 
-at::Tensor phase_upsample(const at::Tensor& x, const at::Tensor& weight) { return PhaseUpsample::apply(x, weight); }
+at::Tensor upsample_k4_s2(const at::Tensor& x, const at::Tensor& weight) {
+  TORCH_CHECK(x.dim() == 4 && x.size(0) == 1 && weight.dim() == 4 && weight.size(0) == x.size(1) && weight.size(2) == 4 &&
+                  weight.size(3) == 4 && x.scalar_type() == at::kFloat && weight.scalar_type() == at::kFloat,
+              "upsample_k4_s2: expects x [1, C_in, H, W] float32 and weight [C_in, C_out, 4, 4] float32");
+  constexpr int64_t kColumnsUpToPixels = 8 * 8;  // the crossover measured between 8² and 16² (see the header)
+  if (x.size(2) * x.size(3) <= kColumnsUpToPixels) return ColumnUpsample::apply(x, weight);
+  return PhaseUpsample::apply(x, weight);
+}
 
 }  // namespace recon::detail
