@@ -12,85 +12,128 @@
 namespace recon::detail {
 namespace {
 
-// Geometry of one 3×3 tap: output (i, j) reads input (i + dy − p, j + dx − p). For a tap, the valid output
-// columns are [j0, j1) and rows [i0, i1).
-struct Tap {
-  int64_t i0, i1, j0, j1, di, dj;
+// Shapes of one call: the input zero-padded by p on each side is [C_in][hp][wp]; the output [C_out][ho][wo] with
+// ho = hp − 2, wo = wp − 2, and output (i, j) reads padded input (i + dy, j + dx) through tap (dy, dx).
+struct Shape {
+  int64_t cin, cout, hp, wp;
+  int64_t ho() const { return hp - 2; }
+  int64_t wo() const { return wp - 2; }
+  int64_t weight(int64_t co, int64_t ci, int64_t dy, int64_t dx) const { return ((co * cin + ci) * 3 + dy) * 3 + dx; }
 };
 
-Tap tap(int64_t dy, int64_t dx, int64_t p, int64_t h_in, int64_t w_in, int64_t h_out, int64_t w_out) {
-  Tap t;
-  t.di = dy - p;
-  t.dj = dx - p;
-  t.i0 = std::max<int64_t>(0, -t.di);
-  t.i1 = std::min<int64_t>(h_out, h_in - t.di);
-  t.j0 = std::max<int64_t>(0, -t.dj);
-  t.j1 = std::min<int64_t>(w_out, w_in - t.dj);
-  return t;
-}
+// The forward and input-gradient kernels work on chunks of kChunk consecutive output columns held in a local array
+// that the compiler keeps in vector registers: every tap adds k · (a shifted input chunk) to it, one load and one
+// fused multiply-add per element, and the chunk is stored once. (Accumulating whole rows in memory costs a load and
+// a store per tap; measured on the 8→4 layer at 128²: 0.33 → 0.21 ms forward, same sums in the same order.) The
+// chunk length is a compile-time constant in full chunks (kFull), which is what lets GCC keep it in registers: with
+// a run-time length, or 16 columns, it did not (0.56 and 0.68 ms).
+constexpr int64_t kChunk = 32;
 
-// y[co] = b[co] + Σ_ci Σ_taps w · shifted x[ci].
-RECON_VECTOR_KERNEL void forward_kernel(const float* x, const float* w, const float* b, float* y, int64_t cin, int64_t cout, int64_t h_in,
-                    int64_t w_in, int64_t h_out, int64_t w_out, int64_t p) {
-  for (int64_t co = 0; co < cout; ++co) {
-    float* out = y + co * h_out * w_out;
-    std::fill_n(out, h_out * w_out, b ? b[co] : 0.0f);
-    for (int64_t ci = 0; ci < cin; ++ci) {
-      const float* in = x + ci * h_in * w_in;
-      for (int64_t dy = 0; dy < 3; ++dy)
-        for (int64_t dx = 0; dx < 3; ++dx) {
-          const float k = w[((co * cin + ci) * 3 + dy) * 3 + dx];
-          const Tap t = tap(dy, dx, p, h_in, w_in, h_out, w_out);
-          for (int64_t i = t.i0; i < t.i1; ++i) {
-            float* o = out + i * w_out;
-            const float* s = in + (i + t.di) * w_in + t.dj;
-            for (int64_t j = t.j0; j < t.j1; ++j) o[j] += k * s[j];
-          }
-        }
+// out[l] = bias + Σ_ci Σ_taps w · xp[ci][i + dy][l + dx] for l < len; xp points at the chunk's first column.
+template <bool kFull>
+inline void forward_chunk(const float* xp, const float* w, float bias, float* out, const Shape& s, int64_t co, int64_t i,
+                          int64_t len) {
+  const int64_t n = kFull ? kChunk : len;
+  float acc[kChunk];
+  for (int64_t l = 0; l < n; ++l) acc[l] = bias;
+  for (int64_t ci = 0; ci < s.cin; ++ci)
+    for (int64_t dy = 0; dy < 3; ++dy) {
+      const float* row = xp + (ci * s.hp + i + dy) * s.wp;
+      for (int64_t dx = 0; dx < 3; ++dx) {
+        const float k = w[s.weight(co, ci, dy, dx)];
+        for (int64_t l = 0; l < n; ++l) acc[l] += k * row[dx + l];
+      }
     }
-  }
+  for (int64_t l = 0; l < n; ++l) out[l] = acc[l];
 }
 
-// gx[ci] = Σ_co Σ_taps w · (gy[co] shifted back); gw[co][ci][tap] = Σ gy[co] · shifted x[ci]; gb[co] = Σ gy[co].
-RECON_VECTOR_KERNEL void backward_kernel(const float* x, const float* w, const float* gy, float* gx, float* gw, float* gb, int64_t cin,
-                     int64_t cout, int64_t h_in, int64_t w_in, int64_t h_out, int64_t w_out, int64_t p) {
-  if (gx) std::fill_n(gx, cin * h_in * w_in, 0.0f);
-  std::vector<float> column_sums(static_cast<size_t>(w_out));
-  for (int64_t co = 0; co < cout; ++co) {
-    const float* g = gy + co * h_out * w_out;
+// y[co] = b[co] + Σ_ci Σ_taps w · shifted xp[ci].
+RECON_VECTOR_KERNEL void forward_kernel(const float* xp, const float* w, const float* b, float* y, const Shape& s) {
+  const int64_t ho = s.ho(), wo = s.wo();
+  for (int64_t co = 0; co < s.cout; ++co)
+    for (int64_t i = 0; i < ho; ++i) {
+      const float bias = b ? b[co] : 0.0f;
+      float* out = y + (co * ho + i) * wo;
+      int64_t j0 = 0;
+      for (; j0 + kChunk <= wo; j0 += kChunk) forward_chunk<true>(xp + j0, w, bias, out + j0, s, co, i, kChunk);
+      if (j0 < wo) forward_chunk<false>(xp + j0, w, bias, out + j0, s, co, i, wo - j0);
+    }
+}
+
+// out[l] = Σ_co Σ_taps w · gy[co][a + p − dy][c0 + l + p − dx] for l < len. gyp is gy with two zero columns on each
+// side ([C_out][ho][wo + 4]) so that every shifted read is in bounds; rows outside gy are skipped.
+template <bool kFull>
+inline void input_gradient_chunk(const float* w, const float* gyp, float* out, const Shape& s, int64_t p, int64_t ci,
+                                 int64_t a, int64_t c0, int64_t len) {
+  const int64_t n = kFull ? kChunk : len, ho = s.ho(), row_length = s.wo() + 4;
+  float acc[kChunk];
+  for (int64_t l = 0; l < n; ++l) acc[l] = 0.0f;
+  for (int64_t co = 0; co < s.cout; ++co)
+    for (int64_t dy = 0; dy < 3; ++dy) {
+      const int64_t i = a + p - dy;
+      if (i < 0 || i >= ho) continue;
+      const float* g = gyp + (co * ho + i) * row_length + 2 + c0 + p;
+      for (int64_t dx = 0; dx < 3; ++dx) {
+        const float k = w[s.weight(co, ci, dy, dx)];
+        for (int64_t l = 0; l < n; ++l) acc[l] += k * g[l - dx];
+      }
+    }
+  for (int64_t l = 0; l < n; ++l) out[l] = acc[l];
+}
+
+// gx[ci] = Σ_co Σ_taps w · (gy[co] shifted back), for the unpadded input [C_in][h][width].
+RECON_VECTOR_KERNEL void input_gradient_kernel(const float* w, const float* gyp, float* gx, const Shape& s, int64_t p) {
+  const int64_t h = s.hp - 2 * p, width = s.wp - 2 * p;
+  for (int64_t ci = 0; ci < s.cin; ++ci)
+    for (int64_t a = 0; a < h; ++a) {
+      float* out = gx + (ci * h + a) * width;
+      int64_t c0 = 0;
+      for (; c0 + kChunk <= width; c0 += kChunk) input_gradient_chunk<true>(w, gyp, out + c0, s, p, ci, a, c0, kChunk);
+      if (c0 < width) input_gradient_chunk<false>(w, gyp, out + c0, s, p, ci, a, c0, width - c0);
+    }
+}
+
+// gw[co][ci][tap] = Σ gy[co] · shifted xp[ci], accumulated per column in `columns` (9 rows of wo) a whole row at a
+// time and summed in double; gb[co] = Σ gy[co]. (Chunked like the kernels above, its 9 accumulators do not fit the
+// registers: measured 3–8x slower.)
+RECON_VECTOR_KERNEL void weight_gradient_kernel(const float* xp, const float* gy, float* gw, float* gb, float* columns,
+                                                const Shape& s) {
+  const int64_t ho = s.ho(), wo = s.wo();
+  auto total = [wo](const float* sums) {
+    double t = 0.0;
+    for (int64_t j = 0; j < wo; ++j) t += sums[j];
+    return static_cast<float>(t);
+  };
+  for (int64_t co = 0; co < s.cout; ++co) {
+    const float* g_plane = gy + co * ho * wo;
     if (gb) {
-      std::fill(column_sums.begin(), column_sums.end(), 0.0f);
-      for (int64_t i = 0; i < h_out; ++i)
-        for (int64_t j = 0; j < w_out; ++j) column_sums[static_cast<size_t>(j)] += g[i * w_out + j];
-      double total = 0.0;
-      for (float v : column_sums) total += v;
-      gb[co] = static_cast<float>(total);
+      std::fill_n(columns, wo, 0.0f);
+      for (int64_t i = 0; i < ho; ++i)
+        for (int64_t j = 0; j < wo; ++j) columns[j] += g_plane[i * wo + j];
+      gb[co] = total(columns);
     }
-    for (int64_t ci = 0; ci < cin; ++ci) {
-      const float* in = x + ci * h_in * w_in;
-      float* gin = gx ? gx + ci * h_in * w_in : nullptr;
-      for (int64_t dy = 0; dy < 3; ++dy)
-        for (int64_t dx = 0; dx < 3; ++dx) {
-          const int64_t widx = ((co * cin + ci) * 3 + dy) * 3 + dx;
-          const float k = w[widx];
-          const Tap t = tap(dy, dx, p, h_in, w_in, h_out, w_out);
-          std::fill(column_sums.begin(), column_sums.end(), 0.0f);
-          float* acc = column_sums.data();
-          for (int64_t i = t.i0; i < t.i1; ++i) {
-            const float* gr = g + i * w_out;
-            const float* s = in + (i + t.di) * w_in + t.dj;
-            for (int64_t j = t.j0; j < t.j1; ++j) acc[j] += gr[j] * s[j];
-            if (gin) {
-              float* d = gin + (i + t.di) * w_in + t.dj;
-              for (int64_t j = t.j0; j < t.j1; ++j) d[j] += k * gr[j];
-            }
+    for (int64_t ci = 0; ci < s.cin; ++ci) {
+      std::fill_n(columns, 9 * wo, 0.0f);
+      for (int64_t i = 0; i < ho; ++i) {
+        const float* g = g_plane + i * wo;
+        for (int64_t dy = 0; dy < 3; ++dy) {
+          const float* row = xp + (ci * s.hp + i + dy) * s.wp;
+          for (int64_t dx = 0; dx < 3; ++dx) {
+            float* acc = columns + (dy * 3 + dx) * wo;
+            const float* in = row + dx;
+            for (int64_t j = 0; j < wo; ++j) acc[j] += g[j] * in[j];
           }
-          double total = 0.0;
-          for (int64_t j = t.j0; j < t.j1; ++j) total += acc[j];
-          gw[widx] = static_cast<float>(total);
         }
+      }
+      for (int64_t dy = 0; dy < 3; ++dy)
+        for (int64_t dx = 0; dx < 3; ++dx) gw[s.weight(co, ci, dy, dx)] = total(columns + (dy * 3 + dx) * wo);
     }
   }
+}
+
+// x [1, C, H, W] zero-padded by p: [C, H + 2p, W + 2p] (x itself when p = 0).
+at::Tensor pad(const at::Tensor& x, int64_t p) {
+  return p == 0 ? x.contiguous() : at::constant_pad_nd(x, {p, p, p, p}, 0.0).contiguous();
 }
 
 struct SmallConv : torch::autograd::Function<SmallConv> {
@@ -99,34 +142,35 @@ struct SmallConv : torch::autograd::Function<SmallConv> {
     TORCH_CHECK(x.dim() == 4 && x.size(0) == 1 && weight.dim() == 4 && weight.size(2) == 3 && weight.size(3) == 3 &&
                     weight.size(1) == x.size(1) && x.scalar_type() == at::kFloat,
                 "small_conv3x3: expects x [1, C_in, H, W] float32 and weight [C_out, C_in, 3, 3]");
-    auto xc = x.detach().contiguous(), wc = weight.detach().contiguous();
-    const int64_t cin = x.size(1), cout = weight.size(0), h = x.size(2), w = x.size(3);
-    const int64_t ho = h + 2 * padding - 2, wo = w + 2 * padding - 2;
-    auto y = at::empty({1, cout, ho, wo}, x.options());
+    auto xp = pad(x.detach(), padding);
+    auto wc = weight.detach().contiguous();
+    const Shape s{x.size(1), weight.size(0), xp.size(2), xp.size(3)};
+    auto y = at::empty({1, s.cout, s.ho(), s.wo()}, x.options());
     const at::Tensor bc = bias.detach().contiguous();
-    forward_kernel(xc.data_ptr<float>(), wc.data_ptr<float>(), bc.data_ptr<float>(),
-                   y.data_ptr<float>(), cin, cout, h, w, ho, wo, padding);
-    ctx->save_for_backward({xc, wc});
+    forward_kernel(xp.data_ptr<float>(), wc.data_ptr<float>(), bc.data_ptr<float>(), y.data_ptr<float>(), s);
+    ctx->saved_data["padded"] = xp;
+    ctx->saved_data["weight"] = wc;
     ctx->saved_data["padding"] = padding;
-
     return y;
   }
 
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads) {
-    const auto saved = ctx->get_saved_variables();
-    const auto& x = saved[0];
-    const auto& w = saved[1];
+    const auto xp = ctx->saved_data["padded"].toTensor(), w = ctx->saved_data["weight"].toTensor();
     const int64_t padding = ctx->saved_data["padding"].toInt();
-    const bool has_bias = ctx->needs_input_grad(2);
+    const Shape s{xp.size(1), w.size(0), xp.size(2), xp.size(3)};
     auto gy = grads[0].contiguous();
-    const int64_t cin = x.size(1), cout = w.size(0);
-    const bool want_input = ctx->needs_input_grad(0);
-    auto gx = want_input ? at::empty_like(x) : at::Tensor();
+    at::Tensor gx;
+    if (ctx->needs_input_grad(0)) {
+      gx = at::empty({1, s.cin, s.hp - 2 * padding, s.wp - 2 * padding}, xp.options());
+      const auto gyp = at::constant_pad_nd(gy, {2, 2}, 0.0).contiguous();
+      input_gradient_kernel(w.data_ptr<float>(), gyp.data_ptr<float>(), gx.data_ptr<float>(), s, padding);
+    }
+    const bool has_bias = ctx->needs_input_grad(2);
     auto gw = at::empty_like(w);  // the decoder's weights always need theirs
-    auto gb = has_bias ? at::empty({cout}, w.options()) : at::Tensor();
-    backward_kernel(x.data_ptr<float>(), w.data_ptr<float>(), gy.data_ptr<float>(), want_input ? gx.data_ptr<float>() : nullptr,
-                    gw.data_ptr<float>(), has_bias ? gb.data_ptr<float>() : nullptr, cin, cout, x.size(2), x.size(3),
-                    gy.size(2), gy.size(3), padding);
+    auto gb = has_bias ? at::empty({s.cout}, w.options()) : at::Tensor();
+    std::vector<float> columns(static_cast<size_t>(9 * s.wo()));
+    weight_gradient_kernel(xp.data_ptr<float>(), gy.data_ptr<float>(), gw.data_ptr<float>(),
+                           has_bias ? gb.data_ptr<float>() : nullptr, columns.data(), s);
     return {gx, gw, gb, torch::autograd::Variable()};
   }
 };
