@@ -26,9 +26,10 @@ void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const flo
 // through kernel index k where 2(m + shift) − 1 + k = 2m + a.
 constexpr int64_t kTaps[2][2][2] = {{{-1, 3}, {0, 1}}, {{0, 2}, {1, 0}}};
 
-// The padded, flattened input: channel c's pixel (i, j) at c · channel() + slice(i, j) = … + (i + 1) · row() + j + 1. A phase's
-// product covers H rows of row() columns (the last two of each row are garbage); the input it reads for shift
-// (dy, dx) starts at slice(dy, dx) and, with channel()'s two spare elements, never leaves its channel.
+// The padded, flattened input: channel c's pixel (i, j) at c · channel() + slice(i, j), i.e. (i + 1) · row() + j + 1
+// into the channel. A phase's product covers H rows of row() columns (the last two of each row are garbage); the
+// input it reads for shift (dy, dx) starts at slice(dy, dx) and, with channel()'s two spare elements, never leaves
+// its channel.
 struct Geometry {
   int64_t cin, cout, h, w;
   int64_t row() const { return w + 2; }
