@@ -84,24 +84,25 @@ TEST(decoder, subpixel_upsampling_equals_transposed_convolution) {
   expect_same_function(d, [&] { d->options.subpixel_upsampling(true); }, [](const at::Tensor& y) { return y.pow(2).sum(); });
 }
 
-// Every doubling of the seed workload's decoder (256→128 at 4² up to 16→8 at 64²), with a loss whose gradient
-// differs per pixel.
-TEST(decoder, blas_upsampling_equals_transposed_convolution) {
-  at::manual_seed(7);
+// The seed workload's decoder (N=512, S=128) seeded with `seed`, checked by expect_same_function with a
+// pixel-weighted squared loss so that every gradient pixel differs; returned for further checks.
+recon::ProgressiveDecoder expect_exact_at_seed_workload(uint64_t seed, const std::function<void(recon::DecoderOptions&)>& enable) {
+  at::manual_seed(seed);
   recon::ProgressiveDecoder d(recon::DecoderOptions(512, 128));
   const auto weights = at::rand({1, 1, 512, 512});
-  expect_same_function(d, [&] { d->options.blas_upsampling(true); },
-                       [&](const at::Tensor& y) { return (y * weights).pow(2).sum(); });
+  expect_same_function(d, [&] { enable(d->options); }, [&](const at::Tensor& y) { return (y * weights).pow(2).sum(); });
+  return d;
+}
+
+// Every doubling of the seed workload's decoder (256→128 at 4² up to 16→8 at 64²: both BLAS formulations).
+TEST(decoder, blas_upsampling_equals_transposed_convolution) {
+  expect_exact_at_seed_workload(7, [](recon::DecoderOptions& o) { o.blas_upsampling(true); });
 }
 
 // Every BatchNorm + ReLU pair of the seed workload's decoder (4² to 128², 256 to 2 channels); the running
 // statistics are updated as BatchNorm2d's forward updates them.
 TEST(decoder, fused_batchnorm_relu_equals_library_pair) {
-  at::manual_seed(9);
-  recon::ProgressiveDecoder d(recon::DecoderOptions(512, 128));
-  const auto weights = at::rand({1, 1, 512, 512});
-  expect_same_function(d, [&] { d->options.fused_batchnorm_relu(true); },
-                       [&](const at::Tensor& y) { return (y * weights).pow(2).sum(); });
+  auto d = expect_exact_at_seed_workload(9, [](recon::DecoderOptions& o) { o.fused_batchnorm_relu(true); });
   // Both forwards above updated the buffers; a decoder that only ever ran the library pair twice must agree.
   at::manual_seed(9);
   recon::ProgressiveDecoder plain(recon::DecoderOptions(512, 128));
@@ -119,13 +120,9 @@ TEST(decoder, fused_batchnorm_relu_equals_library_pair) {
 }
 
 // The direct kernel covers the 8→4, 4→2 (padded) and 2→1 (unpadded, with bias) layers at 128², as in the seed
-// workload; a loss that is not a plain sum so that every gradient pixel differs.
+// workload.
 TEST(decoder, small_channel_conv_equals_library_convolution) {
-  at::manual_seed(8);
-  recon::ProgressiveDecoder d(recon::DecoderOptions(512, 128));
-  const auto weights = at::rand({1, 1, 512, 512});
-  expect_same_function(d, [&] { d->options.small_channel_conv(true); },
-                       [&](const at::Tensor& y) { return (y * weights).pow(2).sum(); });
+  expect_exact_at_seed_workload(8, [](recon::DecoderOptions& o) { o.small_channel_conv(true); });
 }
 
 TEST(decoder, non_negative_activations_give_non_negative_output) {
