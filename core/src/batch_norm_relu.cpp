@@ -1,6 +1,7 @@
 #include "batch_norm_relu.h"
 
 #include "cpu_dispatch.h"
+#include "lane_sum.h"
 
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>
@@ -10,21 +11,6 @@
 
 namespace recon::detail {
 namespace {
-
-// Σ term(i) for i < n in double, as kLanes interleaved partial sums so that the loop vectorises (a single running
-// sum is a dependency chain GCC must keep in order).
-template <typename Term>
-inline double lane_sum(int64_t n, Term term) {
-  constexpr int64_t kLanes = 8;
-  double lanes[kLanes] = {};
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes)
-    for (int64_t lane = 0; lane < kLanes; ++lane) lanes[lane] += static_cast<double>(term(i + lane));
-  for (; i < n; ++i) lanes[0] += static_cast<double>(term(i));
-  double sum = 0.0;
-  for (double lane : lanes) sum += lane;
-  return sum;
-}
 
 // Per channel of `n` values: mean and biased variance (two passes), then y = max(0, (x − mean) · invstd · γ + β).
 RECON_VECTOR_KERNEL void forward_kernel(const float* x, float* y, int64_t channels, int64_t n, const float* gamma,

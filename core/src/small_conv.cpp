@@ -1,6 +1,7 @@
 #include "small_conv.h"
 
 #include "cpu_dispatch.h"
+#include "lane_sum.h"
 
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>
@@ -99,11 +100,7 @@ RECON_VECTOR_KERNEL void input_gradient_kernel(const float* w, const float* gyp,
 RECON_VECTOR_KERNEL void weight_gradient_kernel(const float* xp, const float* gy, float* gw, float* gb, float* columns,
                                                 const Shape& s) {
   const int64_t ho = s.ho(), wo = s.wo();
-  auto total = [wo](const float* sums) {
-    double t = 0.0;
-    for (int64_t j = 0; j < wo; ++j) t += sums[j];
-    return static_cast<float>(t);
-  };
+  auto total = [wo](const float* sums) { return static_cast<float>(lane_sum(wo, [sums](int64_t j) { return sums[j]; })); };
   for (int64_t co = 0; co < s.cout; ++co) {
     const float* g_plane = gy + co * ho * wo;
     if (gb) {
