@@ -3,6 +3,10 @@
 //   steps, robust settings) over seeds 0–4 in both pipelines: per-pipeline median, spread and per-seed PSNR, and
 //   the gap between the pipelines' medians. Gated on statistics over seeds, which the chaos of single
 //   trajectories does not move by more than the tolerance.
+// - BM_DenseScene: the dense scenario (recon/scenarios.h: 60 strongly overlapping sub-apertures, where the data
+//   determine the object) with the default settings, optimized pipeline, seeds 0–2: final PSNR and the gain of each
+//   seed's trajectory from its first to its last sample. A core that stops learning from its measurements after
+//   the first sample keeps its PSNR near the initialisation's (~11 dB) and its gain near 0, and fails here.
 // - BM_StepLoss: one training step from a fixed state: row losses and the gradient norm, which any change to the
 //   physics (a wrong aperture radius, a lost shift) moves far beyond float32 rounding.
 #include "memory_counters.h"
@@ -68,6 +72,32 @@ void BM_AccuracySmall(benchmark::State& state) {
   }
 }
 
+void BM_DenseScene(benchmark::State& state) {
+  constexpr uint64_t kDenseSeeds = 3;
+  const auto& scene = recon::scenario("dense");
+  const auto problem = recon::make_problem(scene);
+  for (auto _ : state) {
+    std::vector<double> psnr, gain;
+    for (uint64_t seed = 0; seed < kDenseSeeds; ++seed) {
+      recon::TrainerOptions options;
+      options.init_steps = scene.init_steps;
+      options.steps_per_sample = scene.steps_per_sample;
+      recon::DecoderOptions decoder_options(scene.grid, scene.object);
+      recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
+      recon::seed_everything(seed);
+      recon::ProgressiveDecoder decoder(decoder_options);
+      const auto result = recon::reconstruct(decoder, problem, options);
+      psnr.push_back(result.samples.back().quality.psnr_db);
+      gain.push_back(recon::trajectory_gain_db(result));
+      state.counters["psnr_db_seed" + std::to_string(seed)] = psnr.back();
+      state.counters["gain_db_seed" + std::to_string(seed)] = gain.back();
+    }
+    state.counters["psnr_db_median"] = median_of(psnr);
+    state.counters["gain_db_median"] = median_of(gain);
+    state.counters["gain_db_min"] = *std::min_element(gain.begin(), gain.end());
+  }
+}
+
 void BM_StepLoss(benchmark::State& state) {
   recon::PipelineOptions pipeline;
   pipeline.kind = state.range(0) != 0 ? recon::PipelineKind::optimized : recon::PipelineKind::reference;
@@ -89,4 +119,5 @@ void BM_StepLoss(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_AccuracySmall)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK(BM_DenseScene)->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(BM_StepLoss)->ArgName("optimized")->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kMillisecond);

@@ -36,6 +36,10 @@ std::string join(const std::set<std::string>& names) {
 }
 
 void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
+  cmd.add_option("--scenario", a.scenario,
+                 "a built-in scene with a known answer (seed, partial, dense): sets target, grid, object, radius, pattern, "
+                 "samples, steps and init-steps unless given");
+  cmd.add_flag("--compare-epie", a.compare_epie, "also run ePIE (--epochs) on the same measurements and report both");
   cmd.add_option("--target", a.target, "usaf, star, planet, points, disc, or a PNG/JPEG image path")->capture_default_str();
   cmd.add_option("--grid", a.grid, "grid size N (power of two)")->capture_default_str();
   cmd.add_option("--object", a.object, "object size S in pixels (<= N)")->capture_default_str();
@@ -61,6 +65,10 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--keep-optimizer", a.keep_optimizer, "keep Adam's moments across samples: true or false (default: the preset's)");
   cmd.add_option("--loss-threshold", a.loss_threshold, "per-sample convergence threshold; 0 runs full budgets (default: the preset's)");
   cmd.add_option("--normalize-loss", a.normalize_loss, "normalise each row's L1/L2 by its target: true or false (default: the preset's)");
+  cmd.add_option("--memory", a.memory,
+                 "override what keeps earlier samples: previous-reconstruction (PRISM) or measured-data");
+  cmd.add_option("--replayed-per-step", a.replayed_per_step,
+                 "measured-data memory: earlier sub-apertures added to each step's loss");
   cmd.add_flag("--plateau-stop", a.plateau_stop, "also stop a sample on a persistent loss plateau");
   cmd.add_flag("--invert", a.invert, "invert the image file (255 - v) before preparation");
   cmd.add_option("--progress", a.progress, "auto (on a terminal, not in CI), on or off")->capture_default_str();
@@ -101,6 +109,9 @@ ParseOutcome parse_recon_args(const std::vector<std::string>& argv) {
     outcome.exit_code = 2;
     outcome.output = one_line(std::string("recon: error: ") + e.what() + " (see recon --help)");
     return outcome;
+  }
+  for (const auto* option : cmd->get_options()) {
+    if (option->count() > 0 && !option->get_lnames().empty()) args.given.insert("--" + option->get_lnames().front());
   }
   const std::string problem = validate(args);
   if (!problem.empty()) {
@@ -144,6 +155,10 @@ std::string validate(const ReconArgs& a) {
     why << "--activation " << a.activation << ": expected " << join(kActivations);
   } else if (!a.init_target.empty() && a.init_target != "disc" && a.init_target != "first-measurement") {
     why << "--init-target " << a.init_target << ": expected disc or first-measurement";
+  } else if (!a.memory.empty() && a.memory != "previous-reconstruction" && a.memory != "measured-data") {
+    why << "--memory " << a.memory << ": expected previous-reconstruction or measured-data";
+  } else if (a.replayed_per_step && (*a.replayed_per_step < 0 || *a.replayed_per_step > 1000000)) {
+    why << "--replayed-per-step " << *a.replayed_per_step << ": must be in [0, 1000000]";
   } else if (a.pipeline != "reference" && a.pipeline != "optimized") {
     why << "--pipeline " << a.pipeline << ": expected reference or optimized";
   } else if (a.algorithm != "prism" && a.algorithm != "epie") {

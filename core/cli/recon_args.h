@@ -3,12 +3,16 @@
 // fuzzed and tested without running anything.
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace recon::cli {
 
 struct ReconArgs {
+  std::string scenario;         // a built-in scene (recon/scenarios.h): its geometry and budgets unless given here
+  std::set<std::string> given;  // the options given on the command line (long names), so a scenario fills the rest
+  bool compare_epie = false;    // also run ePIE on the same measurements and report its quality beside the deep prior's
   std::string target = "usaf";  // built-in name or an image path (.png, .jpg, .jpeg)
   int64_t grid = 512;
   int64_t object = 128;
@@ -34,6 +38,8 @@ struct ReconArgs {
   std::optional<bool> keep_optimizer;  // keep Adam's moments across samples
   std::optional<double> loss_threshold;  // override the preset's convergence threshold when set
   bool plateau_stop = false;
+  std::string memory;                // overrides the preset's sample memory when set
+  std::optional<int64_t> replayed_per_step;  // overrides the preset's earlier sub-apertures per step (measured-data memory)
   std::optional<bool> normalize_loss;  // divide each row's L1/L2 by its target's (default: the preset's)
   bool invert = false;
   std::string progress = "auto";     // auto | on | off

@@ -4,6 +4,7 @@
 #include "optimized_objective.h"
 #include "reference_objective.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace recon {
@@ -74,6 +75,34 @@ PipelineScope::PipelineScope(const PipelineOptions& pipeline) {
 std::unique_ptr<SampleObjective> make_objective(const SampleSetup& setup, const PipelineOptions& options) {
   if (options.kind == PipelineKind::reference) return detail::make_reference_objective(setup);
   return detail::make_optimized_objective(setup, options.switches);
+}
+
+MeasuredDataObjective::MeasuredDataObjective(PipelineOptions pipeline, int64_t replayed_per_step)
+    : pipeline_(std::move(pipeline)), replayed_per_step_(replayed_per_step) {
+  if (replayed_per_step < 0) throw std::invalid_argument("MeasuredDataObjective: replayed_per_step must be >= 0");
+}
+
+void MeasuredDataObjective::add(SampleSetup setup) {
+  // Alone, a sub-aperture's objective is the first-sample form: its own measurement, no old row.
+  setup.first = true;
+  setup.previous_centers.clear();
+  setup.previous_reconstruction = at::Tensor();
+  rows_.push_back(make_objective(setup, pipeline_));
+}
+
+LossPair MeasuredDataObjective::operator()(ProgressiveDecoderImpl& decoder) {
+  if (rows_.empty()) throw std::logic_error("MeasuredDataObjective: no sub-aperture added");
+  const auto newest = rows_.back()->operator()(decoder).new_row;
+  const int64_t earlier = size() - 1;
+  // Unscaled: the new row keeps a full share of every step of its sample. Scaling the replayed rows by
+  // earlier / replayed (an unbiased estimate of the sum over all measured rows) was measured worse: dense scene
+  // seed 0 16.0 against 27.0 dB, seed workload on europa 20.7 against 22.2 dB.
+  at::Tensor replayed;
+  for (int64_t r = 0; r < std::min(replayed_per_step_, earlier); ++r) {
+    auto row = rows_[static_cast<size_t>(cursor_++ % earlier)]->operator()(decoder).new_row;
+    replayed = replayed.defined() ? replayed + row : row;
+  }
+  return {replayed.defined() ? replayed : newest, newest};
 }
 
 }  // namespace recon

@@ -33,6 +33,7 @@ void validate(const ProgressiveDecoder& decoder, const ReconstructionProblem& p,
   if (o.init_steps < 0 || o.steps_per_sample < 0) throw std::invalid_argument("TrainerOptions: step budgets must be >= 0");
   if (!(o.learning_rate > 0.0)) throw std::invalid_argument("TrainerOptions::learning_rate must be > 0");
   if (!(o.init_learning_rate > 0.0)) throw std::invalid_argument("TrainerOptions::init_learning_rate must be > 0");
+  if (o.replayed_per_step < 0) throw std::invalid_argument("TrainerOptions::replayed_per_step must be >= 0");
 }
 
 // PRISM's ReduceLROnPlateau(mode=min, factor=0.5, patience=10, relative threshold 1e-4), stepped once per 100
@@ -99,6 +100,32 @@ InitTarget parse_init_target(const std::string& name) {
 
 std::string to_string(InitTarget target) { return target == InitTarget::disc ? "disc" : "first-measurement"; }
 
+double trajectory_gain_db(const ReconstructionResult& result) {
+  if (result.samples.empty()) return 0.0;
+  return result.samples.back().quality.psnr_db - result.samples.front().quality.psnr_db;
+}
+
+double seconds_to_quality(const ReconstructionResult& result, double within_db) {
+  if (result.samples.empty()) return result.seconds_init;
+  const double goal = result.samples.back().quality.psnr_db - within_db;
+  double elapsed = result.seconds_init;
+  for (const auto& s : result.samples) {
+    elapsed += s.seconds;
+    if (s.quality.psnr_db >= goal) return elapsed;
+  }
+  return elapsed;
+}
+
+SampleMemory parse_sample_memory(const std::string& name) {
+  if (name == "previous-reconstruction" || name == "previous_reconstruction") return SampleMemory::previous_reconstruction;
+  if (name == "measured-data" || name == "measured_data") return SampleMemory::measured_data;
+  throw std::invalid_argument("unknown sample memory '" + name + "' (expected previous-reconstruction or measured-data)");
+}
+
+std::string to_string(SampleMemory memory) {
+  return memory == SampleMemory::previous_reconstruction ? "previous-reconstruction" : "measured-data";
+}
+
 ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const ReconstructionProblem& problem,
                                  const TrainerOptions& options, const ProgressCallback& on_progress) {
   validate(decoder, problem, options);
@@ -118,6 +145,8 @@ ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const Reconstructi
     at::NoGradGuard no_grad;
     current = decoder->forward().view({n, n}).clone();
   }
+  const bool replay = options.memory == SampleMemory::measured_data;
+  MeasuredDataObjective measured(options.pipeline, options.replayed_per_step);
   for (int64_t k = 0; k < sample_count; ++k) {
     const auto sample_start = Clock::now();
     SampleSetup setup;
@@ -130,7 +159,12 @@ ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const Reconstructi
     setup.index = k;
     setup.loss = options.loss;
     setup.noise = options.noise;
-    auto objective = make_objective(setup, options.pipeline);
+    std::unique_ptr<SampleObjective> own;
+    if (replay) {
+      measured.add(setup);
+    } else {
+      own = make_objective(setup, options.pipeline);
+    }
     if (options.fresh_optimizer_per_sample || !optimizer) optimizer = make_optimizer(options.pipeline, decoder, options.learning_rate);
     detail::ConvergenceMonitor monitor(options.loss_threshold);
 
@@ -138,7 +172,7 @@ ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const Reconstructi
     record.index = k;
     record.center = setup.center;
     for (int64_t step = 0; step < options.steps_per_sample; ++step) {
-      auto losses = (*objective)(*decoder);
+      auto losses = replay ? measured(*decoder) : (*own)(*decoder);
       auto total = losses.old_row + losses.new_row;
       record.loss_old = losses.old_row.item<double>();
       record.loss_new = losses.new_row.item<double>();

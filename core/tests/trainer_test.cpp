@@ -99,3 +99,44 @@ TEST(trainer, rejects_inconsistent_problems) {
 }
 
 }  // namespace
+
+namespace {
+
+recon::ReconstructionResult synthetic_result(const std::vector<double>& psnr, double seconds_init, double per_sample) {
+  recon::ReconstructionResult r;
+  r.seconds_init = seconds_init;
+  for (double p : psnr) {
+    recon::SampleRecord s;
+    s.quality.psnr_db = p;
+    s.seconds = per_sample;
+    r.samples.push_back(s);
+  }
+  return r;
+}
+
+TEST(trainer, trajectory_gain_and_time_to_quality) {
+  const auto r = synthetic_result({11.0, 14.0, 20.0, 24.6, 25.0}, 1.0, 2.0);
+  EXPECT_DOUBLE_EQ(recon::trajectory_gain_db(r), 14.0);
+  // 24.6 ≥ 25.0 − 0.5 first at the fourth sample: 1 s of initialisation + 4 × 2 s.
+  EXPECT_DOUBLE_EQ(recon::seconds_to_quality(r, 0.5), 9.0);
+  EXPECT_DOUBLE_EQ(recon::seconds_to_quality(r, 20.0), 3.0);
+  // A flat trajectory reaches its quality after its first sample: fast, and worth nothing.
+  const auto flat = synthetic_result({11.4, 11.4, 11.4}, 1.0, 2.0);
+  EXPECT_DOUBLE_EQ(recon::trajectory_gain_db(flat), 0.0);
+  EXPECT_DOUBLE_EQ(recon::seconds_to_quality(flat), 3.0);
+}
+
+TEST(trainer, measured_data_memory_lets_later_samples_count) {
+  // The same small overlapping problem with the robust preset: with measured-data memory the later samples must
+  // change the reconstruction; with PRISM's previous-reconstruction memory at the same learning rate they barely do.
+  auto s = small_problem(recon::PipelineKind::optimized);
+  s.problem.centers = recon::sample_centers(recon::PatternOptions(recon::PatternKind::fermat, 12, 16.0));
+  s.problem.radius = 6.0;
+  recon::apply_preset(recon::SettingsPreset::robust, s.decoder, s.options);
+  ASSERT_EQ(s.options.memory, recon::SampleMemory::measured_data);
+  const auto learning = run(s, 0);
+  EXPECT_GT(recon::trajectory_gain_db(learning), 1.0);
+  for (const auto& rec : learning.samples) EXPECT_GT(rec.loss_new, 0.0);
+}
+
+}  // namespace

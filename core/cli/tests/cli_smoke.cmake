@@ -3,7 +3,7 @@ cmake_minimum_required(VERSION 3.25)
 # Usage: cmake -DRECON=<path> -DOUT=<dir> -P cli_smoke.cmake
 file(REMOVE_RECURSE "${OUT}")
 execute_process(COMMAND "${RECON}" reconstruct --target planet --grid 64 --object 16 --radius 4 --samples 3
-                        --steps 3 --init-steps 3 --seed 1 --out "${OUT}" --progress off
+                        --steps 3 --init-steps 3 --seed 1 --compare-epie --epochs 2 --out "${OUT}" --progress off
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "recon exited ${rc}: ${err}")
@@ -14,7 +14,8 @@ foreach(png reconstruction ground_truth error_map kspace_coverage)
   endif()
 endforeach()
 file(READ "${OUT}/metrics.json" json)
-foreach(key psnr_db ssim rmse_pct steps seconds_total seconds_per_step parameters pipeline seed threads trajectory)
+foreach(key psnr_db ssim rmse_pct steps seconds_total seconds_per_step parameters pipeline seed threads trajectory
+            trajectory_gain_db seconds_to_quality memory epie psnr_minus_epie_db)
   string(JSON value ERROR_VARIABLE missing GET "${json}" ${key})
   if(missing)
     message(FATAL_ERROR "metrics.json lacks '${key}'")
@@ -35,4 +36,20 @@ execute_process(COMMAND "${RECON}" reconstruct --target "${OUT}/ground_truth.png
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0 OR NOT EXISTS "${OUT}/from_png/metrics.json")
   message(FATAL_ERROR "reconstructing from a PNG file failed (${rc}): ${err}")
+endif()
+
+# A scenario supplies the geometry and budgets the command line does not give.
+execute_process(COMMAND "${RECON}" reconstruct --scenario dense --samples 2 --steps 1 --init-steps 1
+                        --out "${OUT}/scenario" --progress off
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "--scenario dense failed (${rc}): ${err}")
+endif()
+file(READ "${OUT}/scenario/metrics.json" json)
+string(JSON grid GET "${json}" grid)
+string(JSON radius GET "${json}" radius)
+string(JSON samples GET "${json}" samples)
+string(JSON scenario GET "${json}" scenario)
+if(NOT grid EQUAL 256 OR NOT radius EQUAL 24 OR NOT samples EQUAL 2 OR NOT scenario STREQUAL "dense")
+  message(FATAL_ERROR "--scenario dense --samples 2 gave grid ${grid}, radius ${radius}, samples ${samples}, scenario ${scenario}")
 endif()

@@ -108,4 +108,26 @@ class SampleObjective {
 
 std::unique_ptr<SampleObjective> make_objective(const SampleSetup& setup, const PipelineOptions& options);
 
+/// The measured-data loss of a progressive step: the newest sub-aperture's row plus the rows of `replayed_per_step`
+/// earlier sub-apertures taken in round robin, each fitted to its own measurement. Every row is a single-pupil
+/// objective of `pipeline` (the first-sample form of make_objective), built once when its sub-aperture is added.
+/// Example: MeasuredDataObjective rows(pipeline, 1); rows.add(setup_0); … rows.add(setup_k); auto l = rows(*decoder);
+class MeasuredDataObjective {
+ public:
+  MeasuredDataObjective(PipelineOptions pipeline, int64_t replayed_per_step);
+  /// A newly measured sub-aperture (its center, radius, ground truth, index, loss and noise; `first`,
+  /// `previous_centers` and `previous_reconstruction` are ignored). It becomes the newest row.
+  void add(SampleSetup setup);
+  /// new_row: the newest sub-aperture's loss; old_row: the sum of this step's replayed rows (aliasing new_row while
+  /// there is no earlier sub-aperture, as PRISM's first sample does). Advances the round-robin cursor.
+  LossPair operator()(ProgressiveDecoderImpl& decoder);
+  int64_t size() const { return static_cast<int64_t>(rows_.size()); }
+
+ private:
+  PipelineOptions pipeline_;
+  int64_t replayed_per_step_;
+  std::vector<std::unique_ptr<SampleObjective>> rows_;
+  int64_t cursor_ = 0;
+};
+
 }  // namespace recon

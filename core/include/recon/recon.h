@@ -12,6 +12,7 @@
 #include "recon/pipeline.h"
 #include "recon/runtime.h"
 #include "recon/sampling.h"
+#include "recon/scenarios.h"
 #include "recon/settings.h"
 #include "recon/targets.h"
 #include "recon/trainer.h"

@@ -26,6 +26,17 @@ enum class InitTarget {
 InitTarget parse_init_target(const std::string& name);  ///< "disc" or "first-measurement"; throws otherwise
 std::string to_string(InitTarget target);
 
+/// What keeps a sample's fit from undoing the samples before it.
+enum class SampleMemory {
+  previous_reconstruction,  ///< PRISM: an "old" row fits the previous reconstruction seen through the union of the
+                            ///< measured pupils (self-consistency; no measured data of earlier samples enters)
+  measured_data,            ///< every step's loss adds, to the new sub-aperture's row, the rows of earlier
+                            ///< sub-apertures (their own measurements, round robin): every measurement keeps acting
+};
+
+SampleMemory parse_sample_memory(const std::string& name);  ///< "previous-reconstruction" or "measured-data"
+std::string to_string(SampleMemory memory);
+
 /// Example: TrainerOptions{}.steps_per_sample = 50 with init_steps = 100 — the seed workload's budgets.
 struct TrainerOptions {
   int64_t init_steps = 100;         ///< image-space L1 steps toward the init target (PRISM: up to 10,000)
@@ -36,6 +47,8 @@ struct TrainerOptions {
   double init_learning_rate = 1e-3; ///< Adam's learning rate in the initialisation phase
   bool fresh_optimizer_per_sample = true;  ///< PRISM: new Adam moments every sample; false keeps them across samples
   bool plateau_stop = false;        ///< PRISM's adaptive stop: a sample also ends on a persistent plateau
+  SampleMemory memory = SampleMemory::previous_reconstruction;
+  int64_t replayed_per_step = 1;   ///< measured_data: earlier sub-apertures added to each step's loss
   LossOptions loss;
   NoiseOptions noise;
   PipelineOptions pipeline;
@@ -71,6 +84,14 @@ struct ReconstructionResult {
   double seconds_init = 0.0;
   double seconds_total = 0.0;
 };
+
+/// Final PSNR minus the first sample's: what the samples after the first added (dB; 0 with one sample).
+double trajectory_gain_db(const ReconstructionResult& result);
+
+/// Time to quality: seconds from the start of the run (initialisation included) until the end of the first sample
+/// whose PSNR is within `within_db` of the final one. Speed of a reconstruction that does not improve is no speed:
+/// this is the figure to put beside milliseconds per step.
+double seconds_to_quality(const ReconstructionResult& result, double within_db = 0.5);
 
 /// Progress of a run, reported after every step; the core never prints.
 struct Progress {
