@@ -28,18 +28,29 @@ perf::Workload small_workload() {
   return w;
 }
 
+// One seeded reconstruction with the default (robust) settings and the given budgets; both suites below use it.
+recon::ReconstructionResult reconstruct_with_defaults(const recon::ReconstructionProblem& problem, int64_t grid,
+                                                      int64_t object, recon::PipelineKind kind, uint64_t seed,
+                                                      int64_t init_steps, int64_t steps_per_sample) {
+  recon::TrainerOptions options;
+  options.pipeline.kind = kind;
+  options.init_steps = init_steps;
+  options.steps_per_sample = steps_per_sample;
+  recon::DecoderOptions decoder_options(grid, object);
+  recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
+  recon::seed_everything(seed);
+  recon::ProgressiveDecoder decoder(decoder_options);
+  return recon::reconstruct(decoder, problem, options);
+}
+
 std::vector<double> psnr_over_seeds(recon::PipelineKind kind, double& ssim_median) {
   const auto w = small_workload();
   const auto problem = perf::problem(w, recon::TargetKind::usaf);
   std::vector<double> psnr, ssim;
   for (uint64_t seed = 0; seed < kSeeds; ++seed) {
-    recon::TrainerOptions options;
-    options.pipeline.kind = kind;
-    recon::DecoderOptions decoder_options(w.grid, w.object);
-    recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
-    recon::seed_everything(seed);
-    recon::ProgressiveDecoder decoder(decoder_options);
-    const auto result = recon::reconstruct(decoder, problem, options);
+    const recon::TrainerOptions defaults;
+    const auto result = reconstruct_with_defaults(problem, w.grid, w.object, kind, seed, defaults.init_steps,
+                                                  defaults.steps_per_sample);
     psnr.push_back(result.samples.back().quality.psnr_db);
     ssim.push_back(result.samples.back().quality.ssim);
   }
@@ -79,14 +90,8 @@ void BM_DenseScene(benchmark::State& state) {
   for (auto _ : state) {
     std::vector<double> psnr, gain;
     for (uint64_t seed = 0; seed < kDenseSeeds; ++seed) {
-      recon::TrainerOptions options;
-      options.init_steps = scene.init_steps;
-      options.steps_per_sample = scene.steps_per_sample;
-      recon::DecoderOptions decoder_options(scene.grid, scene.object);
-      recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
-      recon::seed_everything(seed);
-      recon::ProgressiveDecoder decoder(decoder_options);
-      const auto result = recon::reconstruct(decoder, problem, options);
+      const auto result = reconstruct_with_defaults(problem, scene.grid, scene.object, recon::PipelineKind::optimized,
+                                                    seed, scene.init_steps, scene.steps_per_sample);
       psnr.push_back(result.samples.back().quality.psnr_db);
       gain.push_back(recon::trajectory_gain_db(result));
       state.counters["psnr_db_seed" + std::to_string(seed)] = psnr.back();
