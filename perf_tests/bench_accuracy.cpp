@@ -28,20 +28,7 @@ perf::Workload small_workload() {
   return w;
 }
 
-// One seeded reconstruction with the default (robust) settings and the given budgets; both suites below use it.
-recon::ReconstructionResult reconstruct_with_defaults(const recon::ReconstructionProblem& problem, int64_t grid,
-                                                      int64_t object, recon::PipelineKind kind, uint64_t seed,
-                                                      int64_t init_steps, int64_t steps_per_sample) {
-  recon::TrainerOptions options;
-  options.pipeline.kind = kind;
-  options.init_steps = init_steps;
-  options.steps_per_sample = steps_per_sample;
-  recon::DecoderOptions decoder_options(grid, object);
-  recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
-  recon::seed_everything(seed);
-  recon::ProgressiveDecoder decoder(decoder_options);
-  return recon::reconstruct(decoder, problem, options);
-}
+using perf::reconstruct_with_defaults;
 
 std::vector<double> psnr_over_seeds(recon::PipelineKind kind, double& ssim_median) {
   const auto w = small_workload();

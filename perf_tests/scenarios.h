@@ -54,6 +54,71 @@ inline recon::ProgressiveDecoder decoder_for(const Workload& w, const recon::Pip
   return d;
 }
 
+/// One seeded reconstruction with the default (robust) settings and the given budgets. `trained`, when given,
+/// receives the decoder as the reconstruction left it.
+inline recon::ReconstructionResult reconstruct_with_defaults(const recon::ReconstructionProblem& problem, int64_t grid,
+                                                             int64_t object, recon::PipelineKind kind, uint64_t seed,
+                                                             int64_t init_steps, int64_t steps_per_sample,
+                                                             recon::ProgressiveDecoder* trained = nullptr) {
+  recon::TrainerOptions options;
+  options.pipeline.kind = kind;
+  options.init_steps = init_steps;
+  options.steps_per_sample = steps_per_sample;
+  recon::DecoderOptions decoder_options(grid, object);
+  recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
+  recon::seed_everything(seed);
+  recon::ProgressiveDecoder decoder(decoder_options);
+  auto result = recon::reconstruct(decoder, problem, options);
+  if (trained != nullptr) *trained = decoder;
+  return result;
+}
+
+/// The default settings' training step on a named scenario (recon/scenarios.h): a seeded default decoder, the
+/// measured-data objective with sub-apertures 0..newest added (the newest row plus one replayed earlier row per
+/// step), Adam at the progressive learning rate; holds the pipeline's scope while it lives.
+struct DefaultSettingsStep {
+  recon::ProgressiveDecoder decoder{nullptr};
+  std::shared_ptr<recon::PipelineScope> scope;
+  std::shared_ptr<recon::MeasuredDataObjective> rows;
+  std::shared_ptr<recon::StepOptimizer> optimizer;
+
+  void operator()() {
+    auto losses = (*rows)(*decoder);
+    optimizer->zero_grad();
+    (losses.old_row + losses.new_row).backward();
+    optimizer->step();
+  }
+};
+
+inline DefaultSettingsStep default_settings_step(const std::string& scene_name, recon::PipelineKind kind, size_t newest,
+                                                 uint64_t seed = 0) {
+  recon::PipelineOptions pipeline;
+  pipeline.kind = kind;
+  const auto& scene = recon::scenario(scene_name);
+  const auto problem = recon::make_problem(scene);
+  recon::DecoderOptions decoder_options(scene.grid, scene.object);
+  recon::TrainerOptions trainer;
+  recon::apply_preset(recon::SettingsPreset::robust, decoder_options, trainer);
+  DefaultSettingsStep step;
+  step.scope = std::make_shared<recon::PipelineScope>(pipeline);
+  recon::seed_everything(seed);
+  step.decoder = recon::ProgressiveDecoder(decoder_options);
+  recon::configure_decoder(step.decoder->options, pipeline);
+  step.rows = std::make_shared<recon::MeasuredDataObjective>(pipeline, trainer.replayed_per_step);
+  for (size_t k = 0; k <= newest; ++k) {
+    recon::SampleSetup setup;
+    setup.ground_truth = problem.ground_truth;
+    setup.center = problem.centers.at(k);
+    setup.radius = problem.radius;
+    setup.index = static_cast<int64_t>(k);
+    setup.loss = trainer.loss;
+    setup.noise = trainer.noise;
+    step.rows->add(setup);
+  }
+  step.optimizer = recon::make_optimizer(pipeline, step.decoder, trainer.learning_rate);
+  return step;
+}
+
 /// One training step as the trainer takes it: loss of both rows (read back, as the trainer does), backward, Adam.
 inline void train_step(recon::SampleObjective& objective, recon::ProgressiveDecoder& decoder, recon::StepOptimizer& optimizer) {
   auto losses = objective(*decoder);

@@ -1,5 +1,7 @@
 #include "fused_physics.h"
 
+#include "plants.h"
+
 #include "autograd_keep_alive.h"
 #include "cpu_dispatch.h"
 #include "fftw_rows.h"
@@ -207,6 +209,8 @@ class FusedL1Physics {
       fft_.inverse(out);
     }
     cfloat* image = new_image_.data();
+    if (planted("fft_rows_twice"))
+      for (int64_t a = 0; a < n_; ++a) fft_.inverse(image + a * n_);  // wasted: the image is overwritten below
     for (int64_t a = 0; a < n_; ++a) std::fill_n(image + a * n_ + w_, n_ - w_, cfloat{});
     transpose(cols, n_, w_, n_, image, n_);
     for (int64_t a = 0; a < n_; ++a) fft_.inverse(image + a * n_);

@@ -1,6 +1,7 @@
 #include "recon/trainer.h"
 
 #include "convergence_monitor.h"
+#include "plants.h"
 #include "recon/fourier.h"
 #include "recon/optimizer.h"
 
@@ -165,7 +166,8 @@ ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const Reconstructi
     } else {
       own = make_objective(setup, options.pipeline);
     }
-    if (options.fresh_optimizer_per_sample || !optimizer) optimizer = make_optimizer(options.pipeline, decoder, options.learning_rate);
+    const double lr = k > 0 && detail::planted("lr_ignored_after_first_sample") ? TrainerOptions{}.learning_rate : options.learning_rate;
+    if (options.fresh_optimizer_per_sample || !optimizer) optimizer = make_optimizer(options.pipeline, decoder, lr);
     detail::ConvergenceMonitor monitor(options.loss_threshold);
 
     SampleRecord record;

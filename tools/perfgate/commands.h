@@ -67,4 +67,12 @@ struct ProfileArgs {
 CLI::App* add_profile_command(CLI::App& app, ProfileArgs& args);
 int run_profile(const ProfileArgs& args);
 
+struct CostArgs {
+  std::string out;
+  std::vector<std::string> context;  ///< KEY=VALUE pairs recorded in the results' context
+  std::vector<std::string> command;  ///< the program that marks its measured steps, and its arguments
+};
+CLI::App* add_cost_command(CLI::App& app, CostArgs& args);
+int run_cost(const CostArgs& args);
+
 }  // namespace perfgate

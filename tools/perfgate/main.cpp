@@ -100,6 +100,8 @@ int main(int argc, char** argv) {
   auto* ab_cmd = add_ab_command(app, ab_args);
   CalibrateArgs calibrate_args;
   auto* calibrate_cmd = add_calibrate_command(app, calibrate_args);
+  CostArgs cost_args;
+  auto* cost_cmd = add_cost_command(app, cost_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -118,6 +120,7 @@ int main(int argc, char** argv) {
     if (calibrate_cmd->parsed()) return run_calibrate(calibrate_args);
     if (ab_cmd->parsed()) return run_ab(ab_args);
     if (profile_cmd->parsed()) return run_profile(profile_args);
+    if (cost_cmd->parsed()) return run_cost(cost_args);
   } catch (const std::exception& e) {
     std::cerr << "perfgate: error: " << e.what() << '\n';
     return 2;
