@@ -160,6 +160,8 @@ class FusedL1Physics {
       std::copy_n(object + i * box_, box_, object_rows_.data() + i * n_ + offset_);
       fft_.forward_real(object_rows_.data() + i * n_, row_spectra_.data() + i * n_);
     }
+    if (planted("fft_rows_twice"))  // wasted: N more real row transforms that recompute the same row spectra
+      for (int64_t i = 0; i < n_; ++i) fft_.forward_real(object_rows_.data() + i % box_ * n_, row_spectra_.data() + i % box_ * n_);
     cfloat* v = spectrum_.data();
     for (int64_t j = 0; j < half; ++j) {
       std::fill_n(v + j * n_, offset_, cfloat{});
@@ -209,8 +211,6 @@ class FusedL1Physics {
       fft_.inverse(out);
     }
     cfloat* image = new_image_.data();
-    if (planted("fft_rows_twice"))
-      for (int64_t a = 0; a < n_; ++a) fft_.inverse(image + a * n_);  // wasted: the image is overwritten below
     for (int64_t a = 0; a < n_; ++a) std::fill_n(image + a * n_ + w_, n_ - w_, cfloat{});
     transpose(cols, n_, w_, n_, image, n_);
     for (int64_t a = 0; a < n_; ++a) fft_.inverse(image + a * n_);

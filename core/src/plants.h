@@ -5,7 +5,9 @@
 // at most one plant is active per process, named by the environment variable RECON_PLANT.
 //
 // The plants, each where a real regression of its kind would sit (names listed once, in core/CMakeLists.txt):
-// - fft_rows_twice: the fused physics runs a wasted pass of N row FFTs per step (no allocation, same results);
+// - fft_rows_twice: the fused physics runs N wasted real row FFTs per step (recomputing row spectra it has: same
+//   results, no allocation — FFTW's in-place complex transforms of this length allocate a buffer per call here, and a
+//   plant that allocates is caught by the heap count alone);
 // - adam_skips_rank_one: the fused Adam skips the factored first-layer weight (it is never updated);
 // - lr_ignored_after_first_sample: samples after the first train at TrainerOptions' default learning rate;
 // - pupil_radius_off_by_one: the optimized pipeline's pupils are one pixel too wide (the reference's are right);

@@ -13,6 +13,7 @@ namespace perfgate {
 struct SpeedupArgs {
   std::string results, reference, candidate;
   double threshold = 3.0, confidence = 0.95, more_seconds = 0.0;
+  bool aim = false;  ///< the threshold is an aim: print reached / not reached, exit 0 (never a verdict)
   std::vector<std::string> command;  ///< benchmark command that measures more repetitions when inconclusive
 };
 CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& args);

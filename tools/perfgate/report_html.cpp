@@ -68,7 +68,8 @@ std::string render_html(const ReportData& data, const std::vector<Plot>& plots) 
         << format_number(100.0 * r.confidence) << " % interval [" << format_number(r.low) << ", " << format_number(r.high) << "] over " << r.pairs
         << " paired repetitions; gate threshold " << format_number(r.threshold) << "x";
     if (s.target && s.target_verdict) {
-      out << "; target " << format_number(*s.target) << "x: " << verdict_badge(to_string(*s.target_verdict)) << " (reported, not gated)";
+      out << ". Aim " << format_number(*s.target) << "x (reported, not gated): <span class=\"aim\">" << aim_status(*s.target_verdict)
+          << "</span>";
     }
     out << ".</p>\n";
     plots_of(out, plots, "speedup");

@@ -32,7 +32,7 @@ std::string render_markdown(const ReportData& data) {
     out << "- Speedup " << to_string(r.verdict) << ": " << format_number(r.median, 5) << "x, " << format_number(100.0 * r.confidence, 5) << " % interval ["
         << format_number(r.low, 5) << ", " << format_number(r.high, 5) << "], " << r.pairs << " paired repetitions, gate " << format_number(r.threshold, 5) << "x";
     if (data.speedup->target && data.speedup->target_verdict) {
-      out << "; target " << format_number(*data.speedup->target, 5) << "x " << to_string(*data.speedup->target_verdict) << " (not gated)";
+      out << "; aim " << format_number(*data.speedup->target, 5) << "x (not gated): " << aim_status(*data.speedup->target_verdict);
     }
     out << "\n";
   }

@@ -45,6 +45,15 @@ SpeedupReport judge_speedup(const Results& results, const std::string& reference
   return report;
 }
 
+std::string aim_status(SpeedupVerdict v) {
+  switch (v) {
+    case SpeedupVerdict::pass: return "reached";
+    case SpeedupVerdict::fail: return "not reached";
+    case SpeedupVerdict::inconclusive: return "not decided";
+  }
+  return "?";
+}
+
 std::string to_string(SpeedupVerdict v) {
   switch (v) {
     case SpeedupVerdict::pass: return "PASS";

@@ -28,5 +28,8 @@ SpeedupReport judge_speedup(const Results& results, const std::string& reference
                             double threshold, double confidence = 0.95);
 
 std::string to_string(SpeedupVerdict v);
+/// The verdict against an aim (a threshold that is reported, never gated): "reached", "not reached" or
+/// "not decided" — words, not PASS/FAIL, so that nobody reads an aim as the gate's verdict.
+std::string aim_status(SpeedupVerdict v);
 
 }  // namespace perfgate

@@ -25,6 +25,10 @@ for f in report.html summary.md verdicts.json junit.xml; do [[ -s "$work/out/$f"
 grep -q '<testsuite name="perfgate" tests="4" failures="1"' "$work/out/junit.xml" || fail "junit.xml counts are wrong"
 grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$work/out/junit.xml" || fail "junit.xml does not escape names"
 grep -q '^## perfgate report: \*\*FAIL\*\*' "$work/out/summary.md" || fail "summary.md does not lead with the verdict"
+# The 3x here is an aim: stated in words, never as a PASS/FAIL verdict of its own.
+grep -Eq 'aim 3x \(not gated\): (reached|not reached|not decided)' "$work/out/summary.md" || fail "summary.md does not state the aim as an aim"
+grep -Eq 'Aim 3x \(reported, not gated\): <span class="aim">(reached|not reached|not decided)</span>' "$work/out/report.html" ||
+  fail "report.html does not state the aim as an aim"
 svgs=$(find "$work/out/plots" -name '*.svg' | wc -l)
 pngs=$(find "$work/out/plots" -name '*.png' | wc -l)
 [[ $svgs -ge 8 && $svgs -eq $pngs ]] || fail "expected one PNG per SVG plot (>= 8), got $svgs SVG and $pngs PNG"
