@@ -8,7 +8,8 @@
 // - fft_rows_twice: the fused physics runs N wasted real row FFTs per step (recomputing row spectra it has: same
 //   results, no allocation — FFTW's in-place complex transforms of this length allocate a buffer per call here, and a
 //   plant that allocates is caught by the heap count alone);
-// - adam_skips_rank_one: the fused Adam skips the factored first-layer weight (it is never updated);
+// - adam_skips_rank_one: the fused Adam skips the factored first-layer weight whenever its gradient is one rank-one
+//   term (every initialisation step; the two-row progressive steps reach it densely and still update it);
 // - lr_ignored_after_first_sample: samples after the first train at TrainerOptions' default learning rate;
 // - pupil_radius_off_by_one: the optimized pipeline's pupils are one pixel too wide (the reference's are right);
 // - decoder_output_copied: the optimized objective copies the decoder's output once more per step.
