@@ -1,5 +1,7 @@
 #include "recon_args.h"
 
+#include "recon/limits.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cmath>
@@ -42,8 +44,8 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_flag("--compare-epie", a.compare_epie, "also run ePIE (--epochs) on the same measurements and report both");
   cmd.add_option("--target", a.target, "usaf, star, planet, points, disc, or a PNG/JPEG image path")->capture_default_str();
   cmd.add_option("--grid", a.grid, "grid size N (power of two)")->capture_default_str();
-  cmd.add_option("--object", a.object, "object size S in pixels (<= N)")->capture_default_str();
-  cmd.add_option("--radius", a.radius, "sub-aperture radius in k-space pixels, 0 < r < N/2")->capture_default_str();
+  cmd.add_option("--object", a.object, "object size S in pixels (6 <= S <= N)")->capture_default_str();
+  cmd.add_option("--radius", a.radius, "sub-aperture radius in k-space pixels, 1 <= r < N/2")->capture_default_str();
   cmd.add_option("--pattern", a.pattern, "fermat, random, rings, jittered or star")->capture_default_str();
   cmd.add_option("--samples", a.samples, "number of sub-aperture samples (>= 1)")->capture_default_str();
   cmd.add_option("--steps", a.steps, "gradient steps per sample")->capture_default_str();
@@ -76,6 +78,16 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
 
 }  // namespace
 
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '?';
+    else out += c;
+  }
+  return out;
+}
+
 ParseOutcome parse_recon_args(const std::vector<std::string>& argv) {
   ReconArgs args;
   CLI::App app{"recon: sparse-aperture (PRISM) reconstruction with a deep image prior, or the ePIE baseline"};
@@ -85,16 +97,6 @@ ParseOutcome parse_recon_args(const std::vector<std::string>& argv) {
                                  "reconstruct a target from simulated sub-aperture measurements; writes PNGs and metrics.json");
   add_reconstruct_options(*cmd, args);
 
-  // Error lines quote the offending argument: control characters in it are escaped so that the error stays one line.
-  auto one_line = [](const std::string& text) {
-    std::string out;
-    for (const char c : text) {
-      if (c == '\n') out += "\\n";
-      else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '?';
-      else out += c;
-    }
-    return out;
-  };
   std::vector<std::string> reversed(argv.rbegin(), argv.rend() - (argv.empty() ? 0 : 1));
   ParseOutcome outcome;
   try {
@@ -127,10 +129,14 @@ std::string validate(const ReconArgs& a) {
   std::ostringstream why;
   if (!is_power_of_two(a.grid) || a.grid < 8 || a.grid > 8192) {
     why << "--grid " << a.grid << ": must be a power of two in [8, 8192]";
-  } else if (a.object < 4 || a.object > a.grid) {
-    why << "--object " << a.object << ": must be in [4, grid " << a.grid << "]";
-  } else if (!std::isfinite(a.radius) || a.radius <= 0.0 || a.radius >= static_cast<double>(a.grid) / 2.0) {
-    why << "--radius " << a.radius << ": must satisfy 0 < radius < grid/2 = " << a.grid / 2;
+  } else if (a.object < kMinObjectSize || a.object > a.grid) {
+    why << "--object " << a.object << ": must be in [" << kMinObjectSize << ", grid " << a.grid << "] (SSIM's window needs " << kMinObjectSize
+        << " pixels)";
+  } else if (!std::isfinite(a.radius) || a.radius < kMinRadius || a.radius >= static_cast<double>(a.grid) / 2.0) {
+    why << "--radius " << a.radius << ": must satisfy " << kMinRadius << " <= radius < grid/2 = " << a.grid / 2
+        << " (a narrower pupil measures only the mean)";
+  } else if (a.seed < 0) {
+    why << "--seed " << a.seed << ": must be >= 0";
   } else if (a.samples < 1 || a.samples > 100000) {
     why << "--samples " << a.samples << ": must be in [1, 100000]";
   } else if (a.steps < 0 || a.init_steps < 0 || a.epochs < 0) {

@@ -25,7 +25,7 @@ struct ReconArgs {
   std::vector<std::string> disable;  // optimisation switches turned off (ablation)
   std::string algorithm = "prism";   // prism | epie
   int64_t epochs = 100;              // epie only
-  uint64_t seed = 0;
+  int64_t seed = 0;                  // >= 0 (a negative seed is refused, not wrapped)
   int64_t threads = 1;
   std::string out = "recon-out";
   std::string loss = "l1";
@@ -51,6 +51,10 @@ struct ParseOutcome {
   int exit_code = 0;
   std::string output;  // help text (exit 0) or one error line (exit 2)
 };
+
+/// `text` safe for one error line: a line break becomes \n, other control characters '?'. Every error recon
+/// prints passes through it (arguments, file names and LibTorch's multi-line messages alike).
+std::string one_line(const std::string& text);
 
 /// Parses `recon reconstruct [options]` (argv[0] is the program). Never throws, never exits.
 ParseOutcome parse_recon_args(const std::vector<std::string>& argv);

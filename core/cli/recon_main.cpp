@@ -7,7 +7,9 @@
 #include "recon/recon.h"
 
 #include <c10/util/Exception.h>
+#include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -160,14 +162,29 @@ nlohmann::json run_epie(const ReconArgs& a, const Prepared& p, at::Tensor& recon
   return metrics;
 }
 
+// Why `folder` could not receive the outputs, or "": it must be a writable folder or creatable in one. Checked
+// before the run (a long run must not end in "cannot write"), created only after it.
+std::string output_folder_problem(const std::string& folder) {
+  std::error_code error;
+  auto at = std::filesystem::absolute(folder, error);
+  if (error) return "not a usable path";
+  while (!std::filesystem::exists(at, error)) {
+    if (at == at.parent_path()) return "no existing folder above it";
+    at = at.parent_path();
+  }
+  if (!std::filesystem::is_directory(at, error)) return "'" + at.string() + "' is not a folder";
+  if (access(at.c_str(), W_OK | X_OK) != 0) return "'" + at.string() + "' is not writable";
+  return "";
+}
+
 int run(const ReconArgs& given) {
   const ReconArgs a = with_scenario(given);
   if (const auto problem = recon::cli::validate(a); !problem.empty()) {
     throw std::invalid_argument(problem + " (with --scenario " + a.scenario + ")");
   }
+  if (const auto problem = output_folder_problem(a.out); !problem.empty()) throw std::invalid_argument("--out " + a.out + ": " + problem);
   recon::set_threads(a.threads);
   auto prepared = prepare(a);
-  std::filesystem::create_directories(a.out);
   at::Tensor reconstruction;
   auto metrics = a.algorithm == "epie" ? run_epie(a, prepared, reconstruction) : run_prism(a, prepared, reconstruction);
   if (a.compare_epie && a.algorithm != "epie") {
@@ -199,6 +216,11 @@ int run(const ReconArgs& given) {
   metrics["torch_version"] = info.torch_version;
   metrics["cpu_capability"] = info.cpu_capability;
   metrics["cpu_model"] = info.cpu_model;
+  // A reconstruction with NaN or infinite values has no quality to report; say so instead of printing "inf dB".
+  if (!reconstruction.isfinite().all().item<bool>() || !std::isfinite(metrics["ssim"].get<double>())) {
+    throw std::runtime_error("the reconstruction is not finite (NaN or infinite values); nothing was written");
+  }
+  std::filesystem::create_directories(a.out);  // only now: a failed run leaves no empty output folder behind
   recon::cli::write_images(a.out, reconstruction, prepared.problem.ground_truth, a.object, prepared.problem.centers, a.radius);
   recon::cli::write_metrics(a.out, metrics);
   std::printf("%s %s seed %llu: PSNR %.2f dB, SSIM %.4f, RMSE %.2f %%, %.1f ms/step, %.1f s -> %s\n", a.algorithm.c_str(),
@@ -232,9 +254,9 @@ int main(int argc, char** argv) {
   try {
     return run(*outcome.args);
   } catch (const c10::Error& e) {
-    std::cerr << "recon: error: " << e.what_without_backtrace() << '\n';
+    std::cerr << "recon: error: " << recon::cli::one_line(e.what_without_backtrace()) << '\n';
   } catch (const std::exception& e) {
-    std::cerr << "recon: error: " << e.what() << '\n';
+    std::cerr << "recon: error: " << recon::cli::one_line(e.what()) << '\n';
   }
   return 2;
 }

@@ -1,6 +1,7 @@
 #include "recon/epie.h"
 
 #include "recon/fourier.h"
+#include "recon/limits.h"
 
 #include <ATen/ATen.h>
 
@@ -17,6 +18,7 @@ constexpr double kAmplitudeFloor = 1e-12;
 EpieResult epie_reconstruct(const ReconstructionProblem& p, const EpieOptions& o, const NoiseOptions& noise) {
   if (!p.ground_truth.defined() || p.ground_truth.dim() != 2) throw std::invalid_argument("epie: ground truth must be [N, N]");
   if (p.centers.empty()) throw std::invalid_argument("epie: no sampling centres");
+  if (!(p.radius >= kMinRadius)) throw std::invalid_argument("epie: radius = " + std::to_string(p.radius) + ", must be >= 1 k-space pixel");
   if (o.epochs < 0) throw std::invalid_argument("EpieOptions::epochs must be >= 0");
   const int64_t n = p.ground_truth.size(-1), s = p.object_size, pre = (n - s) / 2;
   auto support = at::zeros({n, n}, at::kFloat);

@@ -1,4 +1,5 @@
 #include "recon/metrics.h"
+#include "recon/limits.h"
 
 #include <ATen/ATen.h>
 
@@ -11,7 +12,6 @@
 namespace recon {
 namespace {
 
-constexpr int64_t kSsimWindow = 11;
 constexpr double kSsimSigma = 1.5;
 constexpr std::array<double, 5> kMsSsimWeights = {0.0448, 0.2856, 0.3001, 0.2363, 0.1333};
 
@@ -107,6 +107,10 @@ double max_abs_difference(const at::Tensor& e, const at::Tensor& r) {
 
 at::Tensor ssim(const at::Tensor& a, const at::Tensor& b, double data_range) {
   check_same_shape(a, b);
+  if (a.size(-1) < kMinObjectSize || a.size(-2) < kMinObjectSize) {
+    throw std::invalid_argument("ssim: a " + std::to_string(a.size(-2)) + "x" + std::to_string(a.size(-1)) + " image is smaller than " +
+                                std::to_string(kMinObjectSize) + "x" + std::to_string(kMinObjectSize) + " (reflect padding of the window)");
+  }
   const auto t = ssim_terms(as_nchw(a), as_nchw(b), data_range);
   return (t.luminance * t.contrast_structure).mean();
 }

@@ -3,6 +3,7 @@
 #include "convergence_monitor.h"
 #include "plants.h"
 #include "recon/fourier.h"
+#include "recon/limits.h"
 #include "recon/optimizer.h"
 
 #include <ATen/ATen.h>
@@ -28,8 +29,13 @@ void validate(const ProgressiveDecoder& decoder, const ReconstructionProblem& p,
                                 " differs from the decoder's " + std::to_string(decoder->options.object_size()));
   }
   if (p.centers.empty()) throw std::invalid_argument("ReconstructionProblem::centers is empty");
-  if (!(p.radius > 0.0) || p.radius >= static_cast<double>(n) / 2.0) {
-    throw std::invalid_argument("ReconstructionProblem::radius = " + std::to_string(p.radius) + ", must be in (0, N/2)");
+  if (!(p.radius >= kMinRadius) || p.radius >= static_cast<double>(n) / 2.0) {
+    throw std::invalid_argument("ReconstructionProblem::radius = " + std::to_string(p.radius) + ", must be in [" +
+                                std::to_string(kMinRadius) + ", N/2)");
+  }
+  if (p.object_size < kMinObjectSize) {
+    throw std::invalid_argument("ReconstructionProblem::object_size = " + std::to_string(p.object_size) + ", must be >= " +
+                                std::to_string(kMinObjectSize) + " (SSIM's window)");
   }
   if (o.init_steps < 0 || o.steps_per_sample < 0) throw std::invalid_argument("TrainerOptions: step budgets must be >= 0");
   if (!(o.learning_rate > 0.0)) throw std::invalid_argument("TrainerOptions::learning_rate must be > 0");

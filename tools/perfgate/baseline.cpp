@@ -2,10 +2,12 @@
 #include "read_file.h"
 
 #include "error.h"
+#include "json_input.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <limits>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -60,12 +62,7 @@ Tolerance parse_tolerance(const json& t, const std::string& where) {
 }  // namespace
 
 Baseline parse_baseline(const std::string& text, const std::string& source) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::exception& e) {  // parse errors and out-of-range numbers alike
-    throw InputError(source + ": not valid JSON (" + std::string(e.what()).substr(0, 120) + ")");
-  }
+  const json doc = parse_json_input(text, source);
   if (!doc.is_object()) throw InputError(source + ": a baseline must be a JSON object");
   require_known_keys(doc, {"schema_version", "provenance", "entries"}, source);
   if (!doc.contains("schema_version") || !doc["schema_version"].is_number_integer() ||
@@ -108,6 +105,12 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
       if (!e["advisory"].is_boolean()) throw InputError(where + ": 'advisory' must be true or false");
       entry.advisory = e["advisory"].get<bool>();
     }
+    const Band band = acceptable_band(entry);
+    if ((entry.direction != Direction::lower && !std::isfinite(band.low)) ||
+        (entry.direction != Direction::higher && !std::isfinite(band.high))) {
+      throw InputError(where + ": value and tolerance overflow the range of numbers (band [" + std::to_string(band.low) + ", " +
+                       std::to_string(band.high) + "])");
+    }
     if (!seen.emplace(entry.benchmark, entry.field).second) {
       throw InputError(where + ": duplicate entry for " + entry.benchmark + " / " + entry.field);
     }
@@ -121,6 +124,11 @@ Baseline read_baseline(const std::string& path) {
 }
 
 std::string to_json_text(const Baseline& b) {
+  for (const auto& e : b.entries) {
+    if (!std::isfinite(e.value) || (e.limit && !std::isfinite(*e.limit))) {
+      throw InputError("baseline entry " + e.benchmark + " / " + e.field + " would be written with a non-finite value");
+    }
+  }
   json doc = json::object();
   doc["schema_version"] = b.schema_version;
   doc["provenance"] = {{"git_sha", b.provenance.git_sha},       {"date", b.provenance.date},
@@ -165,15 +173,28 @@ std::string describe(const Tolerance& t) {
   return out.str();
 }
 
-double threshold_of(const Entry& e) {
+Band acceptable_band(const Entry& e) {
   double slack = 0.0;
   switch (e.tolerance.kind) {
     case Tolerance::Kind::abs: slack = e.tolerance.amount; break;
     case Tolerance::Kind::rel: slack = e.tolerance.amount * std::abs(e.value); break;
     case Tolerance::Kind::exact: slack = 0.0; break;
   }
-  // For `either` the band is symmetric; the upper edge is reported.
-  return e.direction == Direction::higher ? e.value - slack : e.value + slack;
+  constexpr double infinity = std::numeric_limits<double>::infinity();
+  const bool exact = e.tolerance.kind == Tolerance::Kind::exact;
+  const double low = e.value - slack, high = e.value + slack;
+  if (exact) return {e.value, e.value};
+  switch (e.direction) {
+    case Direction::higher: return {low, infinity};
+    case Direction::lower: return {-infinity, high};
+    case Direction::either: return {low, high};
+  }
+  return {low, high};
+}
+
+double threshold_of(const Entry& e) {
+  const Band band = acceptable_band(e);
+  return e.direction == Direction::higher ? band.low : band.high;
 }
 
 }  // namespace perfgate

@@ -46,13 +46,24 @@ constexpr int kSchemaVersion = 1;
 Baseline parse_baseline(const std::string& text, const std::string& source);
 Baseline read_baseline(const std::string& path);
 
-/// Serialises with a stable key order and 2-space indentation (reviewable diffs).
+/// Serialises with a stable key order and 2-space indentation (reviewable diffs). Throws InputError rather than
+/// write a non-finite value or limit (JSON has no infinity; parse_baseline would refuse the file).
 std::string to_json_text(const Baseline& baseline);
 
 std::string to_string(Direction d);
 std::string describe(const Tolerance& t);  ///< e.g. "±1 abs", "5% rel", "exact"
 
-/// The worst acceptable value under the tolerance (ignoring the limit).
+/// The values an entry accepts under its tolerance, ignoring its limit: [value − slack, +∞) for higher,
+/// (−∞, value + slack] for lower, [value − slack, value + slack] for either, [value, value] for exact. The one
+/// meaning of a tolerance: compare, update and the report all judge with it. parse_baseline refuses an entry
+/// whose finite edges would overflow, so the edges of a parsed entry are finite or the infinity on the good side.
+struct Band {
+  double low = 0.0, high = 0.0;
+  bool contains(double v) const { return v >= low && v <= high; }
+};
+Band acceptable_band(const Entry& entry);
+
+/// The worst acceptable value under the tolerance (the band's edge on the bad side; the upper edge for either).
 double threshold_of(const Entry& entry);
 
 }  // namespace perfgate

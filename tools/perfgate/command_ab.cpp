@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "error.h"
+#include "numeric_options.h"
 #include "git.h"
 #include "progress.h"
 #include "worktree_build.h"
@@ -112,7 +113,7 @@ CLI::App* add_ab_command(CLI::App& app, AbArgs& a) {
   cmd->add_option("--option", a.options, "extra --benchmark_* argument (repeatable)");
   cmd->add_option("--rounds", a.rounds, "ABBA rounds to start with")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_option("--max-rounds", a.max_rounds, "rounds allowed when inconclusive")->capture_default_str()->check(CLI::Range(1, 1000));
-  cmd->add_option("--max-slowdown", a.max_slowdown, "tolerated slowdown of head vs base (0.05: 5 %)")->capture_default_str()->check(CLI::Range(0.0, 10.0));
+  cmd->add_option("--max-slowdown", a.max_slowdown, "tolerated slowdown of head vs base (0.05: 5 %)")->capture_default_str()->check(finite_in(0.0, 10.0));
   cmd->add_option("--preset", a.preset, "CMake configure/build preset of each revision")->capture_default_str();
   cmd->add_option("--work", a.work, "folder for worktrees and results")->capture_default_str();
   return cmd;

@@ -4,6 +4,8 @@
 #include "calibrate.h"
 #include "commands.h"
 #include "error.h"
+#include "numeric_options.h"
+#include "temporary_folder.h"
 #include "progress.h"
 
 #include <unistd.h>
@@ -57,11 +59,11 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateArgs& a) {
   cmd->add_option("--results", a.results, "results of identical runs (>= 3), instead of running a command");
   cmd->add_option("--runs", a.runs, "run the command this many times (>= 3)")->check(CLI::Range(3, 1000));
   cmd->add_option("--field", a.field, "the measured field")->capture_default_str();
-  cmd->add_option("--false-alarm-rate", a.false_alarm_rate, "one-sided false-alarm rate")->capture_default_str();
-  cmd->add_option("--power", a.power, "detection probability")->capture_default_str();
+  cmd->add_option("--false-alarm-rate", a.false_alarm_rate, "one-sided false-alarm rate")->capture_default_str()->check(finite_in(1e-6, 0.5));
+  cmd->add_option("--power", a.power, "detection probability")->capture_default_str()->check(finite_in(0.5, 0.999999));
   cmd->add_option("--reference", a.reference, "also calibrate the paired speedup of this benchmark ...");
   cmd->add_option("--candidate", a.candidate, "... over this one");
-  cmd->add_option("--threshold", a.threshold, "judge each run's speedup against this threshold (A/A false alarms)");
+  cmd->add_option("--threshold", a.threshold, "judge each run's speedup against this threshold (A/A false alarms)")->check(positive_number());
   cmd->add_option("command", a.command, "after --: a benchmark executable and its arguments");
   return cmd;
 }
@@ -73,14 +75,12 @@ int run_calibrate(const CalibrateArgs& a) {
   if (!a.results.empty()) {
     for (const auto& path : a.results) runs.push_back(read_results(path));
   } else {
-    const auto folder = std::filesystem::temp_directory_path() / ("perfgate-calibrate-" + std::to_string(getpid()));
-    std::filesystem::create_directories(folder);
+    const TemporaryFolder folder("calibrate");
     Progress progress;
     for (int i = 0; i < a.runs; ++i) {
       progress.update("calibrate: run " + std::to_string(i + 1) + " of " + std::to_string(a.runs));
-      runs.push_back(run_benchmark(a.command, (folder / ("run" + std::to_string(i) + ".json")).string()));
+      runs.push_back(run_benchmark(a.command, (folder.path() / ("run" + std::to_string(i) + ".json")).string()));
     }
-    std::filesystem::remove_all(folder);
   }
   CalibrationOptions options;
   options.field = a.field;

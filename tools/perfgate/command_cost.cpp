@@ -11,6 +11,7 @@
 #include "git.h"
 #include "process.h"
 #include "read_file.h"
+#include "temporary_folder.h"
 #include "utc_time.h"
 
 #include <nlohmann/json.hpp>
@@ -44,15 +45,6 @@ std::string valgrind_version() {
   return output_tail(r.output, 40);
 }
 
-// Removes the dump folder on every path out of run_cost.
-struct TemporaryFolder {
-  fs::path path;
-  ~TemporaryFolder() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
-
 }  // namespace
 
 CLI::App* add_cost_command(CLI::App& app, CostArgs& a) {
@@ -71,10 +63,9 @@ int run_cost(const CostArgs& a) {
     if (eq == std::string::npos || eq == 0) throw InputError("cost: --context wants KEY=VALUE, got '" + pair + "'");
     context[pair.substr(0, eq)] = pair.substr(eq + 1);
   }
-  TemporaryFolder dumps{fs::temp_directory_path() / ("perfgate-cost-" + std::to_string(getpid()))};
-  fs::create_directories(dumps.path);
+  const TemporaryFolder dumps("cost");
   std::vector<std::string> argv = {"valgrind", "--tool=callgrind", "--instr-atstart=no", "--cache-sim=yes",
-                                   "--callgrind-out-file=" + (dumps.path / "callgrind.out").string()};
+                                   "--callgrind-out-file=" + (dumps.path() / "callgrind.out").string()};
   argv.insert(argv.end(), a.command.begin(), a.command.end());
   const auto start = std::chrono::steady_clock::now();
   const auto run = run_process(argv, ProcessOptions{"", {}, StandardError::merge, true});
@@ -86,7 +77,7 @@ int run_cost(const CostArgs& a) {
   for (const auto& [key, value] : printed_context(run.output)) context[key] = value;
 
   std::vector<std::pair<std::string, CallgrindDump>> files;
-  for (const auto& entry : fs::directory_iterator(dumps.path)) {
+  for (const auto& entry : fs::directory_iterator(dumps.path())) {
     const auto path = entry.path().string();
     const auto text = read_whole_file(path, "callgrind output");
     if (is_client_request_dump(text)) files.emplace_back(path, parse_callgrind_dump(text, path));

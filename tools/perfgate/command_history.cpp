@@ -2,6 +2,7 @@
 #include "change_points.h"
 #include "commands.h"
 #include "error.h"
+#include "numeric_options.h"
 #include "history_store.h"
 #include "results.h"
 #include "utc_time.h"
@@ -21,7 +22,7 @@ CLI::App* add_history_command(CLI::App& app, HistoryArgs& a) {
   cmd->add_option("--date", a.date, "record: when (default: now, UTC)");
   cmd->add_option("--benchmark", a.benchmark, "show: only this benchmark");
   cmd->add_option("--field", a.field, "show: the field whose trend is shown")->capture_default_str();
-  cmd->add_option("--min-shift", a.min_shift, "show: smallest relative shift reported as a change point")->capture_default_str();
+  cmd->add_option("--min-shift", a.min_shift, "show: smallest relative shift reported as a change point")->capture_default_str()->check(finite_in(0.0, 100.0));
   cmd->add_option("--last", a.last, "show: how many runs back")->capture_default_str()->check(CLI::Range(2, 100000));
   return cmd;
 }
@@ -38,12 +39,12 @@ int run_history(const HistoryArgs& a) {
     run.branch = a.branch;
     run.recorded_at = a.date.empty() ? utc_now() : a.date;
     run.machine = ctx.count("machine") != 0 ? ctx.at("machine") : ctx.count("cpu_model") != 0 ? ctx.at("cpu_model") : "";
-    HistoryStore store(a.db);
+    HistoryStore store(a.db, HistoryStore::Access::create);
     const auto stored = store.record(run, results);
     std::cout << "recorded " << stored << " metrics of commit " << run.commit << " on " << run.branch << " in " << a.db << '\n';
     return 0;
   }
-  const HistoryStore store(a.db);
+  const HistoryStore store(a.db, HistoryStore::Access::read_only);
   size_t shown = 0;
   for (const auto& [benchmark, field] : store.metrics(a.branch)) {
     if (field != a.field || (!a.benchmark.empty() && benchmark != a.benchmark)) continue;

@@ -3,6 +3,7 @@
 #include "change_points.h"
 #include "commands.h"
 #include "error.h"
+#include "numeric_options.h"
 #include "history_store.h"
 #include "report_files.h"
 #include "utc_time.h"
@@ -23,7 +24,7 @@ std::string context_of(const std::map<std::string, std::string>& context, const 
 
 void add_trends(ReportData& data, const std::string& db) {
   if (!std::filesystem::exists(db)) throw InputError("--history '" + db + "': no such file");
-  const HistoryStore store(db);
+  const HistoryStore store(db, HistoryStore::Access::read_only);
   std::set<std::pair<std::string, std::string>> wanted;
   for (const auto& c : data.checks)
     for (const auto& row : c.rows)
@@ -57,8 +58,8 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& a) {
   cmd->add_option("--speedup-results", a.speedup_results, "results with interleaved repetitions of --reference and --candidate");
   cmd->add_option("--reference", a.reference, "the speedup's reference benchmark");
   cmd->add_option("--candidate", a.candidate, "the speedup's candidate benchmark");
-  cmd->add_option("--threshold", a.threshold, "the speedup the gate requires")->capture_default_str();
-  cmd->add_option("--target", a.target, "a further speedup target, reported but not gated");
+  cmd->add_option("--threshold", a.threshold, "the speedup the gate requires")->capture_default_str()->check(positive_number());
+  cmd->add_option("--target", a.target, "a further speedup target, reported but not gated")->check(positive_number());
   cmd->add_option("--ablation", a.ablation, "results of the ablation suite (bar chart)");
   cmd->add_option("--images", a.images, "a folder of PNG images of one reconstruction (repeatable)");
   cmd->add_option("--history", a.history, "history store (perfgate history) for trends and change points");
@@ -67,6 +68,7 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& a) {
 }
 
 int run_report(const ReportArgs& a) {
+  clear_report_files(a.out);
   ReportData data;
   data.title = a.title;
   data.date = utc_now();

@@ -5,13 +5,17 @@
 #include "benchmark_runner.h"
 #include "commands.h"
 #include "error.h"
+#include "numeric_options.h"
+#include "one_line.h"
 #include "speedup.h"
+#include "temporary_folder.h"
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <iostream>
 
 namespace perfgate {
@@ -24,7 +28,7 @@ void print(const SpeedupReport& r, const SpeedupArgs& a) {
               << r.pairs << " paired repetitions\n";
     return;
   }
-  std::cout << to_string(r.verdict) << ": speedup " << a.reference << " / " << a.candidate << " = " << r.median << "x, "
+  std::cout << to_string(r.verdict) << ": speedup " << one_line(a.reference) << " / " << one_line(a.candidate) << " = " << r.median << "x, "
             << static_cast<int>(r.confidence * 1000.0) / 10.0 << " % interval [" << r.low << ", " << r.high << "] over " << r.pairs
             << " paired repetitions; threshold " << r.threshold << "x\n";
 }
@@ -46,11 +50,11 @@ CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& a) {
   cmd->add_option("--results", a.results, "Google Benchmark JSON with repetitions of both")->required();
   cmd->add_option("--reference", a.reference, "run name of the slower, reference benchmark")->required();
   cmd->add_option("--candidate", a.candidate, "run name of the candidate benchmark")->required();
-  cmd->add_option("--threshold", a.threshold, "required speedup")->capture_default_str();
-  cmd->add_option("--confidence", a.confidence, "interval coverage")->capture_default_str()->check(CLI::Range(0.5, 0.9999));
+  cmd->add_option("--threshold", a.threshold, "required speedup")->capture_default_str()->check(positive_number());
+  cmd->add_option("--confidence", a.confidence, "interval coverage")->capture_default_str()->check(finite_in(0.5, 0.9999));
   cmd->add_option("--more-seconds", a.more_seconds, "when inconclusive, measure more for up to this long (needs -- COMMAND)")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 86400.0));
+      ->check(finite_in(0.0, 86400.0));
   cmd->add_flag("--aim", a.aim, "the threshold is an aim: print reached / not reached and exit 0");
   cmd->add_option("command", a.command, "after --: the benchmark command that measures more repetitions of both");
   return cmd;
@@ -61,17 +65,22 @@ int run_speedup(const SpeedupArgs& a) {
   auto results = read_results(a.results);
   auto report = judge_speedup(results, a.reference, a.candidate, a.threshold, a.confidence);
   const auto start = std::chrono::steady_clock::now();
-  const auto folder = std::filesystem::temp_directory_path() / ("perfgate-speedup-" + std::to_string(getpid()));
+  std::optional<TemporaryFolder> folder;
   for (int extra = 0; extra < 3 && report.verdict == SpeedupVerdict::inconclusive && !a.command.empty(); ++extra) {
-    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (spent >= a.more_seconds) break;
+    const double left = a.more_seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (left <= 0.0) break;
     print(report, a);
-    std::cout << "measuring more (" << static_cast<int>(a.more_seconds - spent) << " s of the budget left)\n" << std::flush;
-    std::filesystem::create_directories(folder);
-    pool(results, run_benchmark(a.command, (folder / ("more" + std::to_string(extra) + ".json")).string(), {"CI=1"}));
+    std::cout << "measuring more (" << static_cast<int>(left) << " s of the budget left)\n" << std::flush;
+    if (!folder) folder.emplace("speedup");
+    try {
+      // The budget is a time limit: a run still going when it ends is stopped, and the verdict stays as judged.
+      pool(results, run_benchmark(a.command, (folder->path() / ("more" + std::to_string(extra) + ".json")).string(), {"CI=1"}, left));
+    } catch (const BenchmarkTimedOut& e) {
+      std::cout << "measuring more stopped: " << one_line(e.what()) << " (the --more-seconds budget)\n";
+      break;
+    }
     report = judge_speedup(results, a.reference, a.candidate, a.threshold, a.confidence);
   }
-  std::filesystem::remove_all(folder);
   print(report, a);
   if (a.aim) return 0;
   switch (report.verdict) {

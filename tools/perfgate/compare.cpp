@@ -11,7 +11,8 @@ double median(std::vector<double> v) {
   if (v.empty()) return 0.0;
   std::sort(v.begin(), v.end());
   const size_t mid = v.size() / 2;
-  return v.size() % 2 == 1 ? v[mid] : 0.5 * (v[mid - 1] + v[mid]);
+  // Halves first: the mean of two values near the largest double must not overflow to infinity.
+  return v.size() % 2 == 1 ? v[mid] : 0.5 * v[mid - 1] + 0.5 * v[mid];
 }
 
 std::string to_string(Verdict v) {
@@ -50,7 +51,7 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
       rows.push_back(row);
       continue;
     }
-    const auto values = values_of(results, e.benchmark, e.field);
+    const auto values = values_in_unit(results, e.benchmark, e.field, e.unit);
     row.samples = static_cast<int>(values.size());
     if (values.empty()) {
       row.verdict = Verdict::missing;
@@ -60,15 +61,7 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
     }
     row.value = median(values);
     std::ostringstream why;
-    bool worse_than_tolerance = false;
-    if (e.tolerance.kind == Tolerance::Kind::exact) {
-      worse_than_tolerance = row.value != e.value;
-    } else if (e.direction == Direction::either) {
-      worse_than_tolerance = std::abs(row.value - e.value) > row.threshold - e.value;
-    } else {
-      worse_than_tolerance = e.direction == Direction::higher ? row.value < row.threshold : row.value > row.threshold;
-    }
-    if (worse_than_tolerance) {
+    if (!acceptable_band(e).contains(row.value)) {
       why << (e.tolerance.kind == Tolerance::Kind::exact ? "differs from the baseline"
               : e.direction == Direction::either         ? "moved from the baseline beyond tolerance"
                                                          : "worse than baseline beyond tolerance");

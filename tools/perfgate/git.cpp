@@ -27,8 +27,18 @@ std::optional<std::string> head_sha(const std::string& directory) {
 }
 
 bool tree_is_dirty(const std::string& directory) {
-  const auto r = git(directory, {"status", "--porcelain", "--untracked-files=no"});
-  return r.status != 0 || !r.output.empty();
+  const std::vector<std::string> status = {"status", "--porcelain", "--untracked-files=no"};
+  const auto r = git(directory, status);
+  if (r.status == 0) return !r.output.empty();
+  // Say why git could not answer (no repository, "dubious ownership" in a container, git missing): a failure
+  // to check is not a dirty tree, and the fix is rarely to switch the check off.
+  if (r.status < 0) throw InputError("cannot check '" + directory + "' for uncommitted changes: git could not be run (is it installed?)");
+  std::vector<std::string> args = {"git", "-C", directory.empty() ? std::string(".") : directory};
+  args.insert(args.end(), status.begin(), status.end());
+  ProcessOptions options;
+  options.standard_error = StandardError::merge;
+  const auto why = output_tail(first_line(run_process(args, options).output), 200);
+  throw InputError("cannot check '" + directory + "' for uncommitted changes: git status failed: " + why);
 }
 
 std::string resolve_commit(const std::string& directory, const std::string& revision) {

@@ -8,7 +8,8 @@ namespace perfgate {
 /// HEAD's commit id in the repository containing `directory`, or nullopt outside a repository.
 std::optional<std::string> head_sha(const std::string& directory);
 
-/// True when the working tree has uncommitted changes (tracked files only).
+/// True when the working tree has uncommitted changes (tracked files only). Throws InputError with git's own
+/// reason when git cannot tell (not a repository, a repository git refuses as not safe, git not installed).
 bool tree_is_dirty(const std::string& directory);
 
 /// The full commit id a revision names in the repository containing `directory`. Throws InputError when it names

@@ -55,8 +55,9 @@ class Statement {
 
 }  // namespace
 
-HistoryStore::HistoryStore(const std::string& path) : path_(path) {
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+HistoryStore::HistoryStore(const std::string& path, Access access) : path_(path) {
+  const int flags = access == Access::read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string why = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     db_ = nullptr;
@@ -67,6 +68,12 @@ HistoryStore::HistoryStore(const std::string& path) : path_(path) {
     Statement version(db_, "PRAGMA user_version", path_);  // fails here when the file is not a database
     version.step();
     const auto found = version.integer(0);
+    Statement objects(db_, "SELECT count(*) FROM sqlite_master", path_);
+    objects.step();
+    if (found == 0 && objects.integer(0) != 0) {
+      throw InputError("history '" + path + "': a SQLite database of something else (it has tables but no perfgate store version); left as it was");
+    }
+    if (found == 0 && access == Access::read_only) throw InputError("history '" + path + "': an empty database, no runs recorded");
     if (found == 0) {
       execute(
           "BEGIN;"

@@ -23,9 +23,13 @@ struct HistoryPoint {
 
 class HistoryStore {
  public:
-  /// Opens the store, creating it (and its tables) if absent. Throws InputError when the file is not a SQLite
-  /// database or was written by an incompatible version of perfgate.
-  explicit HistoryStore(const std::string& path);
+  /// read_only: the file must exist and is never written. create: a missing or empty file becomes a store.
+  enum class Access { read_only, create };
+
+  /// Opens the store. Throws InputError when the file is not a SQLite database, is a database of something
+  /// else (tables but no perfgate store version: it is left exactly as it was), was written by an incompatible
+  /// version of perfgate, or (read_only) does not exist.
+  HistoryStore(const std::string& path, Access access);
   ~HistoryStore();
   HistoryStore(const HistoryStore&) = delete;
   HistoryStore& operator=(const HistoryStore&) = delete;

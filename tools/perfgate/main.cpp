@@ -4,7 +4,9 @@
 #include "baseline.h"
 #include "compare.h"
 #include "error.h"
+#include "folder_lock.h"
 #include "git.h"
+#include "one_line.h"
 #include "results.h"
 #include "speedup.h"
 #include "table.h"
@@ -32,6 +34,12 @@ struct UpdateArgs {
   bool allow_dirty = false, ratchet = false;
 };
 
+// The one way an error leaves perfgate: one line on standard error, whatever the message holds, and exit code 2.
+int print_error(const std::string& message) {
+  std::cerr << "perfgate: error: " << one_line(message) << '\n';
+  return 2;
+}
+
 std::string folder_of(const std::string& path) {
   const auto parent = std::filesystem::path(path).parent_path();
   return parent.empty() ? "." : parent.string();
@@ -42,7 +50,8 @@ int run_compare(const CompareArgs& a) {
   const auto baseline = read_baseline(a.baseline);
   const auto rows = compare(results, baseline);
   print_table(std::cout, rows);
-  print_failures(std::cout, rows, "perfgate update --results " + a.results + " --baseline " + a.baseline + " --reason \"...\"");
+  print_failures(std::cout, rows,
+                 "perfgate update --results " + shell_quote(a.results) + " --baseline " + shell_quote(a.baseline) + " --reason '...'");
   return exit_code_of(rows);
 }
 
@@ -50,11 +59,13 @@ int run_update(const UpdateArgs& a) {
   if (a.results.size() > 2) throw InputError("update: give one capture, or two for timings");
   std::vector<Results> captures;
   for (const auto& path : a.results) captures.push_back(read_results(path));
-  std::optional<Baseline> current;
-  if (std::filesystem::exists(a.baseline)) current = read_baseline(a.baseline);
   std::vector<TrackSpec> track;
   for (const auto& spec : a.track) track.push_back(parse_track_spec(spec));
-  const auto folder = folder_of(a.baseline);
+  // Read, plan and write under one lock: a concurrent update waits and then builds on this one's result.
+  const auto folder = folder_of(write_target_of(a.baseline));
+  const FolderLock lock(folder, 60.0);
+  std::optional<Baseline> current;
+  if (std::filesystem::exists(a.baseline)) current = read_baseline(a.baseline);
   if (!a.allow_dirty && tree_is_dirty(folder)) {
     throw InputError("update: the working tree has uncommitted changes; commit first or pass --allow-dirty");
   }
@@ -65,9 +76,11 @@ int run_update(const UpdateArgs& a) {
                         context("build_type"), context("torch_version"), context("threads"), a.reason,
                         context("machine_fingerprint")};
   const auto plan = plan_update(captures, current, track, a.ratchet, provenance);
-  write_file_atomically(a.baseline, to_json_text(plan.next));
-  std::cout << "updated " << a.baseline << " (" << plan.next.entries.size() << " entries): " << a.reason << '\n';
-  for (const auto& line : plan.diff) std::cout << "  " << line << '\n';
+  const auto text = to_json_text(plan.next);
+  parse_baseline(text, a.baseline + " (as it would be written)");  // never write what compare would refuse
+  write_file_atomically(a.baseline, text);
+  std::cout << "updated " << one_line(a.baseline) << " (" << plan.next.entries.size() << " entries): " << one_line(a.reason) << '\n';
+  for (const auto& line : plan.diff) std::cout << "  " << one_line(line) << '\n';
   return 0;
 }
 
@@ -108,8 +121,7 @@ int main(int argc, char** argv) {
     std::cout << app.help("", CLI::AppFormatMode::All);
     return 0;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "perfgate: error: " << e.what() << " (see perfgate --help)\n";
-    return 2;
+    return print_error(std::string(e.what()) + " (see perfgate --help)");
   }
   try {
     if (compare_cmd->parsed()) return run_compare(compare_args);
@@ -122,8 +134,7 @@ int main(int argc, char** argv) {
     if (profile_cmd->parsed()) return run_profile(profile_args);
     if (cost_cmd->parsed()) return run_cost(cost_args);
   } catch (const std::exception& e) {
-    std::cerr << "perfgate: error: " << e.what() << '\n';
-    return 2;
+    return print_error(e.what());
   }
   return 2;
 }

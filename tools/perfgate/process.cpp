@@ -3,12 +3,18 @@
 #include "error.h"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 extern char** environ;
 
@@ -64,24 +70,62 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   auto env = environment_with(options.env);
   auto raw_args = pointers(args);
   auto raw_env = pointers(env);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  if (options.timeout_seconds > 0.0) {
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
+  }
   pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, raw_args.front(), &actions, nullptr, raw_args.data(), raw_env.data());
+  const int spawned = posix_spawnp(&pid, raw_args.front(), &actions, &attributes, raw_args.data(), raw_env.data());
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   ProcessResult result;
   if (options.capture_output) close(pipe_fds[1]);
   if (spawned != 0) {
     if (options.capture_output) close(pipe_fds[0]);
     return result;
   }
+  const bool limited = options.timeout_seconds > 0.0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(options.timeout_seconds);
+  auto milliseconds_left = [&] {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    return static_cast<int>(std::max<long long>(0, std::min<long long>(left, 1000)));
+  };
+  auto stop_group = [&] {
+    kill(-pid, SIGKILL);
+    result.timed_out = true;
+  };
   if (options.capture_output) {
     std::array<char, 4096> buffer{};
-    ssize_t n = 0;
-    while ((n = read(pipe_fds[0], buffer.data(), buffer.size())) > 0) result.output.append(buffer.data(), static_cast<size_t>(n));
+    for (;;) {
+      pollfd readable{pipe_fds[0], POLLIN, 0};
+      const int ready = poll(&readable, 1, limited ? milliseconds_left() : -1);
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready == 0) {
+        if (std::chrono::steady_clock::now() >= deadline) {
+          stop_group();
+          break;
+        }
+        continue;
+      }
+      const ssize_t n = read(pipe_fds[0], buffer.data(), buffer.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      result.output.append(buffer.data(), static_cast<size_t>(n));
+    }
     close(pipe_fds[0]);
   }
   int status = 0;
-  waitpid(pid, &status, 0);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  while (limited && !result.timed_out && waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() >= deadline) {
+      stop_group();
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!limited || result.timed_out) waitpid(pid, &status, 0);
+  result.status = !result.timed_out && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
 }
 

@@ -9,6 +9,7 @@ namespace perfgate {
 struct ProcessResult {
   int status = -1;     ///< exit status; -1 when it could not start or was killed by a signal
   std::string output;  ///< standard output (and standard error with StandardError::merge)
+  bool timed_out = false;  ///< it ran past ProcessOptions::timeout_seconds and was killed
 };
 
 enum class StandardError { inherit, discard, merge };
@@ -18,6 +19,9 @@ struct ProcessOptions {
   std::vector<std::string> env;       ///< "NAME=value" entries added to (or replacing in) our environment
   StandardError standard_error = StandardError::inherit;
   bool capture_output = true;         ///< false: the child's standard output goes to ours (progress of long builds)
+  /// > 0: a time limit. The child runs in its own process group, and the whole group is killed (SIGKILL) when
+  /// the limit passes, so a hung benchmark or its children cannot hang perfgate.
+  double timeout_seconds = 0.0;
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <regex>
+#include <vector>
 
 namespace perfgate {
 namespace {
@@ -36,6 +37,18 @@ void write_report_files(const std::string& folder, const ReportData& data, bool 
   write_file_atomically((base / "verdicts.json").string(), render_verdicts_json(data));
   write_file_atomically((base / "junit.xml").string(), render_junit(data));
   write_file_atomically((base / "report.html").string(), render_html(data, plots));  // last: its presence means complete
+}
+
+void clear_report_files(const std::string& folder) {
+  const auto base = std::filesystem::path(folder);
+  std::error_code error;
+  for (const char* name : {"report.html", "summary.md", "verdicts.json", "junit.xml"}) std::filesystem::remove(base / name, error);
+  std::vector<std::filesystem::path> plots;
+  for (const auto& entry : std::filesystem::directory_iterator(base / "plots", error)) {
+    const auto extension = entry.path().extension();
+    if (entry.is_regular_file() && (extension == ".svg" || extension == ".png")) plots.push_back(entry.path());
+  }
+  for (const auto& plot : plots) std::filesystem::remove(plot, error);
 }
 
 }  // namespace perfgate

@@ -10,4 +10,9 @@ namespace perfgate {
 /// benchmark name can place a file outside the folder. With `png`, each plot is also rendered by Chromium.
 void write_report_files(const std::string& folder, const ReportData& data, bool png);
 
+/// Removes what an earlier report left in `folder` (report.html first, then summary.md, verdicts.json, junit.xml and
+/// plots/*.svg, *.png), so that a report that fails leaves no earlier verdict behind to be mistaken for its own.
+/// Touches nothing else; a folder that does not exist is fine.
+void clear_report_files(const std::string& folder);
+
 }  // namespace perfgate

@@ -2,6 +2,8 @@
 #include "read_file.h"
 
 #include "error.h"
+#include "json_input.h"
+#include "time_units.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,12 +33,7 @@ std::string string_field(const nlohmann::json& run, const std::string& key, cons
 }  // namespace
 
 Results parse_results(const std::string& text, const std::string& source) {
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {  // parse errors and out-of-range numbers alike
-    throw InputError(source + ": not valid JSON (" + std::string(e.what()).substr(0, 120) + ")");
-  }
+  const nlohmann::json doc = parse_json_input(text, source);
   if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {
     throw InputError(source + ": not a Google Benchmark result (no \"benchmarks\" array)");
   }
@@ -65,6 +62,11 @@ Results parse_results(const std::string& text, const std::string& source) {
       throw InputError(source + ": duplicate benchmark '" + name + "' (repetition " + std::to_string(repetition) + ")");
     }
     const std::string time_unit = string_field(run, "time_unit", "ns", where);
+    if (!is_time_unit(time_unit)) throw InputError(where + " has time_unit '" + time_unit + "' (expected ns, us, ms or s)");
+    // A run of no iterations measured nothing: its times are zeros, not fast results.
+    if (run.contains("iterations") && (!run["iterations"].is_number_integer() || run["iterations"].get<int64_t>() < 1)) {
+      throw InputError(where + " ran no iterations (\"iterations\" must be a whole number >= 1)");
+    }
     for (const auto& [field, value] : run.items()) {
       if (kNonMeasurements.count(field) != 0) continue;
       if (!value.is_number()) {
@@ -81,6 +83,26 @@ Results parse_results(const std::string& text, const std::string& source) {
 }
 
 Results read_results(const std::string& path) { return parse_results(read_whole_file(path, "results"), path); }
+
+std::vector<double> values_in_unit(const Results& results, const std::string& benchmark, const std::string& field,
+                                   const std::string& unit) {
+  std::vector<std::pair<int, double>> found;
+  for (const auto& m : results.measurements) {
+    if (m.benchmark != benchmark || m.field != field) continue;
+    double value = m.value;
+    if (is_time_unit(m.unit) && is_time_unit(unit)) {
+      value = convert_time(m.value, m.unit, unit);
+    } else if (is_time_unit(m.unit) || is_time_unit(unit)) {
+      throw InputError(results.source + ": '" + benchmark + "' " + field + " is measured in '" + m.unit +
+                       "' but judged in '" + unit + "'; a time and a non-time cannot be compared");
+    }
+    found.emplace_back(m.repetition, value);
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<double> values;
+  for (const auto& [rep, v] : found) values.push_back(v);
+  return values;
+}
 
 std::vector<double> values_of(const Results& results, const std::string& benchmark, const std::string& field) {
   std::vector<std::pair<int, double>> found;

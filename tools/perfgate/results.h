@@ -22,14 +22,20 @@ struct Results {
 };
 
 /// Parses a Google Benchmark JSON file. Throws InputError naming the file and what is wrong: unreadable,
-/// not JSON, no "benchmarks" array, a run without a name, a non-finite or non-numeric value, or two runs with
-/// the same name and repetition index.
+/// not JSON (or nested deeper than kMaxJsonDepth), no "benchmarks" array, a run without a name, an unknown
+/// time_unit, a run of zero iterations, a non-finite or non-numeric value, or two runs with the same name and
+/// repetition index.
 Results read_results(const std::string& path);
 
 /// Same, from text (for tests and fuzzing). `source` is used in messages.
 Results parse_results(const std::string& text, const std::string& source);
 
-/// All values of (benchmark, field), in repetition order; empty when absent.
+/// All values of (benchmark, field) in `unit`, in repetition order; empty when absent. Times are converted
+/// between ns, us, ms and s; a time judged in a non-time unit (or the reverse) throws InputError.
+std::vector<double> values_in_unit(const Results& results, const std::string& benchmark, const std::string& field,
+                                   const std::string& unit);
+
+/// All values of (benchmark, field) as written, in repetition order; empty when absent.
 std::vector<double> values_of(const Results& results, const std::string& benchmark, const std::string& field);
 
 }  // namespace perfgate

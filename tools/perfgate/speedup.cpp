@@ -2,27 +2,39 @@
 
 #include "error.h"
 #include "stats.h"
+#include "time_units.h"
 
+#include <cmath>
 #include <map>
 
 namespace perfgate {
 
 SpeedupReport judge_speedup(const Results& results, const std::string& reference, const std::string& candidate,
                             double threshold, double confidence) {
+  if (!std::isfinite(threshold) || threshold <= 0.0) throw InputError("speedup: the threshold must be a positive number");
+  if (!(confidence > 0.0 && confidence < 1.0)) throw InputError("speedup: the confidence must lie strictly between 0 and 1");
   SpeedupReport report;
   std::map<int, double> ref, cand;
+  report.unit = "ns";  // every time in the reference's unit, whatever each run wrote as its time_unit
   for (const auto& m : results.measurements) {
-    if (m.field != "real_time") continue;
-    if (m.benchmark == reference) {
-      ref[m.repetition] = m.value;
+    if (m.field == "real_time" && m.benchmark == reference) {
       report.unit = m.unit;
+      break;
     }
-    if (m.benchmark == candidate) cand[m.repetition] = m.value;
+  }
+  for (const auto& m : results.measurements) {
+    if (m.field != "real_time" || (m.benchmark != reference && m.benchmark != candidate)) continue;
+    const double t = convert_time(m.value, m.unit, report.unit);
+    if (t <= 0.0) {
+      throw InputError("speedup: '" + m.benchmark + "' repetition " + std::to_string(m.repetition) + " in " + results.source +
+                       " has a real_time of 0; a ratio needs measured times");
+    }
+    (m.benchmark == reference ? ref : cand)[m.repetition] = t;
   }
   std::vector<double> ratios;
   for (const auto& [rep, r] : ref) {
     const auto c = cand.find(rep);
-    if (c == cand.end() || c->second <= 0.0) continue;
+    if (c == cand.end()) continue;
     ratios.push_back(r / c->second);
     report.reference_times.push_back(r);
     report.candidate_times.push_back(c->second);

@@ -23,7 +23,9 @@ struct SpeedupReport {
 
 /// Pairs the repetitions of `reference` and `candidate` (field real_time) by repetition index, so each ratio
 /// compares runs made next to each other in time. PASS when the whole interval is ≥ threshold, FAIL when it is
-/// wholly below, INCONCLUSIVE otherwise. Throws InputError with fewer than 6 pairs (no 95 % interval exists).
+/// wholly below, INCONCLUSIVE otherwise. Times are converted to the reference's time unit. Throws InputError with
+/// fewer than 6 pairs (no 95 % interval exists), a real_time of 0, a threshold that is not a positive number or a
+/// confidence outside (0, 1).
 SpeedupReport judge_speedup(const Results& results, const std::string& reference, const std::string& candidate,
                             double threshold, double confidence = 0.95);
 

@@ -1,5 +1,6 @@
 #include "table.h"
 #include "number_format.h"
+#include "one_line.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -7,9 +8,6 @@
 #include <vector>
 
 namespace perfgate {
-namespace {
-
-}  // namespace
 
 void print_table(std::ostream& out, const std::vector<Row>& rows) {
   std::vector<std::vector<std::string>> cells = {{"verdict", "benchmark", "field", "value", "baseline", "threshold", "tolerance", "n"}};
@@ -23,9 +21,9 @@ void print_table(std::ostream& out, const std::vector<Row>& rows) {
   }
   std::vector<size_t> width(cells.front().size(), 0);
   for (const auto& row : cells)
-    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], one_line(row[i]).size());
   for (const auto& row : cells) {
-    for (size_t i = 0; i < row.size(); ++i) out << std::left << std::setw(static_cast<int>(width[i]) + 2) << row[i];
+    for (size_t i = 0; i < row.size(); ++i) out << std::left << std::setw(static_cast<int>(width[i]) + 2) << one_line(row[i]);
     out << '\n';
   }
 }
@@ -35,14 +33,14 @@ void print_failures(std::ostream& out, const std::vector<Row>& rows, const std::
   for (const auto& r : rows) {
     if (r.verdict != Verdict::fail && r.verdict != Verdict::missing) continue;
     any = true;
-    out << to_string(r.verdict) << ": " << r.benchmark << " " << r.field << " = "
+    out << to_string(r.verdict) << ": " << one_line(r.benchmark) << " " << one_line(r.field) << " = "
         << (r.samples > 0 ? format_number(r.value) : std::string("absent")) << " (baseline " << format_number(r.baseline) << ", "
-        << r.tolerance << ", worst acceptable " << format_number(r.threshold) << "): " << r.reason << '\n';
+        << r.tolerance << ", worst acceptable " << format_number(r.threshold) << "): " << one_line(r.reason) << '\n';
   }
   if (any) out << "If the change is intended, accept the new values with:\n  " << update_command << '\n';
   for (const auto& r : rows) {
     if (r.verdict != Verdict::slower) continue;
-    out << to_string(r.verdict) << " (not gated): " << r.benchmark << " " << r.field << " = " << format_number(r.value) << " " << r.unit
+    out << to_string(r.verdict) << " (not gated): " << one_line(r.benchmark) << " " << one_line(r.field) << " = " << format_number(r.value) << " " << one_line(r.unit)
         << " against this machine's advisory figure " << format_number(r.baseline) << " (" << r.tolerance << ")\n";
   }
 }

@@ -1,6 +1,7 @@
 #include "trace_summary.h"
 
 #include "error.h"
+#include "json_input.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,12 +20,7 @@ struct Event {
 }  // namespace
 
 TraceSummary summarise_trace(const std::string& text, const std::string& source) {
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception&) {
-    throw InputError(source + ": not a JSON trace");
-  }
+  const nlohmann::json doc = parse_json_input(text, source);
   const nlohmann::json* list = &doc;
   if (doc.is_object() && doc.contains("traceEvents")) list = &doc["traceEvents"];
   if (!list->is_array()) throw InputError(source + ": a trace is an array of events or an object with traceEvents");

@@ -3,6 +3,7 @@
 
 #include "compare.h"
 #include "error.h"
+#include "time_units.h"
 
 #include <cmath>
 #include <set>
@@ -10,8 +11,6 @@
 
 namespace perfgate {
 namespace {
-
-bool is_time_unit(const std::string& unit) { return unit == "ns" || unit == "us" || unit == "ms" || unit == "s"; }
 
 double parse_number(const std::string& text, const std::string& spec) {
   try {
@@ -22,15 +21,6 @@ double parse_number(const std::string& text, const std::string& spec) {
   } catch (const std::exception&) {
     throw InputError("--track '" + spec + "': '" + text + "' is not a number");
   }
-}
-
-double slack_of(const Entry& e) {
-  switch (e.tolerance.kind) {
-    case Tolerance::Kind::abs: return e.tolerance.amount;
-    case Tolerance::Kind::rel: return e.tolerance.amount * std::abs(e.value);
-    case Tolerance::Kind::exact: return 0.0;
-  }
-  return 0.0;
 }
 
 }  // namespace
@@ -104,7 +94,7 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
     }
   }
   for (auto& e : entries) {
-    const auto values = values_of(first, e.benchmark, e.field);
+    const auto values = values_in_unit(first, e.benchmark, e.field, e.unit);
     if (values.empty()) {
       throw InputError("update: baselined metric " + e.benchmark + " / " + e.field + " is absent from " + first.source +
                        " (remove it from the baseline by hand, with review, if it is gone on purpose)");
@@ -115,10 +105,11 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
       if (captures.size() < 2) {
         throw InputError("update: " + e.benchmark + " / " + e.field + " is a timing; give two captures (--results twice)");
       }
-      const auto again = values_of(captures[1], e.benchmark, e.field);
-      Entry probe = e;
+      const auto again = values_in_unit(captures[1], e.benchmark, e.field, e.unit);
+      Entry probe = e;  // the band around the first capture, either way: the second must fall inside it
       probe.value = fresh;
-      if (again.empty() || std::abs(median(again) - fresh) > slack_of(probe)) {
+      probe.direction = Direction::either;
+      if (again.empty() || !acceptable_band(probe).contains(median(again))) {
         throw InputError("update: the two captures of " + e.benchmark + " / " + e.field + " disagree (" + format_number(fresh) + " vs " +
                          (again.empty() ? std::string("absent") : format_number(median(again))) + ") beyond its tolerance");
       }

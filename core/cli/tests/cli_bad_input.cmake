@@ -1,5 +1,6 @@
 cmake_minimum_required(VERSION 3.25)
-# A bad argument must end recon with exit code 2 and exactly one line on stderr, and write nothing.
+# A bad argument must end recon with exit code 2 and exactly one line on stderr, and write nothing (not even
+# the output folder).
 # Usage: cmake -DRECON=<path> -DOUT=<dir> "-DARGS=<;-separated arguments>" -P cli_bad_input.cmake
 file(REMOVE_RECURSE "${OUT}")
 execute_process(COMMAND "${RECON}" reconstruct ${ARGS} --out "${OUT}" --progress off
@@ -12,6 +13,9 @@ string(FIND "${err}" "\n" newline)
 if(NOT newline EQUAL -1 OR err STREQUAL "")
   message(FATAL_ERROR "expected one error line, got: ${err}")
 endif()
-if(EXISTS "${OUT}/metrics.json")
-  message(FATAL_ERROR "a refused run wrote metrics.json")
+if(NOT err MATCHES "^recon: error: ")
+  message(FATAL_ERROR "expected the line to start with 'recon: error: ', got: ${err}")
+endif()
+if(EXISTS "${OUT}")
+  message(FATAL_ERROR "a refused run created its output folder ${OUT}")
 endif()

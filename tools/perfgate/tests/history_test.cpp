@@ -51,10 +51,10 @@ TEST(history_store, keeps_runs_in_order_and_reopens) {
   r.source = "test";
   for (int run = 0; run < 3; ++run) {
     r.measurements = {{"BM_A", "real_time", 10.0 + run, "ms", 0}, {"BM_A", "real_time", 12.0 + run, "ms", 1}};
-    perfgate::HistoryStore store(path);
+    perfgate::HistoryStore store(path, perfgate::HistoryStore::Access::create);
     EXPECT_EQ(store.record({"sha" + std::to_string(run), "main", "2026-11-22T00:00:0" + std::to_string(run) + "Z", "m"}, {r}), 1u);
   }
-  const perfgate::HistoryStore store(path);
+  const perfgate::HistoryStore store(path, perfgate::HistoryStore::Access::read_only);
   const auto series = store.series("main", "BM_A", "real_time", 2);
   ASSERT_EQ(series.size(), 2u);  // the last two, oldest first
   EXPECT_EQ(series[0].commit, "sha1");

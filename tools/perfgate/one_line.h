@@ -1,0 +1,17 @@
+#pragma once
+// Text from outside (names, paths, error messages) made safe to print on one line of a terminal or a log that
+// other tools parse: no line break, escape sequence or other control character gets through.
+#include <string>
+
+namespace perfgate {
+
+/// `text` with control characters written as escapes: \n, \r, \t, \\ for a backslash, \xNN for the rest
+/// (including DEL). Printable bytes, UTF-8 included, pass unchanged.
+std::string one_line(const std::string& text);
+
+/// `text` as one word of a POSIX shell command: unchanged when it holds only characters no shell treats
+/// specially, else in single quotes (a quote inside written as '\''). Control characters are escaped first,
+/// so the suggestion stays one line.
+std::string shell_quote(const std::string& text);
+
+}  // namespace perfgate
