@@ -19,18 +19,21 @@ inputs="$root/tools/perfgate/tests/inputs"
 declare -A seeds=(
   [fuzz_results]="$inputs/results_*.json $inputs/report/results_*.json $here/corpus/results/*"
   [fuzz_baseline]="$inputs/baseline_*.json $inputs/report/baseline_*.json $root/baselines/*/cpu/*.json $here/corpus/baseline/*"
+  [fuzz_update]="$here/corpus/update/*"
   [fuzz_ab_tasks]="$here/corpus/ab_tasks/*"
   [fuzz_trace]="$inputs/trace_*.json $here/corpus/trace/*"
   [fuzz_recon_args]="$here/corpus/recon_args/*"
 )
 status=0
-for target in fuzz_results fuzz_baseline fuzz_ab_tasks fuzz_trace fuzz_recon_args; do
+for target in fuzz_results fuzz_baseline fuzz_update fuzz_ab_tasks fuzz_trace fuzz_recon_args; do
   corpus="$build/corpus/$target"
   mkdir -p "$corpus" "$build/crashes"
   # shellcheck disable=SC2086  # the seed patterns are meant to expand here
   cp ${seeds[$target]} "$corpus/" 2>/dev/null || true
   log="$build/$target.log"
-  if "$build/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  # -max_len: room for inputs nested tens of thousands of levels deep (the class of stack overflows), beyond
+  # libFuzzer's default of 4 KB; the corpus holds such seeds.
+  if "$build/$target" -max_total_time="$seconds" -max_len=262144 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
        -artifact_prefix="$build/crashes/$target-" "$corpus" >"$log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     echo "$target: ${runs:-?} inputs in ${seconds} s, no crash"

@@ -3,6 +3,7 @@
 
 #include "error.h"
 #include "json_input.h"
+#include "number_format.h"
 
 #include <nlohmann/json.hpp>
 
@@ -108,8 +109,8 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
     const Band band = acceptable_band(entry);
     if ((entry.direction != Direction::lower && !std::isfinite(band.low)) ||
         (entry.direction != Direction::higher && !std::isfinite(band.high))) {
-      throw InputError(where + ": value and tolerance overflow the range of numbers (band [" + std::to_string(band.low) + ", " +
-                       std::to_string(band.high) + "])");
+      throw InputError(where + ": value " + format_number(entry.value) + " with tolerance " + describe(entry.tolerance) +
+                       " reaches beyond the largest number (the band overflows)");
     }
     if (!seen.emplace(entry.benchmark, entry.field).second) {
       throw InputError(where + ": duplicate entry for " + entry.benchmark + " / " + entry.field);

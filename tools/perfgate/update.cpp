@@ -128,6 +128,8 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
     e.value = fresh;
   }
   plan.next.entries = entries;
+  // Never plan what compare would refuse (a band that overflows, a value JSON cannot hold): check the very text.
+  parse_baseline(to_json_text(plan.next), "the updated baseline");
   return plan;
 }
 

@@ -29,6 +29,8 @@ struct UpdatePlan {
 /// New values are the medians of the first capture. A timing-derived entry (a time unit) needs a second capture
 /// whose median agrees with the first within the entry's tolerance; otherwise, like a baselined metric absent
 /// from the results, the update is refused with InputError. With `ratchet`, an entry only moves the good way.
+/// The planned baseline always survives to_json_text and parse_baseline: one that would not (a tolerance band
+/// overflowing the largest number) is refused with InputError instead.
 UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional<Baseline>& current,
                        const std::vector<TrackSpec>& track, bool ratchet, const Provenance& provenance);
 

@@ -1,0 +1,169 @@
+// The shared disciplines behind perfgate's handling of hostile input: one JSON reader with a depth bound, time
+// units reconciled, one tolerance band, one-line text, the process time limit, and history stores that are
+// never created or altered by mistake.
+#include "baseline.h"
+#include "compare.h"
+#include "error.h"
+#include "history_store.h"
+#include "json_input.h"
+#include "one_line.h"
+#include "process.h"
+#include "results.h"
+#include "temporary_folder.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+
+namespace {
+
+using perfgate::InputError;
+
+std::string nested(int depth) { return std::string(static_cast<size_t>(depth), '[') + std::string(static_cast<size_t>(depth), ']'); }
+
+TEST(json_input, accepts_the_bound_and_refuses_one_level_more) {
+  EXPECT_NO_THROW(perfgate::parse_json_input(nested(perfgate::kMaxJsonDepth), "t"));
+  EXPECT_THROW(perfgate::parse_json_input(nested(perfgate::kMaxJsonDepth + 1), "t"), InputError);
+  EXPECT_THROW(perfgate::parse_json_input(nested(1000000), "t"), InputError);  // stops at the first level too deep
+  EXPECT_THROW(perfgate::parse_json_input("{\"a\": 1e999}", "t"), InputError);
+}
+
+perfgate::Entry entry(double value, perfgate::Direction direction, perfgate::Tolerance::Kind kind, double amount) {
+  perfgate::Entry e;
+  e.benchmark = "BM";
+  e.field = "f";
+  e.value = value;
+  e.direction = direction;
+  e.tolerance = {kind, amount};
+  return e;
+}
+
+TEST(acceptable_band, is_the_one_meaning_of_each_tolerance) {
+  using D = perfgate::Direction;
+  using K = perfgate::Tolerance::Kind;
+  const double inf = std::numeric_limits<double>::infinity();
+  auto band = perfgate::acceptable_band(entry(10.0, D::higher, K::rel, 0.1));
+  EXPECT_DOUBLE_EQ(band.low, 9.0);
+  EXPECT_EQ(band.high, inf);
+  band = perfgate::acceptable_band(entry(10.0, D::lower, K::abs, 2.0));
+  EXPECT_EQ(band.low, -inf);
+  EXPECT_DOUBLE_EQ(band.high, 12.0);
+  band = perfgate::acceptable_band(entry(-10.0, D::either, K::rel, 0.5));  // relative to |value|
+  EXPECT_DOUBLE_EQ(band.low, -15.0);
+  EXPECT_DOUBLE_EQ(band.high, -5.0);
+  band = perfgate::acceptable_band(entry(3.0, D::lower, K::exact, 0.0));
+  EXPECT_TRUE(band.contains(3.0));
+  EXPECT_FALSE(band.contains(std::nextafter(3.0, 4.0)));
+  EXPECT_FALSE(band.contains(std::nan("")));
+}
+
+std::string baseline_text(const std::string& entry_json) {
+  return R"({"schema_version": 1, "provenance": {}, "entries": [)" + entry_json + "]}";
+}
+
+TEST(acceptable_band, an_entry_whose_band_overflows_is_refused) {
+  EXPECT_THROW(perfgate::parse_baseline(baseline_text(R"({"benchmark": "B", "field": "f", "value": 1.7e308, "unit": "",
+      "direction": "either", "tolerance": {"rel": 0.5}})"), "t"), InputError);
+  // The good side may be unbounded: a higher-is-better entry near the largest double only needs its lower edge.
+  EXPECT_NO_THROW(perfgate::parse_baseline(baseline_text(R"({"benchmark": "B", "field": "f", "value": 1.7e308, "unit": "",
+      "direction": "higher", "tolerance": {"rel": 0.5}})"), "t"));
+}
+
+TEST(median, of_two_values_near_the_largest_double_stays_finite) {
+  EXPECT_DOUBLE_EQ(perfgate::median({1.7e308, 1.7e308}), 1.7e308);
+}
+
+TEST(to_json_text, refuses_to_write_a_value_json_cannot_hold) {
+  perfgate::Baseline b;
+  b.entries.push_back(entry(std::numeric_limits<double>::infinity(), perfgate::Direction::lower, perfgate::Tolerance::Kind::abs, 1.0));
+  EXPECT_THROW(perfgate::to_json_text(b), InputError);
+}
+
+perfgate::Results timed(double value, const std::string& unit) {
+  return perfgate::parse_results(R"({"benchmarks": [{"name": "BM", "iterations": 1, "real_time": )" + std::to_string(value) +
+                                     R"(, "time_unit": ")" + unit + R"(", "n": 4}]})",
+                                 "t");
+}
+
+TEST(values_in_unit, converts_times_and_refuses_a_time_in_another_kind_of_unit) {
+  EXPECT_DOUBLE_EQ(perfgate::values_in_unit(timed(0.015, "s"), "BM", "real_time", "ms").at(0), 15.0);
+  EXPECT_DOUBLE_EQ(perfgate::values_in_unit(timed(1500.0, "us"), "BM", "real_time", "ms").at(0), 1.5);
+  EXPECT_DOUBLE_EQ(perfgate::values_in_unit(timed(2.0, "ms"), "BM", "real_time", "ns").at(0), 2e6);
+  EXPECT_THROW(perfgate::values_in_unit(timed(2.0, "ms"), "BM", "real_time", "dB"), InputError);
+  EXPECT_DOUBLE_EQ(perfgate::values_in_unit(timed(2.0, "ms"), "BM", "n", "dB").at(0), 4.0);  // counters carry no unit
+}
+
+TEST(parse_results, refuses_runs_that_measured_nothing_or_in_unknown_units) {
+  EXPECT_THROW(perfgate::parse_results(R"({"benchmarks": [{"name": "B", "iterations": 0, "real_time": 0, "time_unit": "ms"}]})", "t"),
+               InputError);
+  EXPECT_THROW(perfgate::parse_results(R"({"benchmarks": [{"name": "B", "iterations": 1, "real_time": 1, "time_unit": "h"}]})", "t"),
+               InputError);
+}
+
+TEST(one_line, escapes_every_control_character_and_keeps_utf8) {
+  EXPECT_EQ(perfgate::one_line("a\nb\r\tc\\d"), "a\\nb\\r\\tc\\\\d");
+  EXPECT_EQ(perfgate::one_line(std::string("\x1b[2J\x7f", 5)), "\\x1b[2J\\x7f");
+  EXPECT_EQ(perfgate::one_line("µs ±1"), "µs ±1");
+}
+
+TEST(shell_quote, gives_one_word_a_shell_reads_back_as_it_was) {
+  EXPECT_EQ(perfgate::shell_quote("baselines/accuracy/cpu/a.json"), "baselines/accuracy/cpu/a.json");
+  EXPECT_EQ(perfgate::shell_quote("a b"), "'a b'");
+  EXPECT_EQ(perfgate::shell_quote("it's $(x)"), "'it'\\''s $(x)'");
+  EXPECT_EQ(perfgate::shell_quote(""), "''");
+}
+
+TEST(run_process, a_time_limit_stops_the_child_and_its_children) {
+  perfgate::ProcessOptions options;
+  options.timeout_seconds = 0.5;
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = perfgate::run_process({"sh", "-c", "sleep 30 & sleep 30"}, options);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_EQ(r.status, -1);
+  EXPECT_LT(seconds, 10.0);  // the background sleep kept the pipe open: only killing the group ends the read
+  EXPECT_FALSE(perfgate::run_process({"true"}, options).timed_out);
+}
+
+TEST(temporary_folder, is_removed_when_an_error_leaves_its_scope) {
+  std::filesystem::path kept;
+  try {
+    const perfgate::TemporaryFolder folder("test");
+    kept = folder.path();
+    ASSERT_TRUE(std::filesystem::is_directory(kept));
+    std::ofstream(kept / "file") << "x";
+    throw InputError("bad input");
+  } catch (const InputError&) {
+  }
+  EXPECT_FALSE(std::filesystem::exists(kept));
+}
+
+TEST(history_store, read_only_never_creates_and_a_foreign_database_is_left_as_it_was) {
+  const perfgate::TemporaryFolder folder("history");
+  const auto missing = (folder.path() / "typo.db").string();
+  EXPECT_THROW(perfgate::HistoryStore(missing, perfgate::HistoryStore::Access::read_only), InputError);
+  EXPECT_FALSE(std::filesystem::exists(missing));
+
+  const auto foreign = (folder.path() / "foreign.db").string();
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(foreign.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE runs(x TEXT); INSERT INTO runs VALUES('theirs');", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  const auto before = std::filesystem::file_size(foreign);
+  EXPECT_THROW(perfgate::HistoryStore(foreign, perfgate::HistoryStore::Access::create), InputError);
+  ASSERT_EQ(sqlite3_open(foreign.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* statement = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &statement, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(statement), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(statement, 0), 1);  // still only their table: nothing created
+  sqlite3_finalize(statement);
+  sqlite3_close(db);
+  EXPECT_EQ(std::filesystem::file_size(foreign), before);
+}
+
+}  // namespace

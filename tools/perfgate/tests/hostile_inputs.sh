@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# A catalogue of hostile and broken inputs for perfgate, each with the outcome the README documents. Every case
+# is checked for: its exit code; on exit 2, exactly one line on standard error starting "perfgate: error: "; a
+# baseline given to the command byte-identical afterwards with the same mode; no file left beside it or in the
+# private TMPDIR; and, where a case says so, a pattern that must not (or must) appear in the output.
+# Usage: hostile_inputs.sh PERFGATE WORK      Exit 0 when every case behaves as documented, 1 otherwise.
+set -uo pipefail
+perfgate=$(realpath "$1")
+work=$(realpath -m "$2")
+rm -rf "$work"
+mkdir -p "$work/in" "$work/tmp"
+export TMPDIR="$work/tmp"  # temporary folders perfgate makes land here, so leftovers can be counted
+cases=0
+failures=0
+
+# ---------------------------------------------------------------------------------------------------- inputs
+in="$work/in"
+results() {  # results FILE ROW...: a Google Benchmark JSON file with these benchmark rows
+  local file=$1 rows
+  shift
+  rows=$(IFS=,; echo "$*")
+  printf '{"context": {"git_sha": "abc", "machine_fingerprint": "m1"}, "benchmarks": [%s]}\n' "$rows" >"$in/$file"
+}
+baseline() {  # baseline FILE ENTRY...: a schema-1 baseline with these entries
+  local file=$1 entries
+  shift
+  entries=$(IFS=,; echo "$*")
+  printf '{"schema_version": 1, "provenance": {"git_sha": "abc", "date": "d", "machine": "m", "build_type": "Release",
+ "torch_version": "t", "threads": "1", "reason": "fixture", "machine_fingerprint": "m1"}, "entries": [%s]}\n' "$entries" >"$in/$file"
+}
+row() {  # row NAME REP FIELDS: one iteration run
+  printf '{"name": "%s", "run_type": "iteration", "repetition_index": %s, "iterations": 10, %s}' "$1" "$2" "$3"
+}
+speedup_rows() {  # speedup_rows REF_TIME CAND_TIME: 8 interleaved repetitions of BM_Ref and BM_Cand
+  local out=() i
+  for i in 0 1 2 3 4 5 6 7; do
+    out+=("$(row BM_Ref "$i" "\"real_time\": $1, \"cpu_time\": $1, \"time_unit\": \"ms\"")")
+    out+=("$(row BM_Cand "$i" "\"real_time\": $2, \"cpu_time\": $2, \"time_unit\": \"ms\"")")
+  done
+  (IFS=,; echo "${out[*]}")
+}
+deep() {  # deep FILE DEPTH PREFIX SUFFIX: PREFIX, DEPTH nested arrays, SUFFIX
+  { printf '%s' "$3"; head -c "$2" /dev/zero | tr '\0' '['; head -c "$2" /dev/zero | tr '\0' ']'; printf '%s\n' "$4"; } >"$in/$1"
+}
+
+ms_entry='{"benchmark": "BM_T", "field": "real_time", "value": 1.5, "unit": "ms", "direction": "lower", "tolerance": {"rel": 0.1}}'
+baseline time_ms.json "$ms_entry"
+results ten_times_slower_in_s.json "$(row BM_T 0 '"real_time": 0.015, "cpu_time": 0.015, "time_unit": "s"')"
+results same_in_us.json "$(row BM_T 0 '"real_time": 1500, "cpu_time": 1500, "time_unit": "us"')"
+results minutes.json "$(row BM_T 0 '"real_time": 1, "cpu_time": 1, "time_unit": "min"')"
+results zero_iterations.json '{"name": "BM_T", "run_type": "iteration", "iterations": 0, "real_time": 0, "cpu_time": 0, "time_unit": "ms"}'
+results negative_iterations.json '{"name": "BM_T", "run_type": "iteration", "iterations": -3, "real_time": 1, "cpu_time": 1, "time_unit": "ms"}'
+results fractional_iterations.json '{"name": "BM_T", "run_type": "iteration", "iterations": 0.5, "real_time": 1, "cpu_time": 1, "time_unit": "ms"}'
+baseline time_in_db.json '{"benchmark": "BM_T", "field": "real_time", "value": 1.5, "unit": "dB", "direction": "lower", "tolerance": {"rel": 0.1}}'
+results speedup.json "$(speedup_rows 4.0 1.0)"
+results speedup_zero_reference.json "$(speedup_rows 0 1.0)"
+results speedup_zero_candidate.json "$(speedup_rows 4.0 0)"
+baseline either_near_max.json '{"benchmark": "BM_T", "field": "n", "value": 1.7e308, "unit": "", "direction": "either", "tolerance": {"rel": 0.5}}'
+baseline lower_abs_overflow.json '{"benchmark": "BM_T", "field": "n", "value": 1e308, "unit": "", "direction": "lower", "tolerance": {"abs": 1e308}}'
+results huge_counter.json "$(row BM_T 0 '"real_time": 1, "cpu_time": 1, "time_unit": "ms", "n": 1.7e308')" \
+  "$(row BM_T 1 '"real_time": 1, "cpu_time": 1, "time_unit": "ms", "n": 1.7e308')"
+baseline counter.json '{"benchmark": "BM_T", "field": "n", "value": 1.0, "unit": "", "direction": "lower", "tolerance": {"rel": 0.1}}'
+deep deep_results.json 100000 '{"benchmarks": [' ']}'
+deep deep_baseline.json 100000 '{"schema_version": 1, "entries": ' '}'
+deep deep_trace_pid.json 200000 '[{"ph": "X", "name": "op", "ts": 0, "dur": 1, "pid": ' '}]'
+deep deep_tasks.json 100000 '' ''
+results newline_name.json "$(row 'BM_T\nFAIL: forged row' 0 '"real_time": 1, "cpu_time": 1, "time_unit": "ms"')"
+results newline_duplicate.json "$(row 'BM_T\nperfgate: error: forged' 0 '"n": 1')" "$(row 'BM_T\nperfgate: error: forged' 0 '"n": 1')"
+results escape_sequence.json "$(row 'BM_T\u001b[2J\u001b]0;owned\u0007' 0 '"real_time": 1, "cpu_time": 1, "time_unit": "ms"')"
+results slow_counter.json "$(row BM_T 0 '"real_time": 1, "cpu_time": 1, "time_unit": "ms", "n": 5')"
+printf '#!/bin/sh\nexec sleep 600\n' >"$in/hung_benchmark.sh"
+chmod +x "$in/hung_benchmark.sh"
+results inconclusive.json "$(speedup_rows 2.2 1.0)"
+sed -i 's/"real_time": 2.2, "cpu_time": 2.2, "time_unit": "ms"}/"real_time": 1.9, "cpu_time": 1.9, "time_unit": "ms"}/3' "$in/inconclusive.json"
+strange_dir="$work/a dir with 'quotes' and \$(touch PWNED)"
+mkdir -p "$strange_dir"
+cp "$in/counter.json" "$strange_dir/baseline.json"
+printf 'SQLite format 3\0garbage' >"$in/not_really.db"
+
+# --------------------------------------------------------------------------------------------------- the runner
+# check NAME EXPECTED [--baseline FILE] [--forbid REGEX] [--expect REGEX] [--absent PATH] -- ARGS...
+check() {
+  local name=$1 expected=$2
+  shift 2
+  local guarded="" forbid="" expect="" absent=""
+  while [[ $1 != -- ]]; do
+    case $1 in
+      --baseline) guarded=$2 ;;
+      --forbid) forbid=$2 ;;
+      --expect) expect=$2 ;;
+      --absent) absent=$2 ;;
+    esac
+    shift 2
+  done
+  shift
+  cases=$((cases + 1))
+  local before="" mode="" listing_before out err rc problems=()
+  [[ -n $guarded ]] && before=$(sha256sum <"$guarded") && mode=$(stat -c %a "$guarded")
+  listing_before=$(ls -A "$(dirname "${guarded:-$in/x}")")
+  out=$(timeout 60 "$perfgate" "$@" 2>"$work/stderr")
+  rc=$?
+  err=$(cat "$work/stderr")
+  [[ $rc == "$expected" ]] || problems+=("exit $rc, expected $expected")
+  if [[ $rc == 2 ]]; then
+    [[ $(printf '%s\n' "$err" | wc -l) == 1 && $err == "perfgate: error: "* ]] || problems+=("not one error line: $err")
+  fi
+  if [[ -n $guarded ]]; then
+    [[ $(sha256sum <"$guarded") == "$before" ]] || problems+=("the baseline changed")
+    [[ $(stat -c %a "$guarded") == "$mode" ]] || problems+=("the baseline's mode changed")
+    [[ $(ls -A "$(dirname "$guarded")") == "$listing_before" ]] || problems+=("files appeared beside the baseline")
+  fi
+  [[ -z $forbid ]] || ! printf '%s\n%s\n' "$out" "$err" | grep -Eq -- "$forbid" || problems+=("output matches /$forbid/")
+  [[ -z $expect ]] || printf '%s\n%s\n' "$out" "$err" | grep -Eq -- "$expect" || problems+=("output lacks /$expect/")
+  [[ -z $absent || ! -e $absent ]] || problems+=("$absent exists")
+  [[ -z $(ls -A "$TMPDIR") ]] || problems+=("left in TMPDIR: $(ls -A "$TMPDIR")") && rm -rf "${TMPDIR:?}"/*
+  if ((${#problems[@]})); then
+    failures=$((failures + 1))
+    printf 'DEFECT %s: %s\n' "$name" "$(IFS=';'; echo "${problems[*]}")"
+  else
+    printf 'ok     %s\n' "$name"
+  fi
+}
+guard() {  # a fresh copy of a baseline in its own folder, for cases that must leave it untouched
+  mkdir -p "$work/g/$1"
+  cp "$in/$2" "$work/g/$1/baseline.json"
+  chmod "${3:-644}" "$work/g/$1/baseline.json"
+  echo "$work/g/$1/baseline.json"
+}
+
+# --------------------------------------------------------------------- 1. inputs that could make a slower run PASS
+check time_unit_reconciled_fails 1 -- compare --results "$in/ten_times_slower_in_s.json" --baseline "$in/time_ms.json"
+check time_unit_reconciled_passes 0 -- compare --results "$in/same_in_us.json" --baseline "$in/time_ms.json"
+check time_unit_unknown 2 -- compare --results "$in/minutes.json" --baseline "$in/time_ms.json"
+check zero_iterations 2 -- compare --results "$in/zero_iterations.json" --baseline "$in/time_ms.json"
+check negative_iterations 2 -- compare --results "$in/negative_iterations.json" --baseline "$in/time_ms.json"
+check fractional_iterations 2 -- compare --results "$in/fractional_iterations.json" --baseline "$in/time_ms.json"
+check time_judged_in_a_non_time_unit 2 -- compare --results "$in/same_in_us.json" --baseline "$in/time_in_db.json"
+for value in nan -nan NaN inf -inf -1 0 1e999 3x ''; do
+  check "speedup_threshold_${value:-empty}" 2 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --threshold "$value"
+done
+check speedup_threshold_valid 0 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --threshold 3
+check speedup_confidence_nan 2 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --confidence nan
+check speedup_more_seconds_inf 2 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --more-seconds inf -- /bin/true
+check speedup_zero_reference_time 2 -- speedup --results "$in/speedup_zero_reference.json" --reference BM_Ref --candidate BM_Cand
+check speedup_zero_candidate_time 2 -- speedup --results "$in/speedup_zero_candidate.json" --reference BM_Ref --candidate BM_Cand
+check speedup_same_benchmark_twice 2 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Ref
+check report_threshold_nan 2 --absent "$work/r1/report.html" -- report --out "$work/r1" --speedup-results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --threshold nan
+check report_target_negative 2 --absent "$work/r2/report.html" -- report --out "$work/r2" --speedup-results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --target -1
+check calibrate_power_nan 2 -- calibrate --results "$in/speedup.json" --results "$in/speedup.json" --results "$in/speedup.json" --power nan
+check history_min_shift_inf 2 -- history show --db "$in/not_really.db" --min-shift inf
+check ab_max_slowdown_nan 2 -- ab --max-slowdown nan HEAD HEAD
+check either_band_overflows 2 -- compare --results "$in/huge_counter.json" --baseline "$in/either_near_max.json"
+check lower_band_overflows 2 -- compare --results "$in/huge_counter.json" --baseline "$in/lower_abs_overflow.json"
+
+# ------------------------------------------------------------------------------ 2. updates that lose or corrupt data
+b=$(guard overflow counter.json)
+check update_band_would_overflow 2 --baseline "$b" -- update --allow-dirty --reason x --results "$in/huge_counter.json" --baseline "$b"
+check update_new_baseline_would_overflow 2 --absent "$work/g/overflow/new.json" -- update --allow-dirty --reason x --results "$in/huge_counter.json" --baseline "$work/g/overflow/new.json" --track n:either:rel=0.9
+b=$(guard mode640 counter.json 640)
+check update_refused_keeps_mode 2 --baseline "$b" -- update --allow-dirty --reason x --results "$in/deep_results.json" --baseline "$b"
+b=$(guard timing time_ms.json)
+check update_timing_needs_two_captures 2 --baseline "$b" -- update --allow-dirty --reason x --results "$in/same_in_us.json" --baseline "$b"
+check update_track_nan_tolerance 2 --baseline "$b" -- update --allow-dirty --reason x --results "$in/same_in_us.json" --baseline "$b" --track cpu_time:lower:rel=nan
+check update_track_negative_tolerance 2 --baseline "$b" -- update --allow-dirty --reason x --results "$in/same_in_us.json" --baseline "$b" --track cpu_time:lower:rel=-0.1
+check update_results_is_a_directory 2 --baseline "$b" -- update --allow-dirty --reason x --results "$in" --baseline "$b"
+
+# ------------------------------------------------------------------------------------------------ 3. deep nesting
+check deep_results 2 -- compare --results "$in/deep_results.json" --baseline "$in/time_ms.json"
+check deep_baseline 2 -- compare --results "$in/same_in_us.json" --baseline "$in/deep_baseline.json"
+check deep_trace_pid 2 -- profile --trace "$in/deep_trace_pid.json"
+check deep_speedup_results 2 -- speedup --results "$in/deep_results.json" --reference BM_Ref --candidate BM_Cand
+check deep_history_record 2 --absent "$work/deep.db" -- history record --db "$work/deep.db" --results "$in/deep_results.json" --commit abc
+check deep_report_check 2 -- report --out "$work/r3" --check "$in/deep_results.json=$in/time_ms.json"
+check ab_tasks_of_brackets 2 -- ab --tasks "$in/deep_tasks.json" --work "$work/ab"
+
+# ---------------------------------------------------------------------------------- 4. wrong or misleading messages
+baseline none.json
+check newline_in_name_cannot_forge_a_row 0 --forbid '^FAIL: forged' --expect 'BM_T\\nFAIL' -- compare --results "$in/newline_name.json" --baseline "$in/none.json"
+check newline_in_error_stays_one_line 2 --forbid '^perfgate: error: forged' -- compare --results "$in/newline_duplicate.json" --baseline "$in/none.json"
+check escape_sequence_in_name_is_escaped 0 --forbid $'\x1b' -- compare --results "$in/escape_sequence.json" --baseline "$in/none.json"
+check newline_in_path 2 -- compare --results $'no\nperfgate: error: forged.json' --baseline "$in/none.json"
+check suggested_update_is_quoted 1 --expect "--baseline '.*a dir with '\\\\''quotes'\\\\'' and \\\$\\(touch PWNED\\)/baseline.json'" -- compare --results "$in/slow_counter.json" --baseline "$strange_dir/baseline.json"
+mkdir -p "$work/nogit"
+cp "$in/counter.json" "$work/nogit/baseline.json"
+export GIT_CEILING_DIRECTORIES="$work"  # the work folder lies inside this project's checkout; git must not look above it
+check update_outside_a_repository_says_so 2 --baseline "$work/nogit/baseline.json" --expect 'not a git repository' \
+  --forbid 'has uncommitted changes' -- update --reason x --results "$in/slow_counter.json" --baseline "$work/nogit/baseline.json"
+mkdir -p "$work/nogitbin"  # every program of /usr/bin but git
+for program in /usr/bin/*; do [[ ${program##*/} == git* ]] || ln -s "$program" "$work/nogitbin/"; done
+PATH="$work/nogitbin" check update_without_git_says_so 2 --baseline "$work/nogit/baseline.json" --expect 'git could not be run' \
+  -- update --reason x --results "$in/slow_counter.json" --baseline "$work/nogit/baseline.json"
+git init -q "$work/foreign" && cp "$in/counter.json" "$work/foreign/baseline.json"
+git -C "$work/foreign" -c user.email=t@t -c user.name=t add baseline.json
+git -C "$work/foreign" -c user.email=t@t -c user.name=t commit -qm fixture
+GIT_TEST_ASSUME_DIFFERENT_OWNER=1 check update_in_a_repository_git_refuses_says_why 2 --baseline "$work/foreign/baseline.json" \
+  --expect 'dubious ownership' -- update --reason x --results "$in/slow_counter.json" --baseline "$work/foreign/baseline.json"
+unset GIT_CEILING_DIRECTORIES
+
+# ------------------------------------------------------------------------------------------------- 5. side effects
+start=$(date +%s)
+check more_seconds_is_a_time_limit 3 --expect 'did not finish within' -- speedup --results "$in/inconclusive.json" --reference BM_Ref --candidate BM_Cand --threshold 2 --more-seconds 3 -- "$in/hung_benchmark.sh"
+elapsed=$(($(date +%s) - start))
+cases=$((cases + 1))
+if ((elapsed > 20)); then failures=$((failures + 1)); echo "DEFECT more_seconds_returns_in_time: ${elapsed} s"; else echo "ok     more_seconds_returns_in_time (${elapsed} s)"; fi
+pgrep -f "$in/hung_benchmark.sh" >/dev/null && { failures=$((failures + 1)); echo "DEFECT hung benchmark still running"; pkill -f "$in/hung_benchmark.sh"; }
+check report_first_passes 0 -- report --out "$work/r4" --check "$in/same_in_us.json=$in/time_ms.json"
+check report_failure_removes_the_old_verdict 2 --absent "$work/r4/report.html" -- report --out "$work/r4" --check "$in/deep_results.json=$in/time_ms.json"
+for stale in summary.md verdicts.json junit.xml; do
+  cases=$((cases + 1))
+  if [[ -e $work/r4/$stale ]]; then failures=$((failures + 1)); echo "DEFECT report_failure_removes_$stale"; else echo "ok     report_failure_removes_$stale"; fi
+done
+check history_show_does_not_create 2 --absent "$work/typo.db" -- history show --db "$work/typo.db"
+check history_show_not_a_database 2 -- history show --db "$in/not_really.db"
+
+echo "hostile inputs: $cases cases, $((cases - failures)) handled as documented, $failures defects"
+[[ $failures == 0 ]]
