@@ -8,6 +8,9 @@
 #include "numeric_options.h"
 #include "one_line.h"
 #include "speedup.h"
+#include "speedup_series.h"
+#include "atomic_write.h"
+#include "baseline.h"
 #include "temporary_folder.h"
 
 #include <unistd.h>
@@ -56,6 +59,10 @@ CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& a) {
       ->capture_default_str()
       ->check(finite_in(0.0, 86400.0));
   cmd->add_flag("--aim", a.aim, "the threshold is an aim: print reached / not reached and exit 0");
+  cmd->add_option("--baseline", a.baseline,
+                  "baseline with this pair's speedup (entry speedup:CANDIDATE/REFERENCE, field speedup): also FAIL when the "
+                  "interval lies wholly below it minus its tolerance");
+  cmd->add_option("--out", a.out, "write the speedup and its interval as results JSON (for history and update)");
   cmd->add_option("command", a.command, "after --: the benchmark command that measures more repetitions of both");
   return cmd;
 }
@@ -82,8 +89,18 @@ int run_speedup(const SpeedupArgs& a) {
     report = judge_speedup(results, a.reference, a.candidate, a.threshold, a.confidence);
   }
   print(report, a);
-  if (a.aim) return 0;
-  switch (report.verdict) {
+  if (!a.out.empty()) write_file_atomically(a.out, speedup_results_text(report, results, a.reference, a.candidate));
+  SpeedupVerdict verdict = a.aim ? SpeedupVerdict::pass : report.verdict;
+  if (!a.baseline.empty()) {
+    // The baselined series: the speedup this pair had when it was last accepted, which moves far less than
+    // absolute times, so a loss well above the floor still fails.
+    const auto series = judge_against_baseline(report, read_baseline(a.baseline), speedup_series_name(a.reference, a.candidate));
+    std::cout << to_string(series.verdict) << ": against the baselined speedup " << series.baseline << "x (" << series.tolerance
+              << "): the interval [" << report.low << ", " << report.high << "] " << (series.verdict == SpeedupVerdict::fail ? "lies wholly below " : "reaches ")
+              << series.limit << "x\n";
+    if (series.verdict == SpeedupVerdict::fail) verdict = SpeedupVerdict::fail;
+  }
+  switch (verdict) {
     case SpeedupVerdict::pass: return 0;
     case SpeedupVerdict::fail: return 1;
     case SpeedupVerdict::inconclusive: return 3;

@@ -14,6 +14,8 @@ struct SpeedupArgs {
   std::string results, reference, candidate;
   double threshold = 3.0, confidence = 0.95, more_seconds = 0.0;
   bool aim = false;  ///< the threshold is an aim: print reached / not reached, exit 0 (never a verdict)
+  std::string baseline;  ///< a baseline with the pair's speedup: also FAIL when the interval lies wholly below it
+  std::string out;       ///< write the speedup and its interval here as results (history, update)
   std::vector<std::string> command;  ///< benchmark command that measures more repetitions when inconclusive
 };
 CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& args);

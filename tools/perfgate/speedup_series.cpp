@@ -1,0 +1,42 @@
+#include "speedup_series.h"
+
+#include "error.h"
+
+#include <nlohmann/json.hpp>
+
+namespace perfgate {
+
+std::string speedup_series_name(const std::string& reference, const std::string& candidate) {
+  return "speedup:" + candidate + "/" + reference;
+}
+
+std::string speedup_results_text(const SpeedupReport& report, const Results& measured, const std::string& reference,
+                                 const std::string& candidate) {
+  nlohmann::json context = nlohmann::json::object();
+  for (const auto& [key, value] : measured.context) context[key] = value;
+  context["speedup_source"] = measured.source;
+  context["speedup_confidence"] = std::to_string(report.confidence);
+  const auto name = speedup_series_name(reference, candidate);
+  const nlohmann::json run = {{"name", name},          {"run_name", name},           {"run_type", "iteration"},
+                              {"repetitions", 1},       {"repetition_index", 0},      {"iterations", 1},
+                              {"speedup", report.median}, {"speedup_low", report.low}, {"speedup_high", report.high},
+                              {"pairs", report.pairs}};
+  return nlohmann::json{{"context", context}, {"benchmarks", nlohmann::json::array({run})}}.dump(2) + "\n";
+}
+
+SeriesVerdict judge_against_baseline(const SpeedupReport& report, const Baseline& baseline, const std::string& series_name) {
+  for (const auto& e : baseline.entries) {
+    if (e.benchmark != series_name || e.field != "speedup") continue;
+    if (e.direction != Direction::higher) throw InputError("the baselined speedup of " + series_name + " must be higher-is-better");
+    SeriesVerdict v;
+    v.baseline = e.value;
+    v.limit = acceptable_band(e).low;
+    v.tolerance = describe(e.tolerance);
+    v.verdict = report.high < v.limit ? SpeedupVerdict::fail : SpeedupVerdict::pass;
+    return v;
+  }
+  throw InputError("the baseline holds no entry '" + series_name + "' / speedup (create it with perfgate update --track "
+                   "speedup:higher:rel=X from the results of speedup --out)");
+}
+
+}  // namespace perfgate
