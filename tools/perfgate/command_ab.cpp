@@ -6,11 +6,14 @@
 #include "ab_tasks.h"
 #include "benchmark_runner.h"
 #include "commands.h"
+#include "cost_runner.h"
 #include "compare.h"
 #include "error.h"
 #include "numeric_options.h"
+#include "one_line.h"
 #include "git.h"
 #include "progress.h"
+#include "time_units.h"
 #include "worktree_build.h"
 
 #include <algorithm>
@@ -28,8 +31,8 @@ std::map<std::string, double> times_of(const Results& r, std::string& unit) {
   std::map<std::string, std::vector<double>> all;
   for (const auto& m : r.measurements) {
     if (m.field != "real_time") continue;
-    all[m.benchmark].push_back(m.value);
-    unit = m.unit;
+    if (unit.empty()) unit = m.unit;  // every revision's times in the first unit seen, whatever each run wrote
+    all[m.benchmark].push_back(convert_time(m.value, m.unit, unit));
   }
   std::map<std::string, double> out;
   for (const auto& [name, values] : all) out[name] = median(values);
@@ -102,6 +105,36 @@ int run_group(const AbGroup& g, const AbArgs& a, const std::string& root) {
   return status;
 }
 
+// The exact half of an A/B: instructions per step of cost_step's benchmarks in base and head, each run once under
+// callgrind (deterministic, so no rounds and no interval). FAIL when head exceeds base by more than the tolerance.
+int compare_costs(const AbArgs& a, const std::string& root) {
+  std::vector<std::map<std::string, double>> per_revision;
+  for (const auto& revision : a.revisions) {
+    const auto commit = resolve_commit(root, revision);
+    std::cout << "building cost_step at " << revision << " (" << commit.substr(0, 12) << ")" << std::endl;
+    const auto build = build_revision(root, a.work, commit, a.preset, "cost_step");
+    std::cout << "measuring instructions at " << revision << " under callgrind" << std::endl;
+    const auto run = measure_cost({(std::filesystem::path(build.build_dir) / "bin" / "cost_step").string(), "--only", a.cost});
+    std::map<std::string, double> medians;
+    for (const auto& region : run.regions) medians[region.name] = median(region.instructions);
+    per_revision.push_back(medians);
+  }
+  int status = 0;
+  std::cout << "instructions per step (callgrind), head " << a.revisions[1] << " against base " << a.revisions[0]
+            << ", tolerated increase " << 100.0 * a.max_instruction_increase << " %\n";
+  for (const auto& [name, base] : per_revision[0]) {
+    const auto head = per_revision[1].find(name);
+    if (head == per_revision[1].end()) continue;
+    const double change = head->second / base - 1.0;
+    const bool fail = change > a.max_instruction_increase;
+    if (fail) status = 1;
+    std::cout << std::left << std::setw(13) << (fail ? "FAIL" : "PASS") << one_line(name) << ": " << std::setprecision(10) << base
+              << " -> " << head->second << " (" << std::showpos << std::setprecision(3) << 100.0 * change << std::noshowpos << " %)\n";
+  }
+  if (per_revision[0].empty() || per_revision[1].empty()) throw InputError("ab --cost: no cost_step benchmark contains '" + a.cost + "'");
+  return status;
+}
+
 }  // namespace
 
 CLI::App* add_ab_command(CLI::App& app, AbArgs& a) {
@@ -114,6 +147,13 @@ CLI::App* add_ab_command(CLI::App& app, AbArgs& a) {
   cmd->add_option("--rounds", a.rounds, "ABBA rounds to start with")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_option("--max-rounds", a.max_rounds, "rounds allowed when inconclusive")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_option("--max-slowdown", a.max_slowdown, "tolerated slowdown of head vs base (0.05: 5 %)")->capture_default_str()->check(finite_in(0.0, 10.0));
+  cmd->add_option("--cost", a.cost,
+                  "also build cost_step in both revisions and compare instructions per step (exact, under callgrind) of "
+                  "its benchmarks whose name contains this text, e.g. Optimized");
+  cmd->add_option("--max-instruction-increase", a.max_instruction_increase,
+                  "with --cost: tolerated increase of head's instructions per step (0.005: 0.5 %)")
+      ->capture_default_str()
+      ->check(finite_in(0.0, 10.0));
   cmd->add_option("--preset", a.preset, "CMake configure/build preset of each revision")->capture_default_str();
   cmd->add_option("--work", a.work, "folder for worktrees and results")->capture_default_str();
   return cmd;
@@ -135,9 +175,14 @@ int run_ab(const AbArgs& a) {
   if (a.max_rounds < a.rounds) throw InputError("ab: --max-rounds must be at least --rounds");
   const auto root = repository_root(".");
   for (const auto& t : tasks) resolve_commit(root, t.revision);  // all revisions valid before anything is built
+  if (!a.cost.empty() && a.revisions.size() != 2) throw InputError("ab: --cost compares BASE and HEAD revisions, not a task list");
   int status = 0;
   for (const auto& g : group_ab_tasks(tasks)) {
     const int s = run_group(g, a, root);
+    if (s == 1 || (s == 3 && status == 0)) status = s;
+  }
+  if (!a.cost.empty()) {
+    const int s = compare_costs(a, root);
     if (s == 1 || (s == 3 && status == 0)) status = s;
   }
   return status;

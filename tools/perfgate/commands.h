@@ -59,6 +59,8 @@ struct AbArgs {
   std::string tasks, suite = "train_step", filter = "^BM_TrainStep_Optimized/n:512/", preset = "release", work = "build/ab";
   int rounds = 6, max_rounds = 16;
   double max_slowdown = 0.05;
+  std::string cost;                    ///< non-empty: also compare instructions per step of cost_step --only <cost>
+  double max_instruction_increase = 0.005;  ///< tolerated increase of head's instructions per step over base's
 };
 CLI::App* add_ab_command(CLI::App& app, AbArgs& args);
 int run_ab(const AbArgs& args);
