@@ -1,5 +1,5 @@
 #pragma once
-// The subcommands that live in their own files: each registers its options on the CLI and runs from them.
+// perfgate's subcommands, one file each: each registers its options on the CLI and runs from them.
 // Runners return the process exit code (0 pass, 1 regression, 3 inconclusive) and throw InputError for bad
 // input or usage (exit code 2).
 #include <CLI/CLI.hpp>
@@ -9,6 +9,21 @@
 #include <vector>
 
 namespace perfgate {
+
+struct CompareArgs {
+  std::string results, baseline;
+};
+CLI::App* add_compare_command(CLI::App& app, CompareArgs& args);
+int run_compare(const CompareArgs& args);
+
+struct UpdateArgs {
+  std::vector<std::string> results;
+  std::string baseline, reason;
+  std::vector<std::string> track;
+  bool allow_dirty = false, ratchet = false;
+};
+CLI::App* add_update_command(CLI::App& app, UpdateArgs& args);
+int run_update(const UpdateArgs& args);
 
 struct SpeedupArgs {
   std::string results, reference, candidate;

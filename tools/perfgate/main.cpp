@@ -1,85 +1,49 @@
 // perfgate: judges Google Benchmark results against committed baselines and maintains those baselines.
-// Exit codes: 0 pass, 1 regression, 2 bad input or usage, 3 inconclusive.
-#include "atomic_write.h"
-#include "baseline.h"
-#include "compare.h"
-#include "error.h"
-#include "folder_lock.h"
-#include "git.h"
-#include "one_line.h"
-#include "results.h"
-#include "speedup.h"
-#include "table.h"
-#include "update.h"
-#include "utc_time.h"
+// Exit codes: 0 pass, 1 regression, 2 bad input or usage, 3 inconclusive, 4 an internal error (a bug in perfgate).
 #include "commands.h"
+#include "error.h"
+#include "one_line.h"
 
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
+#include <functional>
+#include <new>
 #include <iostream>
+#include <vector>
 
 namespace {
 
 using namespace perfgate;
 
-struct CompareArgs {
-  std::string results, baseline;
+// The one way an error leaves perfgate: one line on standard error, whatever the message holds.
+int print_error(const std::string& kind, const std::string& message, int code) {
+  std::cerr << "perfgate: " << kind << ": " << one_line(message) << '\n';
+  return code;
+}
+
+// A subcommand: its parsed CLI node and how to run it from its own arguments.
+struct Subcommand {
+  CLI::App* cli = nullptr;
+  std::function<int()> run;
 };
 
-struct UpdateArgs {
-  std::vector<std::string> results;
-  std::string baseline, reason;
-  std::vector<std::string> track;
-  bool allow_dirty = false, ratchet = false;
+// Each command's arguments live here for the whole run; the table binds them to their command.
+struct AllArgs {
+  CompareArgs compare;
+  UpdateArgs update;
+  SpeedupArgs speedup;
+  ReportArgs report;
+  HistoryArgs history;
+  ProfileArgs profile;
+  AbArgs ab;
+  CalibrateArgs calibrate;
+  CostArgs cost;
 };
 
-// The one way an error leaves perfgate: one line on standard error, whatever the message holds, and exit code 2.
-int print_error(const std::string& message) {
-  std::cerr << "perfgate: error: " << one_line(message) << '\n';
-  return 2;
-}
-
-std::string folder_of(const std::string& path) {
-  const auto parent = std::filesystem::path(path).parent_path();
-  return parent.empty() ? "." : parent.string();
-}
-
-int run_compare(const CompareArgs& a) {
-  const auto results = read_results(a.results);
-  const auto baseline = read_baseline(a.baseline);
-  const auto rows = compare(results, baseline);
-  print_table(std::cout, rows);
-  print_failures(std::cout, rows,
-                 "perfgate update --results " + shell_quote(a.results) + " --baseline " + shell_quote(a.baseline) + " --reason '...'");
-  return exit_code_of(rows);
-}
-
-int run_update(const UpdateArgs& a) {
-  if (a.results.size() > 2) throw InputError("update: give one capture, or two for timings");
-  std::vector<Results> captures;
-  for (const auto& path : a.results) captures.push_back(read_results(path));
-  std::vector<TrackSpec> track;
-  for (const auto& spec : a.track) track.push_back(parse_track_spec(spec));
-  // Read, plan and write under one lock: a concurrent update waits and then builds on this one's result.
-  const auto folder = folder_of(write_target_of(a.baseline));
-  const FolderLock lock(folder, 60.0);
-  std::optional<Baseline> current;
-  if (std::filesystem::exists(a.baseline)) current = read_baseline(a.baseline);
-  if (!a.allow_dirty && tree_is_dirty(folder)) {
-    throw InputError("update: the working tree has uncommitted changes; commit first or pass --allow-dirty");
-  }
-  const auto& ctx = captures.front().context;
-  auto context = [&](const std::string& key) { return ctx.count(key) != 0 ? ctx.at(key) : std::string(); };
-  const auto machine = context("machine").empty() ? context("cpu_model") + " / " + context("host_name") : context("machine");
-  Provenance provenance{head_sha(folder).value_or("unknown"), utc_now(), machine,
-                        context("build_type"), context("torch_version"), context("threads"), a.reason,
-                        context("machine_fingerprint")};
-  const auto plan = plan_update(captures, current, track, a.ratchet, provenance);
-  write_file_atomically(a.baseline, to_json_text(plan.next));
-  std::cout << "updated " << one_line(a.baseline) << " (" << plan.next.entries.size() << " entries): " << one_line(a.reason) << '\n';
-  for (const auto& line : plan.diff) std::cout << "  " << one_line(line) << '\n';
-  return 0;
+template <class Args>
+Subcommand bind(CLI::App& app, Args& args, CLI::App* (*add)(CLI::App&, Args&), int (*run)(const Args&)) {
+  return {add(app, args), [&args, run] { return run(args); }};
 }
 
 }  // namespace
@@ -87,52 +51,39 @@ int run_update(const UpdateArgs& a) {
 int main(int argc, char** argv) {
   CLI::App app{"perfgate: gate benchmark results against committed baselines"};
   app.require_subcommand(1);
-  CompareArgs compare_args;
-  auto* compare_cmd = app.add_subcommand("compare", "judge results against a baseline; exit 0 pass, 1 regression, 2 bad input");
-  compare_cmd->add_option("--results", compare_args.results, "Google Benchmark JSON")->required();
-  compare_cmd->add_option("--baseline", compare_args.baseline, "baseline JSON")->required();
-  UpdateArgs update_args;
-  auto* update_cmd = app.add_subcommand("update", "rewrite a baseline from results (atomically, with provenance and a diff)");
-  update_cmd->add_option("--results", update_args.results, "Google Benchmark JSON; twice for timing-derived entries")->required();
-  update_cmd->add_option("--baseline", update_args.baseline, "baseline JSON to create or update")->required();
-  update_cmd->add_option("--reason", update_args.reason, "why the baseline changes (recorded)")->required();
-  update_cmd->add_option("--track", update_args.track, "start tracking FIELD:higher|lower|either:abs=X|rel=X|exact[:limit=X][:unit=U][:advisory]");
-  update_cmd->add_flag("--allow-dirty", update_args.allow_dirty, "accept uncommitted changes in the working tree");
-  update_cmd->add_flag("--ratchet", update_args.ratchet, "only move values the good way");
-  SpeedupArgs speedup_args;
-  auto* speedup_cmd = add_speedup_command(app, speedup_args);
-  ReportArgs report_args;
-  auto* report_cmd = add_report_command(app, report_args);
-  HistoryArgs history_args;
-  auto* history_cmd = add_history_command(app, history_args);
-  ProfileArgs profile_args;
-  auto* profile_cmd = add_profile_command(app, profile_args);
-  AbArgs ab_args;
-  auto* ab_cmd = add_ab_command(app, ab_args);
-  CalibrateArgs calibrate_args;
-  auto* calibrate_cmd = add_calibrate_command(app, calibrate_args);
-  CostArgs cost_args;
-  auto* cost_cmd = add_cost_command(app, cost_args);
+  AllArgs a;
+  const std::vector<Subcommand> commands = {
+      bind(app, a.compare, add_compare_command, run_compare),
+      bind(app, a.update, add_update_command, run_update),
+      bind(app, a.speedup, add_speedup_command, run_speedup),
+      bind(app, a.report, add_report_command, run_report),
+      bind(app, a.history, add_history_command, run_history),
+      bind(app, a.profile, add_profile_command, run_profile),
+      bind(app, a.ab, add_ab_command, run_ab),
+      bind(app, a.calibrate, add_calibrate_command, run_calibrate),
+      bind(app, a.cost, add_cost_command, run_cost),
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help("", CLI::AppFormatMode::All);
     return 0;
   } catch (const CLI::ParseError& e) {
-    return print_error(std::string(e.what()) + " (see perfgate --help)");
+    return print_error("error", std::string(e.what()) + " (see perfgate --help)", 2);
   }
   try {
-    if (compare_cmd->parsed()) return run_compare(compare_args);
-    if (update_cmd->parsed()) return run_update(update_args);
-    if (speedup_cmd->parsed()) return run_speedup(speedup_args);
-    if (report_cmd->parsed()) return run_report(report_args);
-    if (history_cmd->parsed()) return run_history(history_args);
-    if (calibrate_cmd->parsed()) return run_calibrate(calibrate_args);
-    if (ab_cmd->parsed()) return run_ab(ab_args);
-    if (profile_cmd->parsed()) return run_profile(profile_args);
-    if (cost_cmd->parsed()) return run_cost(cost_args);
+    for (const auto& command : commands) {
+      if (command.cli->parsed()) return command.run();
+    }
+  } catch (const InputError& e) {
+    return print_error("error", e.what(), 2);
+  } catch (const std::filesystem::filesystem_error& e) {  // a path given to perfgate that cannot be used
+    return print_error("error", e.what(), 2);
+  } catch (const std::bad_alloc&) {
+    return print_error("error", "out of memory (is an input unusually large?)", 2);
   } catch (const std::exception& e) {
-    return print_error(e.what());
+    // Not bad input: something perfgate did not expect. Say so, rather than blame the input.
+    return print_error("internal error", std::string(e.what()) + " (a bug in perfgate; please report it with the command)", 4);
   }
   return 2;
 }

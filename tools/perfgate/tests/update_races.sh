@@ -69,12 +69,12 @@ for _ in 1 2 3 4 5; do "$perfgate" update --allow-dirty --reason probe --results
 duration_us=$((($(date +%s%N) - start) / 5000))
 git checkout -q baselines/b.json
 killed=0 intact=0 started=0
-for ((t = 0; killed < trials && t < 4 * trials; ++t)); do
+for ((t = 0; killed < trials && t < 10 * trials; ++t)); do
   started=$((started + 1))
   which=$([[ $((t % 2)) == 0 ]] && echo a || echo b)
   "$perfgate" update --allow-dirty --reason kill --results "$work/$which.json" --baseline baselines/b.json >/dev/null 2>&1 &
   pid=$!
-  sleep "$(printf '0.%06d' $(((RANDOM * 32768 + RANDOM) % (duration_us * 8 / 10 + 1) % 1000000)))"
+  sleep "$(printf '0.%06d' $(((RANDOM * 32768 + RANDOM) % (duration_us * 6 / 10 + 1) % 1000000)))"
   kill -9 "$pid" 2>/dev/null && killed=$((killed + 1))
   wait "$pid" 2>/dev/null
   status=$(git status --porcelain --untracked-files=all)
