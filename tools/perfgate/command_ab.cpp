@@ -39,12 +39,15 @@ std::map<std::string, double> times_of(const Results& r, std::string& unit) {
   return out;
 }
 
-int run_group(const AbGroup& g, const AbArgs& a, const std::string& root) {
+// Revisions resolved once, before anything is built: a commit made while ab runs must not change what "HEAD" is.
+using Commits = std::map<std::string, std::string>;
+
+int run_group(const AbGroup& g, const AbArgs& a, const std::string& root, const Commits& commits) {
   const std::string target = "bench_" + g.suite;
   std::vector<RevisionBuild> builds;
   AbMeasurements m;
   for (const auto& revision : g.revisions) {
-    const auto commit = resolve_commit(root, revision);
+    const auto& commit = commits.at(revision);
     std::cout << "building " << target << " at " << revision << " (" << commit.substr(0, 12) << ")" << std::endl;
     builds.push_back(build_revision(root, a.work, commit, a.preset, target));
     m.revisions.push_back(revision);
@@ -107,10 +110,10 @@ int run_group(const AbGroup& g, const AbArgs& a, const std::string& root) {
 
 // The exact half of an A/B: instructions per step of cost_step's benchmarks in base and head, each run once under
 // callgrind (deterministic, so no rounds and no interval). FAIL when head exceeds base by more than the tolerance.
-int compare_costs(const AbArgs& a, const std::string& root) {
+int compare_costs(const AbArgs& a, const std::string& root, const Commits& commits) {
   std::vector<std::map<std::string, double>> per_revision;
   for (const auto& revision : a.revisions) {
-    const auto commit = resolve_commit(root, revision);
+    const auto& commit = commits.at(revision);
     std::cout << "building cost_step at " << revision << " (" << commit.substr(0, 12) << ")" << std::endl;
     const auto build = build_revision(root, a.work, commit, a.preset, "cost_step");
     std::cout << "measuring instructions at " << revision << " under callgrind" << std::endl;
@@ -174,15 +177,16 @@ int run_ab(const AbArgs& a) {
   }
   if (a.max_rounds < a.rounds) throw InputError("ab: --max-rounds must be at least --rounds");
   const auto root = repository_root(".");
-  for (const auto& t : tasks) resolve_commit(root, t.revision);  // all revisions valid before anything is built
+  Commits commits;
+  for (const auto& t : tasks) commits[t.revision] = resolve_commit(root, t.revision);  // all valid before anything is built
   if (!a.cost.empty() && a.revisions.size() != 2) throw InputError("ab: --cost compares BASE and HEAD revisions, not a task list");
   int status = 0;
   for (const auto& g : group_ab_tasks(tasks)) {
-    const int s = run_group(g, a, root);
+    const int s = run_group(g, a, root, commits);
     if (s == 1 || (s == 3 && status == 0)) status = s;
   }
   if (!a.cost.empty()) {
-    const int s = compare_costs(a, root);
+    const int s = compare_costs(a, root, commits);
     if (s == 1 || (s == 3 && status == 0)) status = s;
   }
   return status;
