@@ -176,10 +176,10 @@ int run_ab(const AbArgs& a) {
     }
   }
   if (a.max_rounds < a.rounds) throw InputError("ab: --max-rounds must be at least --rounds");
+  if (!a.cost.empty() && a.revisions.size() != 2) throw InputError("ab: --cost compares BASE and HEAD revisions, not a task list");
   const auto root = repository_root(".");
   Commits commits;
   for (const auto& t : tasks) commits[t.revision] = resolve_commit(root, t.revision);  // all valid before anything is built
-  if (!a.cost.empty() && a.revisions.size() != 2) throw InputError("ab: --cost compares BASE and HEAD revisions, not a task list");
   int status = 0;
   for (const auto& g : group_ab_tasks(tasks)) {
     const int s = run_group(g, a, root, commits);
