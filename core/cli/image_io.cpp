@@ -13,6 +13,15 @@ namespace recon::cli {
 
 at::Tensor read_grayscale(const std::string& path) {
   int width = 0, height = 0, channels = 0;
+  // Sizes first: a few KB of PNG can declare billions of pixels. The largest grid is 8192, so a side beyond
+  // 16384 or more than 64 M pixels is never a target.
+  if (stbi_info(path.c_str(), &width, &height, &channels) == 0) {
+    throw std::runtime_error("cannot read image '" + path + "': " + stbi_failure_reason());
+  }
+  if (width > 16384 || height > 16384 || static_cast<int64_t>(width) * height > (int64_t{64} << 20)) {
+    throw std::runtime_error("image '" + path + "' is " + std::to_string(width) + "x" + std::to_string(height) +
+                             " pixels; at most 16384 on a side and 64 M pixels are read");
+  }
   std::unique_ptr<unsigned char, void (*)(void*)> pixels(stbi_load(path.c_str(), &width, &height, &channels, 1), stbi_image_free);
   if (!pixels) throw std::runtime_error("cannot read image '" + path + "': " + stbi_failure_reason());
   auto image = at::from_blob(pixels.get(), {height, width}, at::kByte).to(at::kFloat);  // copies before the free

@@ -4,7 +4,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -54,7 +57,16 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--disable", a.disable, "optimisation switches to turn off (optimized pipeline): " + join(kSwitches));
   cmd.add_option("--algorithm", a.algorithm, "prism (deep-prior trainer) or epie (classical baseline)")->capture_default_str();
   cmd.add_option("--epochs", a.epochs, "epie only: passes over all samples")->capture_default_str();
-  cmd.add_option("--seed", a.seed, "seed of the decoder's initialisation, random patterns and noise")->capture_default_str();
+  cmd.add_option("--seed", a.seed, "seed of the decoder's initialisation, random patterns and noise (0 to 2^63-1)")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {  // CLI11 would clamp an out-of-range number, not refuse it
+            errno = 0;
+            char* end = nullptr;
+            const long long v = std::strtoll(text.c_str(), &end, 10);
+            return errno == 0 && end != text.c_str() && *end == '\0' && v >= 0 ? std::string() : "'" + text + "' is not a seed in [0, 2^63-1]";
+          },
+          "SEED"));
   cmd.add_option("--threads", a.threads, "LibTorch intra-op threads (recorded in metrics.json)")->capture_default_str();
   cmd.add_option("--out", a.out, "output folder (created)")->capture_default_str();
   cmd.add_option("--loss", a.loss, "l1, l2, ssim, ms-ssim or composite")->capture_default_str();
@@ -115,7 +127,8 @@ ParseOutcome parse_recon_args(const std::vector<std::string>& argv) {
   for (const auto* option : cmd->get_options()) {
     if (option->count() > 0 && !option->get_lnames().empty()) args.given.insert("--" + option->get_lnames().front());
   }
-  const std::string problem = validate(args);
+  // With a scenario, the geometry is checked once the scenario has filled in what was not given (recon_main).
+  const std::string problem = args.scenario.empty() ? validate(args) : std::string();
   if (!problem.empty()) {
     outcome.exit_code = 2;
     outcome.output = one_line("recon: error: " + problem);
@@ -176,6 +189,8 @@ std::string validate(const ReconArgs& a) {
   } else if (kBuiltinTargets.count(a.target) == 0) {
     if (!has_image_extension(a.target)) {
       why << "--target " << a.target << ": not a built-in target (" << join(kBuiltinTargets) << ") nor a .png/.jpg path";
+    } else if (std::error_code e; !std::filesystem::is_regular_file(a.target, e)) {  // a FIFO would block, a device never end
+      why << "--target " << a.target << ": cannot open the image file (no such regular file)";
     } else if (!std::ifstream(a.target).good()) {
       why << "--target " << a.target << ": cannot open the image file";
     }

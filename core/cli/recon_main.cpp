@@ -168,6 +168,9 @@ std::string output_folder_problem(const std::string& folder) {
   std::error_code error;
   auto at = std::filesystem::absolute(folder, error);
   if (error) return "not a usable path";
+  if (std::filesystem::is_symlink(std::filesystem::symlink_status(at, error)) && !std::filesystem::exists(at, error)) {
+    return "a symbolic link to nothing";
+  }
   while (!std::filesystem::exists(at, error)) {
     if (at == at.parent_path()) return "no existing folder above it";
     at = at.parent_path();

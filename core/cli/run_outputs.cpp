@@ -32,7 +32,7 @@ void write_metrics(const std::string& folder, const nlohmann::json& metrics) {
   const std::string path = folder + "/metrics.json";
   write_atomically(path, [&](const std::string& temporary) {
     std::ofstream out(temporary);
-    out << metrics.dump(2) << '\n';
+    out << metrics.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';  // a non-UTF-8 path cannot fail the run
     if (!out.good()) throw std::runtime_error("cannot write '" + path + "'");
   });
 }

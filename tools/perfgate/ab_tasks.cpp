@@ -54,7 +54,8 @@ void validate_ab_task(const AbTask& t, const std::string& where) {
 }
 
 std::vector<AbTask> parse_ab_tasks(const std::string& text, const std::string& source) {
-  std::istringstream in(text);
+  const std::string bom = "\xEF\xBB\xBF";  // spreadsheets save CSV with a UTF-8 byte-order mark
+  std::istringstream in(text.compare(0, bom.size(), bom) == 0 ? text.substr(bom.size()) : text);
   std::string line;
   size_t number = 0;
   std::vector<AbTask> tasks;

@@ -62,10 +62,16 @@ mode_t mode_for(const fs::path& target) {
 }  // namespace
 
 std::string write_target_of(const std::string& path) {
+  // Follow the chain of links one by one (a link may dangle: its target is then created, the link kept).
+  fs::path at = path;
   std::error_code error;
-  if (!fs::is_symlink(path, error)) return path;
-  const auto resolved = fs::weakly_canonical(path, error);
-  return error ? path : resolved.string();
+  for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(at, error)); ++hops) {
+    const auto next = fs::read_symlink(at, error);
+    if (error) break;
+    at = next.is_absolute() ? next : at.parent_path() / next;
+  }
+  if (fs::is_symlink(fs::symlink_status(at, error))) throw InputError("'" + path + "': too many levels of symbolic links");
+  return at.lexically_normal().string();
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {

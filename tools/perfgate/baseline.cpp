@@ -67,7 +67,7 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   if (!doc.is_object()) throw InputError(source + ": a baseline must be a JSON object");
   require_known_keys(doc, {"schema_version", "provenance", "entries"}, source);
   if (!doc.contains("schema_version") || !doc["schema_version"].is_number_integer() ||
-      doc["schema_version"].get<int>() != kSchemaVersion) {
+      doc["schema_version"].get<int64_t>() != kSchemaVersion) {
     throw InputError(source + ": schema_version must be " + std::to_string(kSchemaVersion));
   }
   Baseline b;
@@ -102,6 +102,9 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
     if (!e.contains("tolerance")) throw InputError(where + ": 'tolerance' missing");
     entry.tolerance = parse_tolerance(e["tolerance"], where);
     if (e.contains("limit")) entry.limit = finite_number(e["limit"], where + ": 'limit'");
+    if (entry.limit && entry.direction == Direction::either) {
+      throw InputError(where + ": a 'limit' bounds one side; it has no meaning for direction either");
+    }
     if (e.contains("advisory")) {
       if (!e["advisory"].is_boolean()) throw InputError(where + ": 'advisory' must be true or false");
       entry.advisory = e["advisory"].get<bool>();
@@ -152,7 +155,11 @@ std::string to_json_text(const Baseline& b) {
     entries.push_back(entry);
   }
   doc["entries"] = entries;
-  return doc.dump(2) + "\n";
+  try {
+    return doc.dump(2) + "\n";  // strict: a baseline keeps names exactly, or is not written
+  } catch (const json::type_error&) {
+    throw InputError("a name or text for the baseline is not valid UTF-8; nothing was written");
+  }
 }
 
 std::string to_string(Direction d) {

@@ -44,7 +44,7 @@ Calibration calibrate(const std::vector<Results>& runs, const CalibrationOptions
     std::vector<double> log_medians, cvs, normalised;
     std::vector<double> medians;
     for (const auto& r : runs) {
-      const auto values = values_of(r, name, options.field);
+      const auto values = values_in_unit(r, name, options.field, units[name]);  // one unit across runs
       if (values.empty()) continue;
       const double m = median(values);
       if (!(m > 0.0)) continue;

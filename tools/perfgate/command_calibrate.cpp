@@ -4,6 +4,7 @@
 #include "calibrate.h"
 #include "commands.h"
 #include "error.h"
+#include "one_line.h"
 #include "numeric_options.h"
 #include "temporary_folder.h"
 #include "progress.h"
@@ -35,13 +36,13 @@ void print(const Calibration& c, const CalibrateArgs& a) {
     median << std::setprecision(5) << n.median << ' ' << n.unit;
     std::string flags;
     for (const auto& f : n.flags) flags += (flags.empty() ? "" : ",") + f;
-    std::cout << std::left << std::setw(58) << n.benchmark << std::setw(8) << n.runs << std::setw(14) << median.str() << std::setw(12)
+    std::cout << std::left << std::setw(58) << one_line(n.benchmark) << std::setw(8) << n.runs << std::setw(14) << median.str() << std::setw(12)
               << percent(n.between_run_sigma) << std::setw(12) << percent(n.within_run_cv) << std::setw(12) << percent(n.suggested_tolerance)
               << std::setw(13) << percent(n.detectable_slowdown) << (flags.empty() ? "-" : flags) << '\n';
   }
   if (c.speedup) {
     const auto& s = *c.speedup;
-    std::cout << "speedup " << a.reference << " / " << a.candidate << ": run medians " << std::setprecision(4) << s.low << " .. " << s.high
+    std::cout << "speedup " << one_line(a.reference) << " / " << one_line(a.candidate) << ": run medians " << std::setprecision(4) << s.low << " .. " << s.high
               << " (median " << s.median << ", sigma of log " << std::setprecision(3) << s.sigma << ")";
     if (a.threshold > 0.0) {
       std::cout << "; against " << a.threshold << "x: " << s.passes << " PASS, " << s.fails << " FAIL, " << s.inconclusive
@@ -71,6 +72,7 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateArgs& a) {
 int run_calibrate(const CalibrateArgs& a) {
   if (a.command.empty() == a.results.empty()) throw InputError("calibrate: give either --results files or -- COMMAND (with --runs)");
   if (a.reference.empty() != a.candidate.empty()) throw InputError("calibrate: --reference and --candidate go together");
+  if (a.threshold > 0.0 && a.reference.empty()) throw InputError("calibrate: --threshold judges a speedup; give --reference and --candidate");
   std::vector<Results> runs;
   if (!a.results.empty()) {
     for (const auto& path : a.results) runs.push_back(read_results(path));

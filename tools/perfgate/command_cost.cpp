@@ -8,10 +8,14 @@
 #include "commands.h"
 #include "cost_runner.h"
 #include "error.h"
+#include "json_input.h"
 #include "utc_time.h"
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -32,6 +36,12 @@ int run_cost(const CostArgs& a) {
     if (eq == std::string::npos || eq == 0) throw InputError("cost: --context wants KEY=VALUE, got '" + pair + "'");
     context[pair.substr(0, eq)] = pair.substr(eq + 1);
   }
+  {  // the output's folder is checked before the long run under valgrind, not after it
+    const auto folder = std::filesystem::absolute(a.out).parent_path();
+    if (!std::filesystem::is_directory(folder) || access(folder.c_str(), W_OK) != 0) {
+      throw InputError("cost: cannot write --out '" + a.out + "' (its folder is missing or not writable)");
+    }
+  }
   const auto run = measure_cost(a.command);
   context["cost_tool"] = "callgrind (" + run.valgrind + "), cache simulation";
   for (const auto& [key, value] : run.context) context[key] = value;
@@ -49,7 +59,7 @@ int run_cost(const CostArgs& a) {
     for (double v : r.instructions) std::cout << ' ' << static_cast<long long>(v);
     std::cout << '\n';
   }
-  write_file_atomically(a.out, nlohmann::json{{"context", context}, {"benchmarks", benchmarks}}.dump(2) + "\n");
+  write_file_atomically(a.out, json_output_text({{"context", context}, {"benchmarks", benchmarks}}));
   std::cout << "wrote " << a.out << " (" << regions.size() << " benchmarks, " << static_cast<int>(seconds)
             << " s under valgrind)\n";
   return 0;

@@ -2,12 +2,14 @@
 #include "change_points.h"
 #include "commands.h"
 #include "error.h"
+#include "one_line.h"
 #include "numeric_options.h"
 #include "history_store.h"
 #include "results.h"
 #include "utc_time.h"
 
 #include <iomanip>
+#include <regex>
 #include <iostream>
 
 namespace perfgate {
@@ -37,11 +39,14 @@ int run_history(const HistoryArgs& a) {
     run.commit = !a.commit.empty() ? a.commit : ctx.count("git_sha") != 0 ? ctx.at("git_sha") : "";
     if (run.commit.empty()) throw InputError("history record: no --commit and no git_sha in " + results.front().source);
     run.branch = a.branch;
+    if (!a.date.empty() && !std::regex_match(a.date, std::regex(R"(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?Z?)?)"))) {
+      throw InputError("history record: --date '" + a.date + "' is not a date like 2026-11-23 or 2026-11-23T04:00:00Z");
+    }
     run.recorded_at = a.date.empty() ? utc_now() : a.date;
     run.machine = ctx.count("machine") != 0 ? ctx.at("machine") : ctx.count("cpu_model") != 0 ? ctx.at("cpu_model") : "";
     HistoryStore store(a.db, HistoryStore::Access::create);
     const auto stored = store.record(run, results);
-    std::cout << "recorded " << stored << " metrics of commit " << run.commit << " on " << run.branch << " in " << a.db << '\n';
+    std::cout << "recorded " << stored << " metrics of commit " << one_line(run.commit) << " on " << one_line(run.branch) << " in " << one_line(a.db) << '\n';
     return 0;
   }
   const HistoryStore store(a.db, HistoryStore::Access::read_only);
@@ -52,10 +57,10 @@ int run_history(const HistoryArgs& a) {
     std::vector<double> values;
     for (const auto& p : points) values.push_back(p.value);
     ++shown;
-    std::cout << benchmark << " " << field << ": " << points.size() << " runs, latest " << std::setprecision(6) << values.back() << ' '
+    std::cout << one_line(benchmark) << " " << one_line(field) << ": " << points.size() << " runs, latest " << std::setprecision(6) << values.back() << ' '
               << points.back().unit << '\n';
     for (const auto& c : detect_change_points(values, a.min_shift)) {
-      std::cout << "  change point between " << points[c.index - 1].commit << " and " << points[c.index].commit << ": median "
+      std::cout << "  change point between " << one_line(points[c.index - 1].commit) << " and " << one_line(points[c.index].commit) << ": median "
                 << c.before << " -> " << c.after << " (" << std::showpos << std::setprecision(3) << 100.0 * (c.after / c.before - 1.0)
                 << std::noshowpos << std::setprecision(6) << " %, adjusted p " << c.p_value << ")\n";
     }

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "read_file.h"
 #include "error.h"
+#include "one_line.h"
 #include "process.h"
 #include "trace_summary.h"
 
@@ -30,7 +31,9 @@ CLI::App* add_profile_command(CLI::App& app, ProfileArgs& a) {
   cmd->add_option("--out", a.out, "trace file to write (open in chrome://tracing or ui.perfetto.dev)")->capture_default_str();
   cmd->add_option("--pipeline", a.pipeline, "reference or optimized")->capture_default_str()->check(CLI::IsMember({"reference", "optimized"}));
   cmd->add_option("--steps", a.steps, "training steps traced")->capture_default_str()->check(CLI::Range(1, 1000));
-  cmd->add_option("--grid", a.grid, "grid size N")->capture_default_str()->check(CLI::Range(8, 4096));
+  cmd->add_option("--grid", a.grid, "grid size N (a multiple of 64 up to 4096, as profile_step needs)")
+      ->capture_default_str()
+      ->check(CLI::Range(64, 4096) & CLI::Validator([](std::string& v) { return std::stol(v) % 64 == 0 ? std::string() : "not a multiple of 64"; }, ""));
   cmd->add_option("--top", a.top, "operators listed")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_option("--binary", a.binary, "the profile_step executable (default: next to perfgate)");
   cmd->add_option("--trace", a.trace, "summarise this existing trace instead of recording one");
@@ -41,6 +44,11 @@ int run_profile(const ProfileArgs& a) {
   std::string trace = a.trace;
   if (trace.empty()) {
     trace = a.out;
+    // An earlier trace at --out must not be summarised as this run's if the program fails to write it.
+    std::error_code error;
+    if (std::filesystem::is_directory(trace, error)) throw InputError("profile: --out '" + trace + "' is a folder");
+    std::filesystem::remove(trace, error);
+    if (error) throw InputError("profile: cannot replace the earlier trace '" + trace + "' (" + error.message() + ")");
     const auto binary = a.binary.empty() ? default_binary() : a.binary;
     ProcessOptions options;
     options.standard_error = StandardError::merge;
@@ -52,14 +60,14 @@ int run_profile(const ProfileArgs& a) {
   }
   const auto s = summarise_trace(read_whole_file(trace, "trace"), trace);
   const double steps = a.trace.empty() ? static_cast<double>(a.steps) : 1.0;
-  std::cout << "trace " << trace << ": " << s.events << " events, " << std::fixed << std::setprecision(2) << s.wall_us / 1000.0
+  std::cout << "trace " << one_line(trace) << ": " << s.events << " events, " << std::fixed << std::setprecision(2) << s.wall_us / 1000.0
             << " ms traced" << (a.trace.empty() ? " over " + std::to_string(a.steps) + " " + a.pipeline + " steps at N=" + std::to_string(a.grid) : "")
             << "\n"
             << std::left << std::setw(48) << "operator" << std::right << std::setw(8) << "calls" << std::setw(14)
             << (a.trace.empty() ? "self ms/step" : "self ms") << std::setw(15) << (a.trace.empty() ? "total ms/step" : "total ms") << '\n';
   for (size_t i = 0; i < s.operators.size() && static_cast<int>(i) < a.top; ++i) {
     const auto& op = s.operators[i];
-    std::cout << std::left << std::setw(48) << op.name.substr(0, 47) << std::right << std::setw(8) << op.calls << std::setw(14)
+    std::cout << std::left << std::setw(48) << one_line(op.name).substr(0, 47) << std::right << std::setw(8) << op.calls << std::setw(14)
               << op.self_us / 1000.0 / steps << std::setw(15) << op.total_us / 1000.0 / steps << '\n';
   }
   return 0;

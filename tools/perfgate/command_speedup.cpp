@@ -69,6 +69,8 @@ CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& a) {
 
 int run_speedup(const SpeedupArgs& a) {
   if (a.more_seconds > 0.0 && a.command.empty()) throw InputError("speedup: --more-seconds needs the benchmark command after --");
+  std::optional<Baseline> baseline;  // read first: a bad baseline is refused before anything is measured or written
+  if (!a.baseline.empty()) baseline = read_baseline(a.baseline);
   auto results = read_results(a.results);
   auto report = judge_speedup(results, a.reference, a.candidate, a.threshold, a.confidence);
   const auto start = std::chrono::steady_clock::now();
@@ -81,24 +83,31 @@ int run_speedup(const SpeedupArgs& a) {
     if (!folder) folder.emplace("speedup");
     try {
       // The budget is a time limit: a run still going when it ends is stopped, and the verdict stays as judged.
-      pool(results, run_benchmark(a.command, (folder->path() / ("more" + std::to_string(extra) + ".json")).string(), {"CI=1"}, left));
+      const auto more = run_benchmark(a.command, (folder->path() / ("more" + std::to_string(extra) + ".json")).string(), {"CI=1"}, left);
+      if (values_of(more, a.reference, "real_time").empty() || values_of(more, a.candidate, "real_time").empty()) {
+        throw InputError("speedup: the command after -- did not measure both '" + a.reference + "' and '" + a.candidate + "'");
+      }
+      pool(results, more);
     } catch (const BenchmarkTimedOut& e) {
       std::cout << "measuring more stopped: " << one_line(e.what()) << " (the --more-seconds budget)\n";
       break;
     }
     report = judge_speedup(results, a.reference, a.candidate, a.threshold, a.confidence);
   }
-  print(report, a);
-  if (!a.out.empty()) write_file_atomically(a.out, speedup_results_text(report, results, a.reference, a.candidate));
   SpeedupVerdict verdict = a.aim ? SpeedupVerdict::pass : report.verdict;
-  if (!a.baseline.empty()) {
+  std::optional<SeriesVerdict> series;
+  if (baseline) {
     // The baselined series: the speedup this pair had when it was last accepted, which moves far less than
     // absolute times, so a loss well above the floor still fails.
-    const auto series = judge_against_baseline(report, read_baseline(a.baseline), speedup_series_name(a.reference, a.candidate));
-    std::cout << to_string(series.verdict) << ": against the baselined speedup " << series.baseline << "x (" << series.tolerance
-              << "): the interval [" << report.low << ", " << report.high << "] " << (series.verdict == SpeedupVerdict::fail ? "lies wholly below " : "reaches ")
-              << series.limit << "x\n";
-    if (series.verdict == SpeedupVerdict::fail) verdict = SpeedupVerdict::fail;
+    series = judge_against_baseline(report, *baseline, speedup_series_name(a.reference, a.candidate));
+    if (series->verdict == SpeedupVerdict::fail) verdict = SpeedupVerdict::fail;
+  }
+  if (!a.out.empty()) write_file_atomically(a.out, speedup_results_text(report, results, a.reference, a.candidate));
+  print(report, a);
+  if (series) {
+    std::cout << (series->advisory ? (series->below ? "ADVISORY-SLOWER" : "ADVISORY-PASS") : to_string(series->verdict))
+              << ": against the baselined speedup " << series->baseline << "x (" << series->tolerance << "): the interval ["
+              << report.low << ", " << report.high << "] " << (series->below ? "lies wholly below " : "reaches ") << series->limit << "x\n";
   }
   switch (verdict) {
     case SpeedupVerdict::pass: return 0;

@@ -37,6 +37,7 @@ CLI::App* add_update_command(CLI::App& app, UpdateArgs& a) {
 
 int run_update(const UpdateArgs& a) {
   if (a.results.size() > 2) throw InputError("update: give one capture, or two for timings");
+  if (a.reason.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError("update: --reason must say why the baseline changes");
   std::vector<Results> captures;
   for (const auto& path : a.results) captures.push_back(read_results(path));
   std::vector<TrackSpec> track;

@@ -2,6 +2,7 @@
 
 #include "compare.h"
 #include "error.h"
+#include "time_units.h"
 
 #include <sqlite3.h>
 
@@ -114,8 +115,12 @@ size_t HistoryStore::record(const RunInfo& run, const std::vector<Results>& resu
   for (const auto& r : results) {
     for (const auto& m : r.measurements) {
       auto& slot = medians[{m.benchmark, m.field}];
-      slot.first.push_back(m.value);
-      if (slot.second.empty()) slot.second = m.unit;
+      if (slot.first.empty()) slot.second = m.unit;
+      // Times in the unit of the first occurrence, whatever each file wrote (a time and a non-time refused).
+      if (is_time_unit(m.unit) != is_time_unit(slot.second)) {
+        throw InputError("history: " + m.benchmark + " / " + m.field + " is measured in '" + m.unit + "' and in '" + slot.second + "'");
+      }
+      slot.first.push_back(is_time_unit(m.unit) ? convert_time(m.value, m.unit, slot.second) : m.value);
     }
   }
   execute("BEGIN IMMEDIATE");

@@ -2,30 +2,75 @@
 
 #include "error.h"
 
+#include <set>
+#include <vector>
+
 namespace perfgate {
 namespace {
 
-// Thrown from the parser callback to stop at the first level that is too deep (an exception, because the
-// callback's return value can only drop values, not end the parse).
 struct TooDeep {};
+struct DuplicateKey {
+  std::string key;
+};
+
+// nlohmann's own DOM builder, with two rules added at the events where they apply: a bound on nesting (checked
+// when an object or array opens, before anything deeper is read) and one value per key in each object (the
+// library keeps the last, so a reviewer could read one value while the gate judges another).
+class BoundedDom : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
+ public:
+  using Base = nlohmann::detail::json_sax_dom_parser<nlohmann::json>;
+  explicit BoundedDom(nlohmann::json& document) : Base(document) {}
+
+  bool start_object(std::size_t elements) {
+    open();
+    keys_.emplace_back();
+    return Base::start_object(elements);
+  }
+  bool end_object() {
+    keys_.pop_back();
+    --depth_;
+    return Base::end_object();
+  }
+  bool start_array(std::size_t elements) {
+    open();
+    return Base::start_array(elements);
+  }
+  bool end_array() {
+    --depth_;
+    return Base::end_array();
+  }
+  bool key(string_t& name) {
+    if (!keys_.back().insert(name).second) throw DuplicateKey{name};
+    return Base::key(name);
+  }
+
+ private:
+  void open() {
+    if (++depth_ > kMaxJsonDepth) throw TooDeep{};
+  }
+  int depth_ = 0;
+  std::vector<std::set<std::string>> keys_;  // the keys seen in each open object, innermost last
+};
 
 }  // namespace
 
 nlohmann::json parse_json_input(const std::string& text, const std::string& source) {
-  const auto bound_depth = [](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
-    if ((event == nlohmann::json::parse_event_t::object_start || event == nlohmann::json::parse_event_t::array_start) &&
-        depth >= kMaxJsonDepth) {
-      throw TooDeep{};
-    }
-    return true;
-  };
+  nlohmann::json document;
+  BoundedDom builder(document);
   try {
-    return nlohmann::json::parse(text, bound_depth);
+    nlohmann::json::sax_parse(text, &builder);
   } catch (const TooDeep&) {
     throw InputError(source + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  } catch (const DuplicateKey& d) {
+    throw InputError(source + ": the key '" + d.key.substr(0, 80) + "' appears twice in one object (which one counts?)");
   } catch (const nlohmann::json::exception& e) {  // parse errors and out-of-range numbers alike
     throw InputError(source + ": not valid JSON (" + std::string(e.what()).substr(0, 120) + ")");
   }
+  return document;
+}
+
+std::string json_output_text(const nlohmann::json& document) {
+  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace perfgate

@@ -1,5 +1,6 @@
 #pragma once
-// The one way perfgate parses JSON it was given: bounded nesting, errors as InputError naming the source.
+// The one way perfgate parses JSON it was given (bounded nesting, one value per key, errors as InputError naming
+// the source), and the way it writes the JSON it produces.
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -10,8 +11,13 @@ namespace perfgate {
 /// at most four levels; the bound keeps every later recursive walk (dump, comparison, copy) far from the stack's end.
 constexpr int kMaxJsonDepth = 64;
 
-/// Parses `text`. Throws InputError "<source>: not valid JSON (...)" for syntax errors and numbers out of range,
-/// and "<source>: JSON nested deeper than 64 levels" for deeper input; the parse stops at the first level too deep.
+/// Parses `text`. Throws InputError naming the source for syntax errors and numbers out of range, for input
+/// nested deeper than kMaxJsonDepth (the parse stops at the first level too deep), and for a key that appears
+/// twice in one object. Linear in the input's size.
 nlohmann::json parse_json_input(const std::string& text, const std::string& source);
+
+/// The text of a JSON document perfgate writes as a report or results (2-space indentation, newline-terminated):
+/// a name or path that is not valid UTF-8 is written with U+FFFD in place of the bad bytes instead of failing.
+std::string json_output_text(const nlohmann::json& document);
 
 }  // namespace perfgate

@@ -63,6 +63,15 @@ int main(int argc, char** argv) {
       bind(app, a.calibrate, add_calibrate_command, run_calibrate),
       bind(app, a.cost, add_cost_command, run_cost),
   };
+  if (argc > 1 && argv[1][0] != '-') {  // CLI11 would only say "a subcommand is required"
+    std::string known;
+    bool found = false;
+    for (const auto* sub : app.get_subcommands({})) {
+      found = found || sub->get_name() == argv[1];
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!found) return print_error("error", std::string("unknown subcommand '") + argv[1] + "' (expected " + known + ")", 2);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

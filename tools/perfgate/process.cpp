@@ -42,6 +42,17 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
   return raw;
 }
 
+// A child's output is kept within bounds whatever it prints: its first and last 8 MiB (the context lines a
+// measured program prints come first, an error's last words come last), the middle dropped in large steps so
+// that trimming stays cheap.
+void keep_head_and_tail(std::string& output) {
+  constexpr size_t kKeep = 8u << 20;
+  if (output.size() <= 3 * kKeep) return;
+  static const std::string kDropped = "\n[... output dropped ...]\n";
+  output.erase(kKeep, output.size() - 2 * kKeep);
+  output.insert(kKeep, kDropped);
+}
+
 }  // namespace
 
 std::string output_tail(const std::string& output, size_t limit) {
@@ -113,6 +124,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
       result.output.append(buffer.data(), static_cast<size_t>(n));
+      keep_head_and_tail(result.output);
     }
     close(pipe_fds[0]);
   }

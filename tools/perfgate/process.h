@@ -8,7 +8,8 @@ namespace perfgate {
 
 struct ProcessResult {
   int status = -1;     ///< exit status; -1 when it could not start or was killed by a signal
-  std::string output;  ///< standard output (and standard error with StandardError::merge)
+  std::string output;  ///< standard output (and standard error with StandardError::merge); beyond 24 MiB only
+                       ///< the first and last 8 MiB are kept
   bool timed_out = false;  ///< it ran past ProcessOptions::timeout_seconds and was killed
 };
 

@@ -75,10 +75,10 @@ AblationSection load_ablation(const std::string& results_path) {
   for (const auto& m : results.measurements) {
     if (m.field != "real_time") continue;
     if (std::find(order.begin(), order.end(), m.benchmark) == order.end()) order.push_back(m.benchmark);
-    section.unit = m.unit;
+    if (section.unit.empty()) section.unit = m.unit;  // every bar in the first run's unit
   }
   if (order.empty()) throw InputError("--ablation: no timed benchmark in " + results_path);
-  for (const auto& name : order) section.bars.push_back({name, median(values_of(results, name, "real_time"))});
+  for (const auto& name : order) section.bars.push_back({name, median(values_in_unit(results, name, "real_time", section.unit))});
   return section;
 }
 

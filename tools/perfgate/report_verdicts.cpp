@@ -2,6 +2,8 @@
 #include "report_render.h"
 #include "xml_escape.h"
 
+#include "json_input.h"
+
 #include <nlohmann/json.hpp>
 
 #include <sstream>
@@ -36,7 +38,7 @@ std::string render_verdicts_json(const ReportData& data) {
       doc["speedup"]["target_verdict"] = to_string(*s.target_verdict);
     }
   }
-  return doc.dump(2) + "\n";
+  return json_output_text(doc);
 }
 
 std::string render_junit(const ReportData& data) {

@@ -55,17 +55,29 @@ Results parse_results(const std::string& text, const std::string& source) {
     if (run.contains("error_occurred") && (!run["error_occurred"].is_boolean() || run["error_occurred"].get<bool>())) {
       throw InputError(source + ": benchmark '" + name + "' failed: " + string_field(run, "error_message", "?", where));
     }
-    const int repetition = run.contains("repetition_index") && run["repetition_index"].is_number_integer()
-                               ? run["repetition_index"].get<int>()
-                               : 0;
+    int repetition = 0;
+    if (run.contains("repetition_index")) {
+      const auto& index = run["repetition_index"];
+      const bool in_range = index.is_number_unsigned()  ? index.get<uint64_t>() <= 1000000
+                            : index.is_number_integer() ? index.get<int64_t>() >= 0 && index.get<int64_t>() <= 1000000
+                                                        : false;
+      if (!in_range) {
+        throw InputError(where + " has repetition_index " + index.dump() + " (expected a whole number in [0, 1000000])");
+      }
+      repetition = static_cast<int>(index.get<int64_t>());
+    }
     if (!seen.emplace(name, repetition).second) {
       throw InputError(source + ": duplicate benchmark '" + name + "' (repetition " + std::to_string(repetition) + ")");
     }
     const std::string time_unit = string_field(run, "time_unit", "ns", where);
     if (!is_time_unit(time_unit)) throw InputError(where + " has time_unit '" + time_unit + "' (expected ns, us, ms or s)");
     // A run of no iterations measured nothing: its times are zeros, not fast results.
-    if (run.contains("iterations") && (!run["iterations"].is_number_integer() || run["iterations"].get<int64_t>() < 1)) {
-      throw InputError(where + " ran no iterations (\"iterations\" must be a whole number >= 1)");
+    if (run.contains("iterations")) {
+      const auto& iterations = run["iterations"];
+      if (!iterations.is_number_integer()) throw InputError(where + " has \"iterations\" " + iterations.dump() + " (expected a whole number)");
+      // (nlohmann reads a non-negative integer as unsigned: compare in the type it was read as, never wrapping)
+      const bool none = iterations.is_number_unsigned() ? iterations.get<uint64_t>() == 0 : iterations.get<int64_t>() < 1;
+      if (none) throw InputError(where + " ran no iterations");
     }
     for (const auto& [field, value] : run.items()) {
       if (kNonMeasurements.count(field) != 0) continue;

@@ -35,6 +35,10 @@ SpeedupReport judge_speedup(const Results& results, const std::string& reference
   for (const auto& [rep, r] : ref) {
     const auto c = cand.find(rep);
     if (c == cand.end()) continue;
+    if (!std::isfinite(r / c->second)) {
+      throw InputError("speedup: repetition " + std::to_string(rep) + " of '" + reference + "' over '" + candidate + "' in " +
+                       results.source + " gives a ratio that is not finite");
+    }
     ratios.push_back(r / c->second);
     report.reference_times.push_back(r);
     report.candidate_times.push_back(c->second);

@@ -1,8 +1,11 @@
 #include "speedup_series.h"
 
 #include "error.h"
+#include "json_input.h"
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 namespace perfgate {
 
@@ -21,18 +24,21 @@ std::string speedup_results_text(const SpeedupReport& report, const Results& mea
                               {"repetitions", 1},       {"repetition_index", 0},      {"iterations", 1},
                               {"speedup", report.median}, {"speedup_low", report.low}, {"speedup_high", report.high},
                               {"pairs", report.pairs}};
-  return nlohmann::json{{"context", context}, {"benchmarks", nlohmann::json::array({run})}}.dump(2) + "\n";
+  return json_output_text({{"context", context}, {"benchmarks", nlohmann::json::array({run})}});
 }
 
 SeriesVerdict judge_against_baseline(const SpeedupReport& report, const Baseline& baseline, const std::string& series_name) {
   for (const auto& e : baseline.entries) {
     if (e.benchmark != series_name || e.field != "speedup") continue;
     if (e.direction != Direction::higher) throw InputError("the baselined speedup of " + series_name + " must be higher-is-better");
+    if (!e.unit.empty() && e.unit != "x") throw InputError("the baselined speedup of " + series_name + " has unit '" + e.unit + "'; a ratio's is x");
     SeriesVerdict v;
     v.baseline = e.value;
-    v.limit = acceptable_band(e).low;
-    v.tolerance = describe(e.tolerance);
-    v.verdict = report.high < v.limit ? SpeedupVerdict::fail : SpeedupVerdict::pass;
+    v.limit = e.limit ? std::max(acceptable_band(e).low, *e.limit) : acceptable_band(e).low;
+    v.tolerance = describe(e.tolerance) + (e.limit ? ", min " + std::to_string(*e.limit) : std::string()) + (e.advisory ? ", advisory" : "");
+    v.below = report.high < v.limit;
+    v.advisory = e.advisory;
+    v.verdict = v.below && !e.advisory ? SpeedupVerdict::fail : SpeedupVerdict::pass;
     return v;
   }
   throw InputError("the baseline holds no entry '" + series_name + "' / speedup (create it with perfgate update --track "

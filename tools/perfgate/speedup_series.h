@@ -20,15 +20,17 @@ std::string speedup_results_text(const SpeedupReport& report, const Results& mea
 
 struct SeriesVerdict {
   double baseline = 0.0;  ///< the baselined speedup
-  double limit = 0.0;     ///< the lowest acceptable speedup: the lower edge of the entry's band
+  double limit = 0.0;     ///< the lowest acceptable speedup: the band's lower edge, or the entry's limit if higher
   std::string tolerance;  ///< describe() of the entry's tolerance
-  SpeedupVerdict verdict = SpeedupVerdict::pass;
+  bool below = false;     ///< the whole interval lies below `limit`
+  bool advisory = false;  ///< the entry is advisory: `below` is reported, never a failure
+  SpeedupVerdict verdict = SpeedupVerdict::pass;  ///< FAIL when below and not advisory
 };
 
-/// The run against the baseline entry (speedup_series_name(), field "speedup", direction higher): FAIL when the
-/// whole interval lies below the entry's band (the speedup is lower than the baselined one beyond its
-/// tolerance, with the interval's confidence), PASS otherwise. Throws InputError when the baseline has no such
-/// entry or the entry is not higher-is-better.
+/// The run against the baseline entry (speedup_series_name(), field "speedup", direction higher, unit "x" or
+/// empty): below when the whole interval lies under the entry's band or under its limit (the speedup is lower
+/// than the baselined one beyond its tolerance, with the interval's confidence). Throws InputError when the
+/// baseline has no such entry, or the entry is not higher-is-better or has another unit.
 SeriesVerdict judge_against_baseline(const SpeedupReport& report, const Baseline& baseline, const std::string& series_name);
 
 }  // namespace perfgate

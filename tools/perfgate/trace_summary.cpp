@@ -32,8 +32,11 @@ TraceSummary summarise_trace(const std::string& text, const std::string& source)
       throw InputError(source + ": an X event without name, ts and dur");
     }
     const double ts = e["ts"].get<double>(), dur = e["dur"].get<double>();
-    if (!std::isfinite(ts) || !std::isfinite(dur) || dur < 0) throw InputError(source + ": an event with a negative or non-finite time");
-    const std::string thread = (e.contains("pid") ? e["pid"].dump() : "") + "/" + (e.contains("tid") ? e["tid"].dump() : "");
+    if (!std::isfinite(ts) || !std::isfinite(dur) || dur < 0 || !std::isfinite(ts + dur)) {
+      throw InputError(source + ": an event with a negative or non-finite time");
+    }
+    const auto id = [&](const char* key) { return e.contains(key) ? e[key].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) : ""; };
+    const std::string thread = id("pid") + "/" + id("tid");
     events.push_back({e["name"].get<std::string>(), thread, ts, ts + dur});
   }
   if (events.empty()) throw InputError(source + ": no complete (X) events");

@@ -13,13 +13,17 @@ namespace perfgate {
 namespace {
 
 double parse_number(const std::string& text, const std::string& spec) {
+  // Decimal only: std::stod would also read hexadecimal ("0x10" as 16) and "inf".
+  const bool decimal = !text.empty() && text.find_first_not_of("0123456789+-.eE") == std::string::npos;
   try {
     size_t used = 0;
-    const double v = std::stod(text, &used);
+    const double v = decimal ? std::stod(text, &used) : std::nan("");
     if (used != text.size() || !std::isfinite(v)) throw std::invalid_argument("trailing");
     return v;
+  } catch (const std::out_of_range&) {
+    throw InputError("--track '" + spec + "': '" + text + "' is out of the range of numbers");
   } catch (const std::exception&) {
-    throw InputError("--track '" + spec + "': '" + text + "' is not a number");
+    throw InputError("--track '" + spec + "': '" + text + "' is not a decimal number");
   }
 }
 
@@ -48,6 +52,7 @@ TrackSpec parse_track_spec(const std::string& spec) {
   for (size_t i = 3; i < parts.size(); ++i) {
     if (parts[i].rfind("limit=", 0) == 0) {
       t.limit = parse_number(parts[i].substr(6), spec);
+      if (t.direction == Direction::either) throw InputError("--track '" + spec + "': a limit has no meaning for direction either");
     } else if (parts[i] == "advisory") {
       t.advisory = true;
     } else if (parts[i].rfind("unit=", 0) == 0) {

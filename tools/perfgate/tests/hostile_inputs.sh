@@ -212,5 +212,60 @@ done
 check history_show_does_not_create 2 --absent "$work/typo.db" -- history show --db "$work/typo.db"
 check history_show_not_a_database 2 -- history show --db "$in/not_really.db"
 
+# ------------------------------------------- 6. found by an independent attack (helper session, 255 inputs tried)
+mkfifo "$in/fifo.json"
+check results_from_dev_zero 2 -- compare --results /dev/zero --baseline "$in/none.json"
+check results_from_a_fifo 2 -- compare --results "$in/fifo.json" --baseline "$in/none.json"
+check results_is_a_folder 2 --expect 'it is a folder' -- compare --results "$in" --baseline "$in/none.json"
+b=$(guard fifo counter.json)
+rm "$b" && mkfifo "$b"
+check update_onto_a_fifo 2 -- update --allow-dirty --reason x --results "$in/slow_counter.json" --baseline "$b"
+printf '[%s{}]\n' "$(printf '{},%.0s' $(seq 1 300000))" >"$in/many_objects.json"
+start=$(date +%s)
+check many_small_objects_read_in_linear_time 2 -- compare --results "$in/many_objects.json" --baseline "$in/none.json"
+cases=$((cases + 1))
+if (($(date +%s) - start > 10)); then failures=$((failures + 1)); echo "DEFECT 300,000 objects took $(($(date +%s) - start)) s"; else echo "ok     many_small_objects_in_time"; fi
+baseline duplicate_key.json '{"benchmark": "BM_T", "field": "n", "value": 1, "value": 6, "unit": "", "direction": "lower", "tolerance": {"exact": true}}'
+check duplicate_key_refused 2 -- compare --results "$in/slow_counter.json" --baseline "$in/duplicate_key.json"
+printf '{"schema_version": 4294967297, "provenance": {}, "entries": []}\n' >"$in/schema_wraps.json"
+check schema_version_does_not_wrap 2 -- compare --results "$in/slow_counter.json" --baseline "$in/schema_wraps.json"
+baseline either_with_limit.json '{"benchmark": "BM_T", "field": "n", "value": 5, "unit": "", "direction": "either", "tolerance": {"abs": 100}, "limit": 1}'
+check either_with_a_limit_refused 2 -- compare --results "$in/slow_counter.json" --baseline "$in/either_with_limit.json"
+results iterations_float.json '{"name": "BM_T", "run_type": "iteration", "iterations": 1.0, "n": 1}'
+check iterations_not_whole 2 --expect 'whole number' -- compare --results "$in/iterations_float.json" --baseline "$in/none.json"
+results index_wraps.json '{"name": "BM_T", "repetition_index": 0, "iterations": 1, "n": 1}' '{"name": "BM_T", "repetition_index": 4294967296, "iterations": 1, "n": 1}'
+check repetition_index_does_not_wrap 2 --expect 'repetition_index 4294967296' -- compare --results "$in/index_wraps.json" --baseline "$in/none.json"
+results speedup_infinite.json "$(speedup_rows 1e308 1e-300)"
+check speedup_infinite_ratio 2 --absent "$work/sp.json" -- speedup --results "$in/speedup_infinite.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp.json"
+check speedup_out_not_written_on_bad_baseline 2 --absent "$work/sp.json" -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp.json" --baseline "$in/missing.json"
+baseline speedup_advisory.json '{"benchmark": "speedup:BM_Cand/BM_Ref", "field": "speedup", "value": 50, "unit": "x", "direction": "higher", "tolerance": {"rel": 0.01}, "advisory": true}'
+check speedup_advisory_baseline_never_fails 0 --expect 'ADVISORY-SLOWER' -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --baseline "$in/speedup_advisory.json"
+baseline speedup_limit.json '{"benchmark": "speedup:BM_Cand/BM_Ref", "field": "speedup", "value": 2, "unit": "x", "direction": "higher", "tolerance": {"rel": 0.5}, "limit": 5}'
+check speedup_baseline_limit_applies 1 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --baseline "$in/speedup_limit.json"
+bad_utf8=$'\xff'
+cp "$in/same_in_us.json" "$in/r$bad_utf8.json"
+check report_path_not_utf8 0 -- report --out "$work/r5" --check "$in/r$bad_utf8.json=$in/time_ms.json"
+b=$(guard reason counter.json)
+check update_reason_not_utf8 2 --baseline "$b" -- update --allow-dirty --reason "$bad_utf8" --results "$in/slow_counter.json" --baseline "$b"
+check update_empty_reason 2 --baseline "$b" -- update --allow-dirty --reason ' ' --results "$in/slow_counter.json" --baseline "$b"
+check update_track_hexadecimal 2 --baseline "$b" -- update --allow-dirty --reason x --results "$in/slow_counter.json" --baseline "$b" --track cpu_time:lower:abs=0x10
+mkdir -p "$work/users/plots"
+echo notes >"$work/users/summary.md"
+echo '<svg/>' >"$work/users/plots/x.svg"
+check report_keeps_files_it_did_not_write 2 -- report --out "$work/users"
+cases=$((cases + 1))
+if [[ -f $work/users/summary.md && -f $work/users/plots/x.svg ]]; then echo "ok     report_kept_the_users_files"; else failures=$((failures + 1)); echo "DEFECT report deleted files it did not write"; fi
+results history_ms.json "$(row BM_T 0 '"real_time": 10, "cpu_time": 10, "time_unit": "ms"')"
+results history_us.json "$(row BM_T 0 '"real_time": 10000, "cpu_time": 10000, "time_unit": "us"')"
+check history_record_reconciles_units 0 -- history record --db "$work/units.db" --commit c1 --results "$in/history_ms.json" --results "$in/history_us.json"
+check history_show_in_one_unit 0 --expect 'latest 10 ms' -- history show --db "$work/units.db" --last 2
+results newline_history.json "$(row 'BM_T\n::error::forged' 0 '"real_time": 1, "cpu_time": 1, "time_unit": "ms"')"
+check history_names_stay_on_one_line 0 --forbid '^::error::' -- history record --db "$work/nl.db" --commit $'c\n::error::x' --results "$in/newline_history.json"
+check history_bad_date 2 -- history record --db "$work/nl.db" --commit c2 --date 'not a date' --results "$in/newline_history.json"
+printf '[{"ph": "X", "name": "a", "ts": 1e308, "dur": 1e308}]\n' >"$in/trace_overflow.json"
+check trace_time_overflow 2 -- profile --trace "$in/trace_overflow.json"
+check calibrate_threshold_needs_a_pair 2 -- calibrate --results "$in/speedup.json" --results "$in/speedup.json" --results "$in/speedup.json" --threshold 2
+check unknown_subcommand_named 2 --expect "unknown subcommand 'frobnicate'" -- frobnicate
+
 echo "hostile inputs: $cases cases, $((cases - failures)) handled as documented, $failures defects"
 [[ $failures == 0 ]]
