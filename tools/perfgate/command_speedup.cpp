@@ -2,6 +2,8 @@
 // INCONCLUSIVE and a benchmark command is given after --, it runs that command for more repetitions, pools them
 // with the first (repetition indices continue), and judges again, while the time budget lasts (at most 3 more
 // runs: every further look at the data spends a little of the interval's error rate).
+#include "atomic_write.h"
+#include "baseline.h"
 #include "benchmark_runner.h"
 #include "commands.h"
 #include "error.h"
@@ -9,17 +11,12 @@
 #include "one_line.h"
 #include "speedup.h"
 #include "speedup_series.h"
-#include "atomic_write.h"
-#include "baseline.h"
 #include "temporary_folder.h"
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
-#include <optional>
 #include <iostream>
+#include <optional>
 
 namespace perfgate {
 namespace {
@@ -73,6 +70,8 @@ int run_speedup(const SpeedupArgs& a) {
   if (!a.baseline.empty()) baseline = read_baseline(a.baseline);
   auto results = read_results(a.results);
   auto report = judge_speedup(results, a.reference, a.candidate, a.threshold, a.confidence);
+  // The baseline's entry is looked up now, so that a baseline without it is refused before anything more is measured.
+  if (baseline) judge_against_baseline(report, *baseline, speedup_series_name(a.reference, a.candidate));
   const auto start = std::chrono::steady_clock::now();
   std::optional<TemporaryFolder> folder;
   for (int extra = 0; extra < 3 && report.verdict == SpeedupVerdict::inconclusive && !a.command.empty(); ++extra) {

@@ -57,7 +57,7 @@ int run_update(const UpdateArgs& a) {
                         context("build_type"), context("torch_version"), context("threads"), a.reason,
                         context("machine_fingerprint")};
   const auto plan = plan_update(captures, current, track, a.ratchet, provenance);
-  write_file_atomically(a.baseline, to_json_text(plan.next));
+  write_file_atomically(a.baseline, plan.text);
   std::cout << "updated " << one_line(a.baseline) << " (" << plan.next.entries.size() << " entries): " << one_line(a.reason) << '\n';
   for (const auto& line : plan.diff) std::cout << "  " << one_line(line) << '\n';
   return 0;

@@ -110,16 +110,15 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   if (options.capture_output) {
     std::array<char, 4096> buffer{};
     for (;;) {
+      // Checked on every pass, not only when the child is quiet: one that prints without pause must stop too.
+      if (limited && std::chrono::steady_clock::now() >= deadline) {
+        stop_group();
+        break;
+      }
       pollfd readable{pipe_fds[0], POLLIN, 0};
       const int ready = poll(&readable, 1, limited ? milliseconds_left() : -1);
       if (ready < 0 && errno == EINTR) continue;
-      if (ready == 0) {
-        if (std::chrono::steady_clock::now() >= deadline) {
-          stop_group();
-          break;
-        }
-        continue;
-      }
+      if (ready == 0) continue;
       const ssize_t n = read(pipe_fds[0], buffer.data(), buffer.size());
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;

@@ -134,7 +134,8 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
   }
   plan.next.entries = entries;
   // Never plan what compare would refuse (a band that overflows, a value JSON cannot hold): check the very text.
-  parse_baseline(to_json_text(plan.next), "the updated baseline");
+  plan.text = to_json_text(plan.next);
+  parse_baseline(plan.text, "the updated baseline");
   return plan;
 }
 

@@ -24,6 +24,7 @@ TrackSpec parse_track_spec(const std::string& spec);  ///< throws InputError on 
 struct UpdatePlan {
   Baseline next;
   std::vector<std::string> diff;  ///< one line per added, changed or kept entry: "bench field: old -> new"
+  std::string text;               ///< `next` as it is written: to_json_text(next), already parsed back once
 };
 
 /// New values are the medians of the first capture. A timing-derived entry (a time unit) needs a second capture

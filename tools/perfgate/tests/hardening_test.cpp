@@ -130,6 +130,17 @@ TEST(run_process, a_time_limit_stops_the_child_and_its_children) {
   EXPECT_FALSE(perfgate::run_process({"true"}, options).timed_out);
 }
 
+TEST(run_process, a_child_that_never_stops_printing_is_stopped_too_and_its_output_bounded) {
+  perfgate::ProcessOptions options;
+  options.timeout_seconds = 1.0;
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = perfgate::run_process({"yes", "0123456789abcdef"}, options);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_LT(seconds, 10.0);
+  EXPECT_LE(r.output.size(), size_t{24} << 20);
+}
+
 TEST(temporary_folder, is_removed_when_an_error_leaves_its_scope) {
   std::filesystem::path kept;
   try {
