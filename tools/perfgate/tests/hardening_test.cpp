@@ -9,6 +9,7 @@
 #include "one_line.h"
 #include "process.h"
 #include "results.h"
+#include "speedup_series.h"
 #include "temporary_folder.h"
 
 #include <gtest/gtest.h>
@@ -103,6 +104,34 @@ TEST(parse_results, refuses_runs_that_measured_nothing_or_in_unknown_units) {
                InputError);
   EXPECT_THROW(perfgate::parse_results(R"({"benchmarks": [{"name": "B", "iterations": 1, "real_time": 1, "time_unit": "h"}]})", "t"),
                InputError);
+}
+
+TEST(speedup_series, fails_only_when_the_whole_interval_lies_below_the_baselined_speedup_minus_its_tolerance) {
+  perfgate::Baseline baseline;
+  auto e = entry(4.0, perfgate::Direction::higher, perfgate::Tolerance::Kind::rel, 0.1);  // lowest acceptable 3.6
+  e.benchmark = perfgate::speedup_series_name("R", "C");
+  e.field = "speedup";
+  e.unit = "x";
+  baseline.entries.push_back(e);
+  perfgate::SpeedupReport report;
+  report.median = 3.55, report.low = 3.3, report.high = 3.7;  // straddles 3.6: not shown to be slower
+  auto v = perfgate::judge_against_baseline(report, baseline, e.benchmark);
+  EXPECT_DOUBLE_EQ(v.limit, 3.6);
+  EXPECT_FALSE(v.below);
+  EXPECT_EQ(v.verdict, perfgate::SpeedupVerdict::pass);
+  report.high = 3.59;  // wholly below
+  v = perfgate::judge_against_baseline(report, baseline, e.benchmark);
+  EXPECT_TRUE(v.below);
+  EXPECT_EQ(v.verdict, perfgate::SpeedupVerdict::fail);
+  baseline.entries[0].advisory = true;  // reported, never failing
+  v = perfgate::judge_against_baseline(report, baseline, e.benchmark);
+  EXPECT_TRUE(v.below);
+  EXPECT_EQ(v.verdict, perfgate::SpeedupVerdict::pass);
+  baseline.entries[0].advisory = false;
+  baseline.entries[0].limit = 3.8;  // a limit above the band's edge governs
+  report.high = 3.7;
+  EXPECT_EQ(perfgate::judge_against_baseline(report, baseline, e.benchmark).verdict, perfgate::SpeedupVerdict::fail);
+  EXPECT_THROW(perfgate::judge_against_baseline(report, baseline, "speedup:other/R"), InputError);
 }
 
 TEST(one_line, escapes_every_control_character_and_keeps_utf8) {
