@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# One source of truth for the gate: every benchmark the gate manifest (perf_tests/gates.json) names is written there
+# and nowhere else in the project's code, scripts and workflows. The suites that define the benchmarks
+# (perf_tests/bench_*.cpp), documentation (*.md), baselines (recorded results) and test inputs (any tests/ folder)
+# may hold the names; everything else must take them from the manifest (CMake reads it; scripts source
+# build/<preset>/gates.env). Prints each stray occurrence as FILE:LINE and exits 1.
+# Usage: tools/lint/single-source.sh [ROOT]   (default: the repository root; files are those git tracks under ROOT)
+set -euo pipefail
+root="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+manifest="$root/perf_tests/gates.json"
+[[ -f "$manifest" ]] || { echo "single-source: no manifest at $manifest" >&2; exit 2; }
+names=$(jq -r '.speedup_gate.reference, .speedup_gate.candidate, .ablation.benchmarks[]' "$manifest") ||
+  { echo "single-source: cannot read $manifest" >&2; exit 2; }
+[[ -n "$names" ]] || { echo "single-source: $manifest names no benchmark" >&2; exit 2; }
+mapfile -t files < <(git -C "$root" ls-files -- . ':!:perf_tests/gates.json' ':!:baselines' ':!:*.md' ':!:perf_tests/bench_*.cpp' ':!:**/tests/**' \
+                      ':!:tools/lint/node_modules' ':!:tools/report-check/node_modules')
+[[ ${#files[@]} -gt 0 ]] || { echo "single-source: git lists no file under $root" >&2; exit 2; }
+status=0
+while IFS= read -r name; do
+  if hits=$(cd "$root" && grep -H -n -F -- "$name" "${files[@]}"); then
+    echo "single-source: '$name' is written outside perf_tests/gates.json:" >&2
+    sed 's/^/  /' <<<"$hits" >&2
+    status=1
+  fi
+done <<<"$names"
+[[ $status -eq 0 ]] && echo "single-source: $(wc -l <<<"$names") gated benchmark names, each only in perf_tests/gates.json ($(( ${#files[@]} )) files checked)"
+exit "$status"
