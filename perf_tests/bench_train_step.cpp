@@ -48,7 +48,7 @@ void BM_TrainStep_Optimized(benchmark::State& state) { run_steps(state, recon::P
 
 void BM_TrainStep_OptimizedToggled(benchmark::State& state, const std::string& name) {
   recon::PipelineOptions p;
-  p.switches.by_name(name) = !p.switches.by_name(name);
+  p.switches = p.switches.toggled(name);
   run_steps(state, p, 512);
 }
 
@@ -63,8 +63,9 @@ void BM_TrainStep_OptimizedNoSwitches(benchmark::State& state) {
 BENCHMARK(BM_TrainStep_Reference)->ArgName("n")->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->MinTime(0.5);
 BENCHMARK(BM_TrainStep_Optimized)->ArgName("n")->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->MinTime(0.5);
 BENCHMARK(BM_TrainStep_OptimizedNoSwitches)->Unit(benchmark::kMillisecond)->MinTime(0.5);
-// One registration per switch, named after it: the optimized pipeline with that one switch flipped from its
-// default (a saving removed, or an off-by-default variant tried), so each row shows that switch's share.
+// One registration per switch of the table (recon/optimization_switches.h), named after it: the optimized pipeline
+// with that switch flipped from its default (a saving removed together with the savings that need it, or an
+// off-by-default variant tried), so each row shows that switch's share.
 static const bool kAblationRegistered = [] {
   if (perf::kSlowdownInjectionBuilt) benchmark::AddCustomContext("slowdown_injection_build", "yes (test-only; not a measurement of the code)");
   for (const auto& name : recon::OptimizationSwitches::names()) {

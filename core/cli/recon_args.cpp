@@ -1,6 +1,7 @@
 #include "recon_args.h"
 
 #include "recon/limits.h"
+#include "recon/optimization_switches.h"
 
 #include <CLI/CLI.hpp>
 
@@ -16,9 +17,11 @@ namespace recon::cli {
 namespace {
 
 const std::set<std::string> kBuiltinTargets = {"usaf", "star", "planet", "points", "disc"};
-const std::set<std::string> kSwitches = {"precompute_sample", "shared_spectrum",    "fold_shifts", "pruned_forward",
-                                         "pruned_inverse",    "fused_physics", "matvec_first_layer", "subpixel_upsampling", "blas_upsampling", "fused_batchnorm_relu", "small_channel_conv", "fused_adam",
-                                         "factored_first_layer_grad", "caching_allocator"};
+// The optimisation switches' names come from their table (recon/optimization_switches.h).
+std::set<std::string> switch_names() {
+  const auto& names = recon::OptimizationSwitches::names();
+  return {names.begin(), names.end()};
+}
 
 const std::set<std::string> kPatterns = {"fermat", "random", "rings", "jittered", "star"};
 const std::set<std::string> kLosses = {"l1", "l2", "ssim", "ms-ssim", "composite"};
@@ -54,7 +57,7 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--steps", a.steps, "gradient steps per sample")->capture_default_str();
   cmd.add_option("--init-steps", a.init_steps, "initialisation steps")->capture_default_str();
   cmd.add_option("--pipeline", a.pipeline, "reference or optimized")->capture_default_str();
-  cmd.add_option("--disable", a.disable, "optimisation switches to turn off (optimized pipeline): " + join(kSwitches));
+  cmd.add_option("--disable", a.disable, "optimisation switches to turn off (optimized pipeline; the switches that need one go off with it): " + join(switch_names()));
   cmd.add_option("--algorithm", a.algorithm, "prism (deep-prior trainer) or epie (classical baseline)")->capture_default_str();
   cmd.add_option("--epochs", a.epochs, "epie only: passes over all samples")->capture_default_str();
   cmd.add_option("--seed", a.seed, "seed of the decoder's initialisation, random patterns and noise (0 to 2^63-1)")
@@ -76,6 +79,9 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--init-target", a.init_target, "override the initialisation target: disc or first-measurement");
   cmd.add_option("--lr", a.lr, "Adam learning rate of the progressive phase (default: the preset's)");
   cmd.add_option("--init-lr", a.init_lr, "Adam learning rate of the initialisation phase (default: the preset's)");
+  cmd.add_option("--isolated-lr", a.isolated_lr,
+                 "learning rate of a sub-aperture no earlier one overlaps; --lr applies to a fully overlapped one, "
+                 "geometric in between; 0 turns this off (default: the preset's)");
   cmd.add_option("--keep-optimizer", a.keep_optimizer, "keep Adam's moments across samples: true or false (default: the preset's)");
   cmd.add_option("--loss-threshold", a.loss_threshold, "per-sample convergence threshold; 0 runs full budgets (default: the preset's)");
   cmd.add_option("--normalize-loss", a.normalize_loss, "normalise each row's L1/L2 by its target: true or false (default: the preset's)");
@@ -158,6 +164,8 @@ std::string validate(const ReconArgs& a) {
     why << "--threads " << a.threads << ": must be in [1, 256]";
   } else if (a.lr && (!std::isfinite(*a.lr) || *a.lr <= 0.0)) {
     why << "--lr " << *a.lr << ": must be a positive number";
+  } else if (a.isolated_lr && (!std::isfinite(*a.isolated_lr) || *a.isolated_lr < 0.0)) {
+    why << "--isolated-lr " << *a.isolated_lr << ": must be a number >= 0";
   } else if (a.init_lr && (!std::isfinite(*a.init_lr) || *a.init_lr <= 0.0)) {
     why << "--init-lr " << *a.init_lr << ": must be a positive number";
   } else if (a.loss_threshold && (!std::isfinite(*a.loss_threshold) || *a.loss_threshold < 0.0)) {
@@ -197,8 +205,8 @@ std::string validate(const ReconArgs& a) {
   }
   if (why.tellp() == 0) {
     for (const auto& s : a.disable) {
-      if (kSwitches.count(s) == 0) {
-        why << "--disable " << s << ": unknown switch (expected " << join(kSwitches) << ")";
+      if (switch_names().count(s) == 0) {
+        why << "--disable " << s << ": unknown switch (expected " << join(switch_names()) << ")";
         break;
       }
     }

@@ -35,6 +35,7 @@ struct ReconArgs {
   std::string init_target;           // overrides the preset's initialisation target when set
   std::optional<double> lr;          // override the preset's learning rates when set
   std::optional<double> init_lr;
+  std::optional<double> isolated_lr;  // learning rate of a sub-aperture no earlier one overlaps (0: --lr always)
   std::optional<bool> keep_optimizer;  // keep Adam's moments across samples
   std::optional<double> loss_threshold;  // override the preset's convergence threshold when set
   bool plateau_stop = false;

@@ -69,13 +69,15 @@ Prepared prepare(const ReconArgs& a) {
     p.trainer.noise.seed = a.seed;
   }
   p.trainer.pipeline.kind = recon::parse_pipeline_kind(a.pipeline);
-  for (const auto& name : a.disable) p.trainer.pipeline.switches.by_name(name) = false;
+  // Turning a switch off turns off the switches that need it (the table's needs), so that any list is a valid plan.
+  for (const auto& name : a.disable) p.trainer.pipeline.switches = p.trainer.pipeline.switches.without(name);
   recon::apply_preset(recon::parse_settings_preset(a.settings), p.decoder, p.trainer);
   if (a.loss_threshold) p.trainer.loss_threshold = *a.loss_threshold;
   if (!a.activation.empty()) p.decoder.output_activation(recon::parse_output_activation(a.activation));
   if (!a.init_target.empty()) p.trainer.init_target = recon::parse_init_target(a.init_target);
   if (a.lr) p.trainer.learning_rate = *a.lr;
   if (a.init_lr) p.trainer.init_learning_rate = *a.init_lr;
+  if (a.isolated_lr) p.trainer.isolated_learning_rate = *a.isolated_lr;
   if (a.normalize_loss) p.trainer.loss.normalize = *a.normalize_loss;
   if (a.keep_optimizer) p.trainer.fresh_optimizer_per_sample = !*a.keep_optimizer;
   if (!a.memory.empty()) p.trainer.memory = recon::parse_sample_memory(a.memory);
@@ -104,6 +106,8 @@ nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruc
     entry["center_y"] = s.center.y;
     entry["center_x"] = s.center.x;
     entry["steps"] = s.steps;
+    entry["covered"] = s.covered;
+    entry["learning_rate"] = s.learning_rate;
     entry["first_loss"] = s.first_loss;
     entry["loss_old"] = s.loss_old;
     entry["loss_new"] = s.loss_new;
@@ -132,6 +136,7 @@ nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruc
   metrics["normalize_loss"] = p.trainer.loss.normalize;
   metrics["loss_threshold"] = p.trainer.loss_threshold;
   metrics["init_learning_rate"] = p.trainer.init_learning_rate;
+  metrics["isolated_learning_rate"] = p.trainer.isolated_learning_rate;
   metrics["fresh_optimizer_per_sample"] = p.trainer.fresh_optimizer_per_sample;
   metrics["memory"] = recon::to_string(p.trainer.memory);
   metrics["replayed_per_step"] = p.trainer.replayed_per_step;

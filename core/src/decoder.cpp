@@ -190,7 +190,7 @@ at::Tensor ProgressiveDecoderImpl::forward_object() {
     // ConvT(k=4, s=1, p=0) of a 1×1 input is Wᵀz with W viewed as [C_in, C_out·16]: one BLAS gemv instead of
     // im2col plus a GEMM that packs the whole 8 MB weight. Same sums, same autograd graph semantics.
     const auto& w = first_->weight;
-    const auto sink = options.factored_first_layer_gradient() ? first_layer_gradient_ : std::shared_ptr<FactoredGradient>();
+    const auto sink = options.factored_first_layer_grad() ? first_layer_gradient_ : std::shared_ptr<FactoredGradient>();
     x = LatentProjection::apply(latent_.view({-1}), w.view({w.size(0), -1}), sink).view({1, w.size(1), 4, 4});
   } else {
     x = first_->forward(latent_);

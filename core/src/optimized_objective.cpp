@@ -70,12 +70,11 @@ class OptimizedObjective final : public SampleObjective {
   }
 
  private:
-  bool use_pruned_inverse() const { return switches_.fold_shifts && switches_.pruned_inverse; }
-  // The fused node implements exactly the pruned, shared-spectrum, precomputed L1 path.
-  bool use_fused() const {
-    return switches_.fused_physics && switches_.precompute_sample && switches_.shared_spectrum && switches_.pruned_forward &&
-           use_pruned_inverse() && setup_.loss.kind == LossKind::l1;
-  }
+  // The switches come from an ExecutionPlan, which has checked the table's needs (pruned_inverse on fold_shifts; the
+  // fused node, which implements exactly the pruned, shared-spectrum, precomputed path, on those four).
+  bool use_pruned_inverse() const { return switches_.pruned_inverse; }
+  // The fused node implements the L1 loss only; other losses take the unfused path.
+  bool use_fused() const { return switches_.fused_physics && setup_.loss.kind == LossKind::l1; }
 
   void prepare_fused() {
     FusedPhysicsSetup f;

@@ -4,6 +4,7 @@
 
 namespace recon::detail {
 
+/// `switches` come from an ExecutionPlan: every switch that is on has what it needs on (unmet_switch_need is "").
 std::unique_ptr<SampleObjective> make_optimized_objective(const SampleSetup& setup, const OptimizationSwitches& switches);
 
 }  // namespace recon::detail

@@ -10,6 +10,7 @@
 #include <torch/autograd.h>
 
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 
 namespace recon {
@@ -40,6 +41,9 @@ void validate(const ProgressiveDecoder& decoder, const ReconstructionProblem& p,
   if (o.init_steps < 0 || o.steps_per_sample < 0) throw std::invalid_argument("TrainerOptions: step budgets must be >= 0");
   if (!(o.learning_rate > 0.0)) throw std::invalid_argument("TrainerOptions::learning_rate must be > 0");
   if (!(o.init_learning_rate > 0.0)) throw std::invalid_argument("TrainerOptions::init_learning_rate must be > 0");
+  if (!(o.isolated_learning_rate >= 0.0) || !std::isfinite(o.isolated_learning_rate)) {
+    throw std::invalid_argument("TrainerOptions::isolated_learning_rate must be >= 0 and finite");
+  }
   if (o.replayed_per_step < 0) throw std::invalid_argument("TrainerOptions::replayed_per_step must be >= 0");
 }
 
@@ -76,11 +80,11 @@ at::Tensor init_target(const ReconstructionProblem& p, const TrainerOptions& o, 
 
 // Initialisation: pull the output toward the init target (image space, no physics).
 std::pair<int64_t, double> initialise(ProgressiveDecoder& decoder, const ReconstructionProblem& problem,
-                                      const TrainerOptions& o, const ProgressCallback& cb) {
+                                      const TrainerOptions& o, const ExecutionPlan& plan, const ProgressCallback& cb) {
   const int64_t n = decoder->options.grid_size();
   auto target = init_target(problem, o, n);
   const auto normaliser = target.mean();
-  auto optimizer = make_optimizer(o.pipeline, decoder, o.init_learning_rate);
+  auto optimizer = make_optimizer(plan, decoder, o.init_learning_rate);
   PlateauScheduler scheduler;
   double loss_value = 0.0;
   int64_t step = 0;
@@ -95,6 +99,22 @@ std::pair<int64_t, double> initialise(ProgressiveDecoder& decoder, const Reconst
     if ((step + 1) % 100 == 0) scheduler.step(loss_value, *optimizer);
   }
   return {step, loss_value};
+}
+
+// Fraction of the new disc's pixels that lie inside the union of the earlier discs (0 for the first sample).
+double covered_fraction(const ReconstructionProblem& p, int64_t n, int64_t k) {
+  if (k == 0) return 0.0;
+  const auto disc = disc_mask(n, p.centers[static_cast<size_t>(k)], p.radius) > 0.5;
+  auto earlier = at::zeros_like(disc);
+  for (int64_t j = 0; j < k; ++j) earlier = earlier.logical_or(disc_mask(n, p.centers[static_cast<size_t>(j)], p.radius) > 0.5);
+  const double area = disc.sum().item<double>();
+  return area > 0.0 ? disc.logical_and(earlier).sum().item<double>() / area : 0.0;
+}
+
+// The learning rate of a sample whose disc is `covered` by earlier ones (see TrainerOptions::isolated_learning_rate).
+double sample_learning_rate(const TrainerOptions& o, double covered) {
+  if (o.isolated_learning_rate <= 0.0) return o.learning_rate;
+  return o.isolated_learning_rate * std::pow(o.learning_rate / o.isolated_learning_rate, covered);
 }
 
 }  // namespace
@@ -137,10 +157,11 @@ ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const Reconstructi
                                  const TrainerOptions& options, const ProgressCallback& on_progress) {
   validate(decoder, problem, options);
   const auto start = Clock::now();
-  configure_decoder(decoder->options, options.pipeline);
-  const PipelineScope scope(options.pipeline);
+  const ExecutionPlan plan(options.pipeline);  // resolved once; everything below runs it
+  configure_decoder(decoder->options, plan);
+  const PipelineScope scope(plan);
   ReconstructionResult result;
-  std::tie(result.init_steps, result.init_loss) = initialise(decoder, problem, options, on_progress);
+  std::tie(result.init_steps, result.init_loss) = initialise(decoder, problem, options, plan, on_progress);
   result.total_steps = result.init_steps;
   result.seconds_init = seconds_since(start);
 
@@ -153,7 +174,7 @@ ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const Reconstructi
     current = decoder->forward().view({n, n}).clone();
   }
   const bool replay = options.memory == SampleMemory::measured_data;
-  MeasuredDataObjective measured(options.pipeline, options.replayed_per_step);
+  MeasuredDataObjective measured(plan, options.replayed_per_step);
   for (int64_t k = 0; k < sample_count; ++k) {
     const auto sample_start = Clock::now();
     SampleSetup setup;
@@ -170,15 +191,20 @@ ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const Reconstructi
     if (replay) {
       measured.add(setup);
     } else {
-      own = make_objective(setup, options.pipeline);
+      own = make_objective(setup, plan);
     }
-    const double lr = k > 0 && detail::planted("lr_ignored_after_first_sample") ? TrainerOptions{}.learning_rate : options.learning_rate;
-    if (options.fresh_optimizer_per_sample || !optimizer) optimizer = make_optimizer(options.pipeline, decoder, lr);
+    const double covered = options.isolated_learning_rate > 0.0 ? covered_fraction(problem, n, k) : 0.0;
+    const double lr = k > 0 && detail::planted("lr_ignored_after_first_sample") ? TrainerOptions{}.learning_rate
+                                                                                : sample_learning_rate(options, covered);
+    if (options.fresh_optimizer_per_sample || !optimizer) optimizer = make_optimizer(plan, decoder, lr);
+    optimizer->set_learning_rate(lr);
     detail::ConvergenceMonitor monitor(options.loss_threshold);
 
     SampleRecord record;
     record.index = k;
     record.center = setup.center;
+    record.covered = covered;
+    record.learning_rate = lr;
     for (int64_t step = 0; step < options.steps_per_sample; ++step) {
       auto losses = replay ? measured(*decoder) : (*own)(*decoder);
       auto total = losses.old_row + losses.new_row;

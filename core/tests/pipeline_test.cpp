@@ -65,7 +65,7 @@ void check_all_variants(int64_t n, int64_t s, double radius, int64_t sample) {
   expect_equivalent(one_step(setup, optimized, n, s), expected, "all switches on");
   for (const auto& name : recon::OptimizationSwitches::names()) {
     auto variant = optimized;
-    variant.switches.by_name(name) = !variant.switches.by_name(name);
+    variant.switches = variant.switches.toggled(name);
     expect_equivalent(one_step(setup, variant, n, s), expected, name + " flipped from its default");
   }
   optimized.switches = recon::OptimizationSwitches::none();
@@ -180,7 +180,7 @@ void check_all_updates(int64_t sample) {
   expect_same_updates(updates_of(setup, optimized, 128, 32), expected, "all switches on");
   for (const auto& name : recon::OptimizationSwitches::names()) {
     auto variant = optimized;
-    variant.switches.by_name(name) = !variant.switches.by_name(name);
+    variant.switches = variant.switches.toggled(name);
     expect_same_updates(updates_of(setup, variant, 128, 32), expected, name + " flipped from its default");
   }
   optimized.switches = recon::OptimizationSwitches::none();
@@ -243,7 +243,7 @@ TEST(optimizer, fused_adam_matches_torch_adam) {
 TEST(optimizer, factored_first_layer_gradient_gives_the_dense_update) {
   auto train = [](bool factored, bool fused) {
     recon::seed_everything(5);
-    recon::ProgressiveDecoder d(recon::DecoderOptions(64, 16).matvec_first_layer(true).factored_first_layer_gradient(factored));
+    recon::ProgressiveDecoder d(recon::DecoderOptions(64, 16).matvec_first_layer(true).factored_first_layer_grad(factored));
     std::vector<recon::FactoredParameter> f = {{d->first_layer_weight(), d->factored_gradient()}};
     auto adam = fused ? recon::make_fused_adam(d->parameters(), 1e-2, f) : recon::make_torch_adam(d->parameters(), 1e-2, f);
     const auto target = at::rand({1, 1, 16, 16});

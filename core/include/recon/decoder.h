@@ -53,7 +53,7 @@ struct DecoderOptions {
   /// Needs matvec_first_layer: the first layer's weight gradient is left in factored_gradient() rather than in
   /// weight.grad(); an optimizer that consumes it updates from the factors, any other reader calls
   /// materialize_gradients() first.
-  TORCH_ARG(bool, factored_first_layer_gradient) = false;
+  TORCH_ARG(bool, factored_first_layer_grad) = false;
 };
 
 /// Layers: ConvT(N → N/2, k4) on the 1×1 latent, then stride-2 ConvT doublings up to ≥ S, then 3×3 convolutions
@@ -73,7 +73,7 @@ class ProgressiveDecoderImpl : public torch::nn::Cloneable<ProgressiveDecoderImp
   /// Row (and column) index in the N grid where the S×S object box starts: (N − S) / 2.
   int64_t object_offset() const { return (options.grid_size() - options.object_size()) / 2; }
 
-  /// The first layer's weight and its pending factored gradient (empty unless factored_first_layer_gradient).
+  /// The first layer's weight and its pending factored gradient (empty unless factored_first_layer_grad).
   at::Tensor& first_layer_weight() { return first_->weight; }
   const std::shared_ptr<FactoredGradient>& factored_gradient() const { return first_layer_gradient_; }
   /// Moves pending factored gradients into the parameters' grad(), for readers of dense gradients.

@@ -4,6 +4,7 @@
 #include "recon/decoder.h"
 #include "recon/losses.h"
 #include "recon/noise.h"
+#include "recon/optimization_switches.h"
 #include "recon/optimizer.h"
 
 #include <ATen/Tensor.h>
@@ -22,50 +23,39 @@ enum class PipelineKind {
 PipelineKind parse_pipeline_kind(const std::string& name);  ///< throws std::invalid_argument
 std::string to_string(PipelineKind kind);
 
-/// Each optimisation of the optimized pipeline, separately switchable for ablation. All are exact: they change
-/// rounding only (the loss is invariant to a permutation shared by prediction and target).
-struct OptimizationSwitches {
-  bool precompute_sample = true;   ///< masks, targets and normalisers built once per sample, not per step
-  bool shared_spectrum = true;     ///< one spectrum of the output feeds both rows; the two inverses run batched
-  bool fold_shifts = true;         ///< no fftshift/flip copies: targets are permuted once into FFT order
-  bool pruned_forward = true;      ///< the forward FFT transforms only the S rows of the object box
-  bool pruned_inverse = true;      ///< the new row's inverse FFT runs on the disc's bounding box only
-  bool fused_physics = true;       ///< physics and L1 loss as one node on FFTW row passes with an analytic adjoint
-                                   ///< (needs the four switches above and the L1 loss)
-  bool matvec_first_layer = true;  ///< the decoder's first layer as a matrix-vector product
-  bool subpixel_upsampling = false; ///< stride-2 transposed convolutions as conv + pixel shuffle (measured slower: off)
-  bool blas_upsampling = true;  ///< stride-2 transposed convolutions on BLAS directly, without LibTorch's col2im
-  bool fused_batchnorm_relu = true;  ///< each BatchNorm and its ReLU as one node with its own loops
-  bool small_channel_conv = true;   ///< the decoder's ≤ 8-channel 3×3 convolutions run a direct kernel
-  bool fused_adam = true;          ///< Adam as one loop per parameter, gradients released instead of zeroed
-  bool factored_first_layer_grad = true;  ///< the first layer's rank-one weight gradient reaches Adam as its two
-                                          ///< factors, never as an 8 MB tensor (needs matvec_first_layer)
-  bool caching_allocator = true;  ///< large step temporaries reuse cached blocks instead of fresh pages (takes effect
-                                  ///< inside a PipelineScope)
-
-  static OptimizationSwitches none();  ///< every switch off: the optimized pipeline degenerates to plain ops
-  /// Names of the switches, in ablation order, and access by name (throws std::invalid_argument).
-  static const std::vector<std::string>& names();
-  bool& by_name(const std::string& name);
-};
-
 struct PipelineOptions {
   PipelineKind kind = PipelineKind::optimized;
   OptimizationSwitches switches;
 };
 
-/// Sets the decoder's own switches (matvec_first_layer, subpixel_upsampling, blas_upsampling, fused_batchnorm_relu,
-/// small_channel_conv,
-/// factored_first_layer_gradient) from the pipeline: on for the optimized pipeline as its switches say, all off for
-/// the reference.
-void configure_decoder(DecoderOptions& decoder, const PipelineOptions& pipeline);
+/// A pipeline resolved once into what runs: for the optimized pipeline its switches, validated against the switch
+/// table's needs; for the reference pipeline every switch off. The decoder, objective and optimizer factories and
+/// the PipelineScope take a plan; a PipelineOptions converts implicitly, so a caller that passes one is resolved there.
+/// Example: ExecutionPlan plan(PipelineOptions{}); make_objective(setup, plan);
+class ExecutionPlan {
+ public:
+  /// Throws std::invalid_argument naming both switches when a switch that is on needs one that is off (e.g.
+  /// fused_physics with pruned_forward off): turn the dependent off too (OptimizationSwitches::without does).
+  ExecutionPlan(const PipelineOptions& options);  // NOLINT(google-explicit-constructor): see above
+  PipelineKind kind() const { return kind_; }
+  const OptimizationSwitches& switches() const { return switches_; }  ///< all off for the reference pipeline
+
+ private:
+  PipelineKind kind_;
+  OptimizationSwitches switches_;
+};
+
+/// Sets the decoder's kernel flags (matvec_first_layer, subpixel_upsampling, blas_upsampling, fused_batchnorm_relu,
+/// small_channel_conv, factored_first_layer_grad) from the plan. They are the plan's, not the caller's:
+/// reconstruct() applies its plan to the decoder it is given, whatever those flags said before.
+void configure_decoder(DecoderOptions& decoder, const ExecutionPlan& plan);
 
 /// Process-wide resources a pipeline uses while it runs: for the optimized pipeline with caching_allocator on, a
 /// caching CPU allocator (LibTorch has one CPU allocator per process, so this is a scope, not an option of a call).
 /// Hold one around a reconstruction or a benchmark loop; the reference pipeline's scope does nothing.
 class PipelineScope {
  public:
-  explicit PipelineScope(const PipelineOptions& pipeline);
+  explicit PipelineScope(const ExecutionPlan& plan);
 
  private:
   std::shared_ptr<void> resources_;
@@ -73,7 +63,7 @@ class PipelineScope {
 
 /// Adam over the decoder's parameters for this pipeline: the fused loop when the optimized pipeline's fused_adam
 /// switch is on, else LibTorch's; either way the decoder's factored gradient, if any, is taken into account.
-std::unique_ptr<StepOptimizer> make_optimizer(const PipelineOptions& pipeline, ProgressiveDecoder& decoder, double lr);
+std::unique_ptr<StepOptimizer> make_optimizer(const ExecutionPlan& plan, ProgressiveDecoder& decoder, double lr);
 
 /// What one progressive sample is fitted to.
 struct SampleSetup {
@@ -106,7 +96,7 @@ class SampleObjective {
   LossPair operator()(ProgressiveDecoderImpl& decoder) { return (*this)(decoder.forward_object()); }
 };
 
-std::unique_ptr<SampleObjective> make_objective(const SampleSetup& setup, const PipelineOptions& options);
+std::unique_ptr<SampleObjective> make_objective(const SampleSetup& setup, const ExecutionPlan& plan);
 
 /// The measured-data loss of a progressive step: the newest sub-aperture's row plus the rows of `replayed_per_step`
 /// earlier sub-apertures taken in round robin, each fitted to its own measurement. Every row is a single-pupil
@@ -114,7 +104,7 @@ std::unique_ptr<SampleObjective> make_objective(const SampleSetup& setup, const 
 /// Example: MeasuredDataObjective rows(pipeline, 1); rows.add(setup_0); … rows.add(setup_k); auto l = rows(*decoder);
 class MeasuredDataObjective {
  public:
-  MeasuredDataObjective(PipelineOptions pipeline, int64_t replayed_per_step);
+  MeasuredDataObjective(ExecutionPlan plan, int64_t replayed_per_step);
   /// A newly measured sub-aperture (its center, radius, ground truth, index, loss and noise; `first`,
   /// `previous_centers` and `previous_reconstruction` are ignored). It becomes the newest row.
   void add(SampleSetup setup);
@@ -124,7 +114,7 @@ class MeasuredDataObjective {
   int64_t size() const { return static_cast<int64_t>(rows_.size()); }
 
  private:
-  PipelineOptions pipeline_;
+  ExecutionPlan plan_;
   int64_t replayed_per_step_;
   std::vector<std::unique_ptr<SampleObjective>> rows_;
   int64_t cursor_ = 0;

@@ -43,7 +43,12 @@ struct TrainerOptions {
   InitTarget init_target = InitTarget::disc;
   int64_t steps_per_sample = 50;    ///< gradient-step budget per sample (PRISM: 1,000)
   double loss_threshold = 1e-3;     ///< a sample stops when its row losses fall below this, tested before the update
-  double learning_rate = 1e-3;      ///< Adam's learning rate in the progressive phase
+  double learning_rate = 1e-3;      ///< Adam's learning rate in the progressive phase (for a fully overlapped
+                                    ///< sub-aperture when isolated_learning_rate is set)
+  /// When > 0: the learning rate of a sample whose disc no earlier disc overlaps. A sample's rate runs geometrically
+  /// from this one (covered fraction 0) to learning_rate (its disc wholly inside earlier ones), so measurements the
+  /// others constrain are fitted hard and isolated ones, whose phase nothing pins down, gently. 0: learning_rate always.
+  double isolated_learning_rate = 0.0;
   double init_learning_rate = 1e-3; ///< Adam's learning rate in the initialisation phase
   bool fresh_optimizer_per_sample = true;  ///< PRISM: new Adam moments every sample; false keeps them across samples
   bool plateau_stop = false;        ///< PRISM's adaptive stop: a sample also ends on a persistent plateau
@@ -67,6 +72,8 @@ struct SampleRecord {
   int64_t index = 0;
   Center center;
   int64_t steps = 0;        ///< gradient updates applied
+  double covered = 0.0;     ///< fraction of this sub-aperture's disc inside the union of the earlier ones
+  double learning_rate = 0.0;  ///< the rate its steps ran at
   double first_loss = 0.0;  ///< total loss at the sample's first evaluation
   double loss_old = 0.0;    ///< last evaluated row losses
   double loss_new = 0.0;

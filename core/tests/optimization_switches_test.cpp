@@ -1,0 +1,64 @@
+// The switch table and the execution plan built on it: names, needs, and the refusal of a plan whose switches do
+// not have what they need.
+#include "recon/optimization_switches.h"
+#include "recon/pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace {
+
+TEST(optimization_switches, names_follow_the_table_in_order) {
+  const auto& table = recon::switch_table();
+  const auto& names = recon::OptimizationSwitches::names();
+  ASSERT_EQ(names.size(), table.size());
+  const recon::OptimizationSwitches defaults;
+  for (size_t i = 0; i < table.size(); ++i) {
+    EXPECT_EQ(names[i], table[i].name);
+    EXPECT_EQ(defaults.by_name(table[i].name), table[i].on_by_default) << table[i].name;
+    EXPECT_FALSE(table[i].doc.empty()) << table[i].name;
+  }
+}
+
+TEST(optimization_switches, turning_one_off_turns_off_what_needs_it) {
+  const auto s = recon::OptimizationSwitches{}.without("fold_shifts");
+  EXPECT_FALSE(s.fold_shifts);
+  EXPECT_FALSE(s.pruned_inverse);  // needs fold_shifts
+  EXPECT_FALSE(s.fused_physics);   // needs pruned_inverse, so fold_shifts indirectly
+  EXPECT_TRUE(s.pruned_forward);   // needs nothing that went off
+  EXPECT_TRUE(s.matvec_first_layer);
+  EXPECT_EQ(recon::unmet_switch_need(s), "");
+  const auto m = recon::OptimizationSwitches{}.without("matvec_first_layer");
+  EXPECT_FALSE(m.factored_first_layer_grad);
+  EXPECT_TRUE(recon::OptimizationSwitches{}.toggled("subpixel_upsampling").subpixel_upsampling);
+}
+
+TEST(optimization_switches, defaults_and_none_are_valid_plans) {
+  EXPECT_EQ(recon::unmet_switch_need(recon::OptimizationSwitches{}), "");
+  EXPECT_EQ(recon::unmet_switch_need(recon::OptimizationSwitches::none()), "");
+  for (const auto& name : recon::OptimizationSwitches::names()) {
+    EXPECT_EQ(recon::unmet_switch_need(recon::OptimizationSwitches{}.toggled(name)), "") << name;
+  }
+}
+
+TEST(execution_plan, refuses_a_switch_without_what_it_needs_naming_both) {
+  recon::PipelineOptions options;
+  options.switches.pruned_forward = false;  // fused_physics stays on
+  try {
+    recon::ExecutionPlan plan(options);
+    FAIL() << "the plan accepted fused_physics without pruned_forward";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "optimisation switches: fused_physics needs pruned_forward, which is off");
+  }
+}
+
+TEST(execution_plan, reference_pipeline_runs_no_switch) {
+  recon::PipelineOptions options;
+  options.kind = recon::PipelineKind::reference;
+  options.switches.pruned_forward = false;  // ignored: the reference pipeline has no switches
+  const recon::ExecutionPlan plan(options);
+  for (const auto& name : recon::OptimizationSwitches::names()) EXPECT_FALSE(plan.switches().by_name(name)) << name;
+}
+
+}  // namespace
