@@ -106,7 +106,8 @@ nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruc
     entry["center_y"] = s.center.y;
     entry["center_x"] = s.center.x;
     entry["steps"] = s.steps;
-    entry["covered"] = s.covered;
+    // Measured only when the isolated rate is on; null otherwise rather than a 0 that reads as "no overlap".
+    entry["covered"] = p.trainer.isolated_learning_rate > 0.0 ? nlohmann::json(s.covered) : nlohmann::json(nullptr);
     entry["learning_rate"] = s.learning_rate;
     entry["first_loss"] = s.first_loss;
     entry["loss_old"] = s.loss_old;

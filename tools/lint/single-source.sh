@@ -12,12 +12,16 @@ manifest="$root/perf_tests/gates.json"
 names=$(jq -r '.speedup_gate.reference, .speedup_gate.candidate, .ablation.benchmarks[]' "$manifest") ||
   { echo "single-source: cannot read $manifest" >&2; exit 2; }
 [[ -n "$names" ]] || { echo "single-source: $manifest names no benchmark" >&2; exit 2; }
-mapfile -t files < <(git -C "$root" ls-files -- . ':!:perf_tests/gates.json' ':!:baselines' ':!:*.md' ':!:perf_tests/bench_*.cpp' ':!:**/tests/**' \
+# safe.directory: CI runs as root in a container over a checkout it does not own.
+mapfile -t files < <(git -c safe.directory="*" -C "$root" ls-files -- . ':!:perf_tests/gates.json' ':!:baselines' ':!:*.md' ':!:perf_tests/bench_*.cpp' ':!:**/tests/**' \
                       ':!:tools/lint/node_modules' ':!:tools/report-check/node_modules')
 [[ ${#files[@]} -gt 0 ]] || { echo "single-source: git lists no file under $root" >&2; exit 2; }
 status=0
 while IFS= read -r name; do
-  if hits=$(cd "$root" && grep -H -n -F -- "$name" "${files[@]}"); then
+  code=0
+  hits=$(cd "$root" && grep -H -n -F -- "$name" "${files[@]}") || code=$?
+  [[ $code -le 1 ]] || { echo "single-source: grep failed on the tracked files (status $code)" >&2; exit 2; }
+  if [[ $code -eq 0 ]]; then
     echo "single-source: '$name' is written outside perf_tests/gates.json:" >&2
     sed 's/^/  /' <<<"$hits" >&2
     status=1
