@@ -101,14 +101,13 @@ std::pair<int64_t, double> initialise(ProgressiveDecoder& decoder, const Reconst
   return {step, loss_value};
 }
 
-// Fraction of the new disc's pixels that lie inside the union of the earlier discs (0 for the first sample).
-double covered_fraction(const ReconstructionProblem& p, int64_t n, int64_t k) {
-  if (k == 0) return 0.0;
-  const auto disc = disc_mask(n, p.centers[static_cast<size_t>(k)], p.radius) > 0.5;
-  auto earlier = at::zeros_like(disc);
-  for (int64_t j = 0; j < k; ++j) earlier = earlier.logical_or(disc_mask(n, p.centers[static_cast<size_t>(j)], p.radius) > 0.5);
+// Fraction of `disc`'s pixels inside `earlier` (the union of the earlier discs, kept by the caller, one disc added
+// per sample), then adds the disc to it.
+double cover_and_add(const at::Tensor& disc, at::Tensor& earlier) {
   const double area = disc.sum().item<double>();
-  return area > 0.0 ? disc.logical_and(earlier).sum().item<double>() / area : 0.0;
+  const double covered = area > 0.0 ? disc.logical_and(earlier).sum().item<double>() / area : 0.0;
+  earlier.logical_or_(disc);
+  return covered;
 }
 
 // The learning rate of a sample whose disc is `covered` by earlier ones (see TrainerOptions::isolated_learning_rate).
@@ -175,6 +174,7 @@ ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const Reconstructi
   }
   const bool replay = options.memory == SampleMemory::measured_data;
   MeasuredDataObjective measured(plan, options.replayed_per_step);
+  at::Tensor covered_so_far;  // union of the discs measured so far, when the isolated rate needs it
   for (int64_t k = 0; k < sample_count; ++k) {
     const auto sample_start = Clock::now();
     SampleSetup setup;
@@ -193,7 +193,12 @@ ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const Reconstructi
     } else {
       own = make_objective(setup, plan);
     }
-    const double covered = options.isolated_learning_rate > 0.0 ? covered_fraction(problem, n, k) : 0.0;
+    double covered = 0.0;
+    if (options.isolated_learning_rate > 0.0) {
+      const auto disc = disc_mask(n, setup.center, problem.radius) > 0.5;
+      if (!covered_so_far.defined()) covered_so_far = at::zeros_like(disc);
+      covered = cover_and_add(disc, covered_so_far);
+    }
     const double lr = k > 0 && detail::planted("lr_ignored_after_first_sample") ? TrainerOptions{}.learning_rate
                                                                                 : sample_learning_rate(options, covered);
     if (options.fresh_optimizer_per_sample || !optimizer) optimizer = make_optimizer(plan, decoder, lr);
