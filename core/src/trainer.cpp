@@ -113,7 +113,7 @@ double cover_and_add(const at::Tensor& disc, at::Tensor& earlier) {
 // The learning rate of a sample whose disc is `covered` by earlier ones (see TrainerOptions::isolated_learning_rate).
 double sample_learning_rate(const TrainerOptions& o, double covered) {
   if (o.isolated_learning_rate <= 0.0) return o.learning_rate;
-  return o.isolated_learning_rate * std::pow(o.learning_rate / o.isolated_learning_rate, covered);
+  return covered >= kOverlapped ? o.learning_rate : o.isolated_learning_rate;
 }
 
 }  // namespace

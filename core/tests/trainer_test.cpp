@@ -143,23 +143,27 @@ TEST(trainer, measured_data_memory_lets_later_samples_count) {
 
 namespace {
 
-TEST(trainer, isolated_learning_rate_follows_how_much_earlier_discs_cover) {
+TEST(trainer, isolated_learning_rate_applies_to_discs_no_earlier_one_overlaps) {
   recon::set_threads(1);
   auto s = small_problem(recon::PipelineKind::optimized);
   s.options.steps_per_sample = 1;
   s.options.init_steps = 1;
-  // Three discs: the first, one at the same place (wholly covered), one far away (not covered at all).
-  s.problem.centers = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 20.0}};
+  // Four discs (radius 4): the first, one at the same place (wholly covered), one far away (not covered at all),
+  // and one 6 pixels from that (partly covered: overlapped).
+  s.problem.centers = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 20.0}, {0.0, 26.0}};
   s.options.learning_rate = 1e-2;
   s.options.isolated_learning_rate = 1e-4;
   const auto r = run(s, 0);
-  ASSERT_EQ(r.samples.size(), 3u);
+  ASSERT_EQ(r.samples.size(), 4u);
   EXPECT_DOUBLE_EQ(r.samples[0].covered, 0.0);
   EXPECT_DOUBLE_EQ(r.samples[0].learning_rate, 1e-4);
   EXPECT_DOUBLE_EQ(r.samples[1].covered, 1.0);
-  EXPECT_NEAR(r.samples[1].learning_rate, 1e-2, 1e-12);
+  EXPECT_DOUBLE_EQ(r.samples[1].learning_rate, 1e-2);
   EXPECT_DOUBLE_EQ(r.samples[2].covered, 0.0);
   EXPECT_DOUBLE_EQ(r.samples[2].learning_rate, 1e-4);
+  EXPECT_GT(r.samples[3].covered, recon::kOverlapped);
+  EXPECT_LT(r.samples[3].covered, 0.5);
+  EXPECT_DOUBLE_EQ(r.samples[3].learning_rate, 1e-2);
   // Off (0): every sample runs at learning_rate.
   s.options.isolated_learning_rate = 0.0;
   for (const auto& sample : run(s, 0).samples) EXPECT_DOUBLE_EQ(sample.learning_rate, 1e-2);

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "error.h"
 #include "one_line.h"
+#include "version_info.h"
 
 #include <CLI/CLI.hpp>
 
@@ -51,6 +52,8 @@ Subcommand bind(CLI::App& app, Args& args, CLI::App* (*add)(CLI::App&, Args&), i
 int main(int argc, char** argv) {
   CLI::App app{"perfgate: gate benchmark results against committed baselines"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("perfgate ") + kVersion + " (commit " + kCommit + ")",
+                       "print perfgate's version and the commit it was built from");
   AllArgs a;
   const std::vector<Subcommand> commands = {
       bind(app, a.compare, add_compare_command, run_compare),
@@ -76,6 +79,9 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion& e) {
+    std::cout << e.what() << '\n';
     return 0;
   } catch (const CLI::ParseError& e) {
     return print_error("error", std::string(e.what()) + " (see perfgate --help)", 2);

@@ -1,4 +1,6 @@
 #include "results.h"
+
+#include "machine_identity.h"
 #include "read_file.h"
 
 #include "error.h"
@@ -42,6 +44,14 @@ Results parse_results(const std::string& text, const std::string& source) {
   if (doc.contains("context") && doc["context"].is_object()) {
     for (const auto& [key, value] : doc["context"].items()) {
       if (value.is_string()) results.context[key] = value.get<std::string>();
+    }
+    // Suites that do not name their machine get one derived from Google Benchmark's context, so that advisory
+    // timings still compare like with like.
+    if (results.context.count("machine_fingerprint") == 0) {
+      if (const auto id = identity_from_benchmark_context(doc["context"])) {
+        results.context["machine_fingerprint"] = id->fingerprint;
+        if (results.context.count("machine") == 0) results.context["machine"] = id->description;
+      }
     }
   }
   std::set<std::pair<std::string, int>> seen;

@@ -21,8 +21,9 @@ struct Results {
   std::string source;                          ///< the file it came from, for messages
 };
 
-/// Parses a Google Benchmark JSON file. Throws InputError naming the file and what is wrong: unreadable,
-/// not JSON (or nested deeper than kMaxJsonDepth), no "benchmarks" array, a run without a name, an unknown
+/// Parses a Google Benchmark JSON file. A context without machine_fingerprint gets one derived from Google
+/// Benchmark's own context (machine_identity.h), with its description as "machine" when that is absent too.
+/// Throws InputError naming the file and what is wrong: unreadable, not JSON (or nested deeper than kMaxJsonDepth), no "benchmarks" array, a run without a name, an unknown
 /// time_unit, a run of zero iterations, a non-finite or non-numeric value, or two runs with the same name and
 /// repetition index.
 Results read_results(const std::string& path);

@@ -37,6 +37,11 @@ enum class SampleMemory {
 SampleMemory parse_sample_memory(const std::string& name);  ///< "previous-reconstruction" or "measured-data"
 std::string to_string(SampleMemory memory);
 
+/// The fraction of a sub-aperture's disc that earlier discs must cover for it to count as overlapped (see
+/// TrainerOptions::isolated_learning_rate). Small, so that any real overlap counts (the partial scene's discs are
+/// covered 4–38 %, and fitting them at the full rate gains 8–16 dB), yet above a few pixels of rasterised edges.
+inline constexpr double kOverlapped = 0.02;
+
 /// Example: TrainerOptions{}.steps_per_sample = 50 with init_steps = 100 — the seed workload's budgets.
 struct TrainerOptions {
   int64_t init_steps = 100;         ///< image-space L1 steps toward the init target (PRISM: up to 10,000)
@@ -45,9 +50,9 @@ struct TrainerOptions {
   double loss_threshold = 1e-3;     ///< a sample stops when its row losses fall below this, tested before the update
   double learning_rate = 1e-3;      ///< Adam's learning rate in the progressive phase (for a fully overlapped
                                     ///< sub-aperture when isolated_learning_rate is set)
-  /// When > 0: the learning rate of a sample whose disc no earlier disc overlaps. A sample's rate runs geometrically
-  /// from this one (covered fraction 0) to learning_rate (its disc wholly inside earlier ones), so measurements the
-  /// others constrain are fitted hard and isolated ones, whose phase nothing pins down, gently. 0: learning_rate always.
+  /// When > 0: the learning rate of a sample whose disc earlier discs overlap by less than kOverlapped of its area.
+  /// Overlapping measurements pin each other's phase, so they are fitted at learning_rate; an isolated one has
+  /// nothing pinning its phase and is fitted gently. 0: learning_rate always.
   double isolated_learning_rate = 0.0;
   double init_learning_rate = 1e-3; ///< Adam's learning rate in the initialisation phase
   bool fresh_optimizer_per_sample = true;  ///< PRISM: new Adam moments every sample; false keeps them across samples

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Proves that another C++ project can adopt perfgate: builds perfgate alone (cmake -S tools) into a clean install
+# prefix, then configures, builds and gates examples/gated-suite against that prefix with find_package(perfgate).
+# LibTorch is hidden throughout: in a private mount namespace (root, or an unprivileged user namespace) its headers
+# and CMake packages are covered by empty folders, so any use of it fails the build. Where no namespace can be made
+# (an unprivileged container), find_package(Torch) is disabled instead and the script says so.
+# Also checks that the gate can fail: the example's baseline with one exact count changed must give exit 1.
+# Usage: examples/check-with-installed-perfgate.sh WORK_FOLDER
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+[[ $# -eq 1 ]] || { echo "usage: $0 WORK_FOLDER" >&2; exit 2; }
+work=$1
+
+# Re-run inside a mount namespace with LibTorch hidden, once.
+torch_paths=(/usr/include/torch /usr/include/ATen /usr/include/c10 /usr/include/caffe2
+             /usr/lib/x86_64-linux-gnu/cmake/Torch /usr/lib/x86_64-linux-gnu/cmake/ATen
+             /usr/lib/x86_64-linux-gnu/cmake/Caffe2)
+if [[ -z "${PERFGATE_TORCH_HIDDEN:-}" ]]; then
+  flags=(--mount)
+  [[ $(id -u) -ne 0 ]] && flags+=(--map-root-user)
+  if unshare "${flags[@]}" true 2>/dev/null; then
+    exec unshare "${flags[@]}" env PERFGATE_TORCH_HIDDEN=namespace "$0" "$@"
+  fi
+  export PERFGATE_TORCH_HIDDEN=disabled
+fi
+cmake_extra=()
+if [[ $PERFGATE_TORCH_HIDDEN == namespace ]]; then
+  for p in "${torch_paths[@]}"; do
+    [[ -d $p ]] && mount -t tmpfs -o ro,size=1k none "$p"
+  done
+  [[ ! -e /usr/include/torch/csrc ]] || { echo "check: LibTorch's headers are still visible" >&2; exit 1; }
+  echo "check: LibTorch hidden (empty folders over its headers and CMake packages)"
+else
+  cmake_extra+=(-DCMAKE_DISABLE_FIND_PACKAGE_Torch=TRUE)
+  echo "check: no mount namespace here; LibTorch not hidden, find_package(Torch) disabled instead"
+fi
+
+rm -rf "$work"
+mkdir -p "$work"
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+prefix="$work/prefix"
+
+echo "check: perfgate alone: configure, build, install into $prefix"
+cmake -S "$root/tools" -B "$work/perfgate" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPERFGATE_BUILD_TESTS=OFF \
+      "${launcher[@]}" "${cmake_extra[@]}" >"$work/perfgate-configure.log"
+cmake --build "$work/perfgate" >"$work/perfgate-build.log"
+cmake --install "$work/perfgate" --prefix "$prefix" >"$work/perfgate-install.log"
+if ldd "$prefix/bin/perfgate" | grep -Ei 'torch|c10' ; then
+  echo "check: the installed perfgate links LibTorch" >&2
+  exit 1
+fi
+"$prefix/bin/perfgate" --version | grep -E '^perfgate [0-9]+\.[0-9]+\.[0-9]+ \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)$'
+
+echo "check: the example finds it with find_package(perfgate CONFIG), builds and gates its suite"
+example="$work/example"
+cmake -S "$root/examples/gated-suite" -B "$example" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}" "${cmake_extra[@]}" >"$work/example-configure.log"
+cmake --build "$example" >"$work/example-build.log"
+ctest --test-dir "$example" -L performance --output-on-failure
+
+echo "check: a baseline with one exact count changed must fail the example's compare (exit 1)"
+sed 's/"value": 59070.0/"value": 59069.0/' "$root/examples/gated-suite/baselines/sorting.json" >"$work/changed.json"
+cmp -s "$work/changed.json" "$root/examples/gated-suite/baselines/sorting.json" &&
+  { echo "check: the changed baseline is unchanged (the example's baseline moved?)" >&2; exit 1; }
+set +e
+"$prefix/bin/perfgate" compare --results "$example/results/sorting.json" --baseline "$work/changed.json"
+status=$?
+set -e
+[[ $status -eq 1 ]] || { echo "check: the changed baseline gave exit $status, not 1" >&2; exit 1; }
+echo "check: installed perfgate gates the example project: PASS"

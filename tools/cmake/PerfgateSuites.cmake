@@ -1,0 +1,43 @@
+# perfgate_add_gated_suite(NAME <name> BASELINE <file> COMMAND <benchmark> [args...]
+#                          [LABEL <label>] [RESULTS <file>] [TIMEOUT <seconds>])
+# Registers two ctest tests for one Google Benchmark suite:
+#   <label>.<name>.run      runs COMMAND with --benchmark_out=<RESULTS> (JSON), serially (timings need the machine);
+#   <label>.<name>.compare  perfgate compare --results <RESULTS> --baseline <BASELINE>, after the run (a fixture),
+#                           exit 1 on a regression beyond the baseline's tolerance, 2 on bad input.
+# LABEL defaults to performance, RESULTS to <build>/results/<name>.json, TIMEOUT to 600 s. COMMAND may name an
+# executable target. Create or refresh the baseline with
+#   perfgate update --results <RESULTS> --baseline <BASELINE> --reason "..." --track FIELD:lower:rel=0.1 ...
+# Needs the target perfgate::perfgate: imported by find_package(perfgate CONFIG), or perfgate's own build.
+function(perfgate_add_gated_suite)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;BASELINE;LABEL;RESULTS;TIMEOUT" "COMMAND")
+  foreach(required NAME BASELINE COMMAND)
+    if(NOT arg_${required})
+      message(FATAL_ERROR "perfgate_add_gated_suite: ${required} is required")
+    endif()
+  endforeach()
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "perfgate_add_gated_suite(${arg_NAME}): unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT TARGET perfgate::perfgate)
+    message(FATAL_ERROR "perfgate_add_gated_suite(${arg_NAME}): no perfgate::perfgate (call find_package(perfgate CONFIG) first)")
+  endif()
+  if(NOT arg_LABEL)
+    set(arg_LABEL performance)
+  endif()
+  if(NOT arg_RESULTS)
+    set(arg_RESULTS "${CMAKE_BINARY_DIR}/results/${arg_NAME}.json")
+  endif()
+  if(NOT arg_TIMEOUT)
+    set(arg_TIMEOUT 600)
+  endif()
+  cmake_path(ABSOLUTE_PATH arg_BASELINE BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}")
+  cmake_path(GET arg_RESULTS PARENT_PATH results_folder)
+  file(MAKE_DIRECTORY "${results_folder}")
+  set(test "${arg_LABEL}.${arg_NAME}")
+  add_test(NAME ${test}.run COMMAND ${arg_COMMAND} "--benchmark_out=${arg_RESULTS}" --benchmark_out_format=json)
+  set_tests_properties(${test}.run PROPERTIES LABELS ${arg_LABEL} RUN_SERIAL ON TIMEOUT ${arg_TIMEOUT}
+                       FIXTURES_SETUP ${arg_NAME}_results)
+  add_test(NAME ${test}.compare
+           COMMAND $<TARGET_FILE:perfgate::perfgate> compare --results "${arg_RESULTS}" --baseline "${arg_BASELINE}")
+  set_tests_properties(${test}.compare PROPERTIES LABELS ${arg_LABEL} TIMEOUT 60 FIXTURES_REQUIRED ${arg_NAME}_results)
+endfunction()

@@ -1,0 +1,22 @@
+#pragma once
+// Which machine a results file was measured on, for suites that do not say so themselves. Absolute timings in a
+// baseline are advisory and compared only between results with the same machine_fingerprint; this repository's
+// suites write one (perf_tests/machine_fingerprint.cpp), other projects' Google Benchmark suites do not.
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+#include <string>
+
+namespace perfgate {
+
+struct MachineIdentity {
+  std::string description;  ///< e.g. "2 cpu|L1d 32K L1i 32K L2 1024K L3 32768K|library release"
+  std::string fingerprint;  ///< "gb-" + 16 hex digits of a hash of the description
+};
+
+/// Derived from Google Benchmark's own context: logical CPUs, cache sizes and the library's build type. The clock
+/// is left out (VMs of one type report a few MHz apart, and any rounding has edges that split them), and so is the
+/// host name (CI runners get a new one per job). nullopt when the context has neither num_cpus nor caches (nothing to tell machines apart by).
+std::optional<MachineIdentity> identity_from_benchmark_context(const nlohmann::json& context);
+
+}  // namespace perfgate

@@ -1,0 +1,56 @@
+// Contract: results from a suite that does not name its machine get a fingerprint derived from Google Benchmark's
+// context: equal for two runs on one machine type (host names and clock jitter aside), different when the CPUs
+// or caches differ, absent when the context says nothing about the machine, never replacing a suite's own.
+#include "machine_identity.h"
+#include "results.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+std::string results_with_context(const std::string& context) {
+  return R"({"context": )" + context + R"(, "benchmarks": [{"name": "BM_X", "run_type": "iteration", "iterations": 1,
+             "real_time": 1.0, "cpu_time": 1.0, "time_unit": "ms"}]})";
+}
+
+const std::string kRunner = R"({"host_name": "runner-a", "num_cpus": 4, "mhz_per_cpu": 2445, "library_build_type": "release",
+  "caches": [{"type": "Data", "level": 1, "size": 32768}, {"type": "Unified", "level": 2, "size": 1048576}]})";
+
+TEST(MachineIdentity, SameMachineTypeSameFingerprintWhateverTheHostAndClockJitter) {
+  auto other = kRunner;
+  other.replace(other.find("runner-a"), 8, "runner-b");
+  other.replace(other.find("2445"), 4, "2461");
+  const auto a = perfgate::parse_results(results_with_context(kRunner), "a.json");
+  const auto b = perfgate::parse_results(results_with_context(other), "b.json");
+  ASSERT_EQ(a.context.count("machine_fingerprint"), 1u);
+  EXPECT_EQ(a.context.at("machine_fingerprint"), b.context.at("machine_fingerprint"));
+  EXPECT_EQ(a.context.at("machine_fingerprint").rfind("gb-", 0), 0u);
+  EXPECT_EQ(a.context.at("machine"), "4 cpu|L1d 32K L2 1024K|library release");
+}
+
+TEST(MachineIdentity, OtherCpusOrCachesGiveAnotherFingerprint) {
+  auto more_cpus = kRunner;
+  more_cpus.replace(more_cpus.find("\"num_cpus\": 4"), 13, "\"num_cpus\": 8");
+  auto bigger_cache = kRunner;
+  bigger_cache.replace(bigger_cache.find("1048576"), 7, "2097152");
+  const auto base = perfgate::parse_results(results_with_context(kRunner), "a.json").context.at("machine_fingerprint");
+  EXPECT_NE(perfgate::parse_results(results_with_context(more_cpus), "b.json").context.at("machine_fingerprint"), base);
+  EXPECT_NE(perfgate::parse_results(results_with_context(bigger_cache), "c.json").context.at("machine_fingerprint"), base);
+}
+
+TEST(MachineIdentity, NothingKnownAboutTheMachineGivesNoFingerprint) {
+  const auto r = perfgate::parse_results(results_with_context(R"({"host_name": "x", "date": "today"})"), "a.json");
+  EXPECT_EQ(r.context.count("machine_fingerprint"), 0u);
+}
+
+TEST(MachineIdentity, ASuitesOwnFingerprintIsKept) {
+  auto own = kRunner;
+  own.insert(1, R"("machine_fingerprint": "8fcc1af9b0a1e78d", "machine": "AMD EPYC|2 cpu", )");
+  const auto r = perfgate::parse_results(results_with_context(own), "a.json");
+  EXPECT_EQ(r.context.at("machine_fingerprint"), "8fcc1af9b0a1e78d");
+  EXPECT_EQ(r.context.at("machine"), "AMD EPYC|2 cpu");
+}
+
+}  // namespace
