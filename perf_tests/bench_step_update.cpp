@@ -1,8 +1,9 @@
 // Suite: what one training step does to each parameter, through the trainer users run (default settings, dense
 // scenario, seed 0). Gated in the accuracy label against baselines/accuracy/cpu/step_update.json:
 // - update_norm_init, update_norm_first_sample: ‖Δθ‖ over all parameters for the 2 initialisation steps and for the
-//   first sample's step (learning rates 0.05 and 3e-3);
-// - update_norm/<module>: ‖Δθ‖ of each decoder module (latent, up0…, refine…, norm…) for a later sample's step;
+//   first sample's step (learning rates 0.05 and 3e-3, the isolated rate: no earlier disc overlaps the first);
+// - update_norm/<module>: ‖Δθ‖ of each decoder module (latent, up0…, refine…, norm…) for the second sample's step
+//   (learning rate 1e-2: the first disc covers 57 % of it);
 // - update_mismatch: the largest ‖Δθ_optimized − Δθ_reference‖ / ‖Δθ_reference‖ over the parameters, for two
 //   default-settings steps of both pipelines from the same seeded state (dense scenario, 31 sub-apertures).
 // Adam's early updates are ≈ lr·sign(g) per element, so the norms pin each module's learning rate and catch a

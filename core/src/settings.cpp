@@ -29,8 +29,14 @@ std::string to_string(SettingsPreset preset) { return preset == SettingsPreset::
 //   new row cannot move it (dense scene, seed 0: 11.38 dB after sample 1, 11.41 after sample 60); with each step also
 //   fitting an earlier sub-aperture's own measurement, every measurement keeps acting (27.0 dB, +15.5 dB over the
 //   samples). Replaying 3 per step was worse on the dense scene (22.9 dB) and no better on europa (22.2 dB).
-// - progressive learning rate 3e-3: with measured-data memory 1e-3 barely moves the dense scene in 50 steps per
-//   sample (10.5 dB) and 1e-2 is noisier on the sparse seed workload (europa seed 0: 17.8 against 22.2 dB).
+// - progressive learning rate 1e-2 for a sub-aperture earlier ones overlap, 3e-3 for an isolated one (session 9,
+//   seeds 0–4): overlapping measurements pin each other's phase, so they take a fast fit (dense scene median
+//   26.4 -> 31.2 dB and every seed's gain >= 10.6 dB, where 3e-3 left seeds 3 and 4 at +4.2 and +0.9 dB; the partial
+//   scene 11.5 -> 23.0 dB, whose discs overlap by only 4-38 %); an isolated disc has nothing pinning its phase, and
+//   1e-2 there is noisy (europa seed 0: 17.8 against 22.2 dB), so the seed workload keeps 3e-3 (unchanged: europa
+//   median 22.0, USAF SSIM median 0.53). Lower isolated rates with Adam's moments kept (5e-4) narrowed europa's seed
+//   spread (2.2 -> 1.6 dB) but stopped USAF learning (SSIM 0.25, gain ~0), and kept moments cost the partial scene
+//   8 dB.
 // - no threshold stop: PRISM's 1e-3 threshold is meant for normalised losses; unnormalised losses start below
 //   it, so the budgets are run in full instead.
 void apply_preset(SettingsPreset preset, DecoderOptions& decoder, TrainerOptions& trainer) {
@@ -43,13 +49,15 @@ void apply_preset(SettingsPreset preset, DecoderOptions& decoder, TrainerOptions
       trainer.loss_threshold = 0.0;
       trainer.memory = SampleMemory::measured_data;
       trainer.replayed_per_step = 1;
-      trainer.learning_rate = 3e-3;
+      trainer.learning_rate = 1e-2;
+      trainer.isolated_learning_rate = 3e-3;
       break;
     case SettingsPreset::prism_compat:
       decoder.output_activation(OutputActivation::none);
       trainer.init_target = InitTarget::disc;
       trainer.init_learning_rate = 1e-3;
       trainer.learning_rate = 1e-3;
+      trainer.isolated_learning_rate = 0.0;  // one rate for every sample, as PRISM
       trainer.loss.normalize = true;
       trainer.loss_threshold = 1e-3;
       trainer.fresh_optimizer_per_sample = true;

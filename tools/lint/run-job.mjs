@@ -4,7 +4,7 @@
 //   <work>/__w/<repo>/<repo>   the checkout ($GITHUB_WORKSPACE), a clone of HEAD owned by another user (uid 65534)
 //                              when run as root, so git's ownership check applies as it does on GitHub
 //   <work>/__w/_temp           $RUNNER_TEMP, with the GITHUB_ENV / GITHUB_PATH / GITHUB_OUTPUT / summary files
-//   <work>/home                $HOME, empty: no global git configuration carries over from this machine
+//   <work>/home                $HOME, empty but for ~/.npmrc: no global git configuration carries over
 // ${{ github.workspace }} and the other host paths expand to <work>/host/..., a folder that does not exist, as the
 // host's paths do not inside a container. Each `run:` step runs with the workflow's shell rules (sh -e by
 // default, bash -eo pipefail for `shell: bash`); local composite actions (uses: ./...) are expanded;
@@ -128,7 +128,12 @@ const baseEnv = { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', CI: 'true
   GITHUB_WORKSPACE: workspace, RUNNER_TEMP: temp, GITHUB_ENV: files.env, GITHUB_PATH: files.path,
   GITHUB_STEP_SUMMARY: files.summary, GITHUB_SHA: sha, GITHUB_EVENT_NAME: args.event,
   GITHUB_REPOSITORY: context.github.repository, GITHUB_RUN_ID: context.github.run_id };
-if (process.env.CCACHE_BASEDIR === undefined && process.env.TERM) baseEnv.TERM = process.env.TERM;
+// The machine's network set-up (proxies, extra CA certificates, npm's registry settings) carries over, as a
+// runner has its own: without it npm and apt could not reach their registries here. Nothing else does.
+for (const [k, v] of Object.entries(process.env)) {
+  if (/^(https?_proxy|no_proxy|HTTPS?_PROXY|NO_PROXY|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|CURL_CA_BUNDLE|GIT_SSL_CAINFO)$/.test(k)) baseEnv[k] = v;
+}
+if (process.env.HOME && existsSync(join(process.env.HOME, '.npmrc'))) cpSync(join(process.env.HOME, '.npmrc'), join(home, '.npmrc'));
 
 function runScript(script, shell, env, cwd, label) {
   const file = join(temp, `step-${report.steps.length + 1}.sh`);

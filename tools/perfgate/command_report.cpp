@@ -90,6 +90,14 @@ int run_report(const ReportArgs& a) {
   data.git_sha = context_of(context, "git_sha");
   data.machine = context_of(context, "machine");
   if (data.machine.empty()) data.machine = context_of(context, "cpu_model");
+  if (context_of(context, "library_build_type") == "debug") {
+    data.benchmark_library_note =
+        "Google Benchmark's library was built as DEBUG (its \"***WARNING*** Library was built as DEBUG\"): that is the "
+        "measuring library's own build (Debian's package keeps its assertions), not the measured code's, which was built as " +
+        (context_of(context, "build_type").empty() ? std::string("its project chose") : context_of(context, "build_type")) +
+        "; the library's own checks add a few instructions per loop iteration, negligible for benchmarks of microseconds "
+        "or more.";
+  }
   if (!a.ablation.empty()) data.ablation = load_ablation(a.ablation);
   for (const auto& folder : a.images) data.image_sets.push_back(load_images(folder));
   if (!a.history.empty()) add_trends(data, a.history);

@@ -56,6 +56,9 @@ struct TrendSection {
 struct ReportData {
   std::string title = "perfgate report";
   std::string git_sha, machine, date;
+  /// Set when Google Benchmark's library says it was built as DEBUG (library_build_type "debug"; Debian's package
+  /// is built without NDEBUG, which makes it print "***WARNING*** Library was built as DEBUG"): what that means.
+  std::string benchmark_library_note;
   std::vector<CheckSection> checks;
   std::optional<SpeedupSection> speedup;
   std::optional<AblationSection> ablation;

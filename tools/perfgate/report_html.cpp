@@ -59,6 +59,7 @@ std::string render_html(const ReportData& data, const std::vector<Plot>& plots) 
       << "<title>" << e(data.title) << ": " << status << "</title><style>" << kStyle << "</style></head><body>\n";
   out << "<h1 id=\"overall\">" << e(data.title) << " " << verdict_badge(status) << "</h1>\n<p>commit <code>" << e(data.git_sha)
       << "</code> · machine " << e(data.machine) << " · " << e(data.date) << "</p>\n";
+  if (!data.benchmark_library_note.empty()) out << "<p class=\"note\">" << e(data.benchmark_library_note) << "</p>\n";
 
   if (data.speedup) {
     const auto& s = *data.speedup;

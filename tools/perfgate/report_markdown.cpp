@@ -27,6 +27,7 @@ std::string render_markdown(const ReportData& data) {
   std::ostringstream out;
   out << "## " << cell(data.title) << ": **" << to_string(overall(data)) << "**\n\n";
   out << "commit `" << cell(data.git_sha) << "` · " << cell(data.machine) << " · " << cell(data.date) << "\n\n";
+  if (!data.benchmark_library_note.empty()) out << "> " << cell(data.benchmark_library_note) << "\n\n";
   if (data.speedup) {
     const auto& r = data.speedup->report;
     out << "- Speedup " << to_string(r.verdict) << ": " << format_number(r.median, 5) << "x, " << format_number(100.0 * r.confidence, 5) << " % interval ["
