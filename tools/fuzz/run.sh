@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Builds the fuzz targets with clang (libFuzzer + ASan + UBSan) and runs each for SECONDS, seeded with the
-# project's own test inputs and tools/fuzz/corpus (which keeps every crash found so far, replayed each run); new
-# inputs accumulate in BUILD_DIR/corpus, crashes in BUILD_DIR/crashes.
-# Usage: tools/fuzz/run.sh BUILD_DIR [SECONDS]    Exit 0: no crash; 1: a crash (its input is named); 2: cannot build.
+# Builds a fuzz project (SOURCE_DIR: tools/fuzz for perfgate's readers, core/cli/fuzz for the recon command's
+# arguments) with clang (libFuzzer + ASan + UBSan) and runs each of its targets for SECONDS, seeded with the files
+# its SOURCE_DIR/seeds.txt lists ("target: globs", relative to the repository root; the corpora there keep every
+# crash found so far, replayed each run); new inputs accumulate in BUILD_DIR/corpus, crashes in BUILD_DIR/crashes.
+# Usage: tools/fuzz/run.sh SOURCE_DIR BUILD_DIR [SECONDS]
+# Exit 0: no crash; 1: a crash (its input is named); 2: cannot build.
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-build=$1
-seconds=${2:-20}
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+[[ $# -ge 2 ]] || { echo "usage: tools/fuzz/run.sh SOURCE_DIR BUILD_DIR [SECONDS]" >&2; exit 2; }
+here="$(cd "$1" && pwd)"
+build=$2
+seconds=${3:-20}
 command -v clang++ >/dev/null || { echo "fuzz: clang++ not found (tools/install-deps installs clang)" >&2; exit 2; }
 export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 if ! { cmake -S "$here" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -15,17 +18,18 @@ if ! { cmake -S "$here" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAK
   echo "fuzz: the fuzz targets do not build (log: $build.log)" >&2
   exit 2
 fi
-inputs="$root/tools/perfgate/tests/inputs"
-declare -A seeds=(
-  [fuzz_results]="$inputs/results_*.json $inputs/report/results_*.json $here/corpus/results/*"
-  [fuzz_baseline]="$inputs/baseline_*.json $inputs/report/baseline_*.json $root/baselines/*/cpu/*.json $here/corpus/baseline/*"
-  [fuzz_update]="$here/corpus/update/*"
-  [fuzz_ab_tasks]="$here/corpus/ab_tasks/*"
-  [fuzz_trace]="$inputs/trace_*.json $here/corpus/trace/*"
-  [fuzz_recon_args]="$here/corpus/recon_args/*"
-)
+[[ -f "$here/seeds.txt" ]] || { echo "fuzz: $here/seeds.txt not found" >&2; exit 2; }
+targets=()
+declare -A seeds=()
+while IFS= read -r line; do
+  [[ -z $line || $line == \#* ]] && continue
+  target=${line%%:*}
+  targets+=("$target")
+  seeds[$target]=${line#*:}
+done <"$here/seeds.txt"
 status=0
-for target in fuzz_results fuzz_baseline fuzz_update fuzz_ab_tasks fuzz_trace fuzz_recon_args; do
+cd "$root"
+for target in "${targets[@]}"; do
   corpus="$build/corpus/$target"
   mkdir -p "$corpus" "$build/crashes"
   # shellcheck disable=SC2086  # the seed patterns are meant to expand here
