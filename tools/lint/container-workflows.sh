@@ -3,8 +3,5 @@
 # tools/lint/package-lock.json, installed on first use. Arguments go to the checker.
 set -euo pipefail
 lint_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-if [[ ! -f "$lint_dir/node_modules/yaml/package.json" ]]; then
-  npm ci --prefix "$lint_dir" --no-audit --no-fund --silent >/dev/null 2>&1 ||
-    { echo "container-workflows: cannot install its dependencies (npm ci in tools/lint)" >&2; exit 2; }
-fi
+"$lint_dir/../npm-ensure" "$lint_dir" node_modules/yaml/package.json container-workflows
 exec node "$lint_dir/container-workflows.mjs" "$@"

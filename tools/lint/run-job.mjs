@@ -168,7 +168,7 @@ function globPaths(pattern) {
 function runSteps(steps, scope, label) {
   let failed = scope.failed ?? false;
   for (const [i, step] of (steps ?? []).entries()) {
-    const title = `${label} step ${i + 1}: ${step.name ?? step.uses ?? step.run?.split('\n')[0]}`;
+    const title = `${label} step ${i + 1}: ${expand(String(step.name ?? step.uses ?? step.run?.split('\n')[0]), scope)}`;
     if (!condition(step, scope, failed)) {
       report.steps.push({ title, result: 'not run' });
       continue;
