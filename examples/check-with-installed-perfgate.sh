@@ -3,7 +3,8 @@
 # prefix, then configures, builds and gates examples/gated-suite against that prefix with find_package(perfgate).
 # LibTorch is hidden throughout: in a private mount namespace (root, or an unprivileged user namespace) its headers
 # and CMake packages are covered by empty folders, so any use of it fails the build. Where no namespace can be made
-# (an unprivileged container), find_package(Torch) is disabled instead and the script says so.
+# (a container without CAP_SYS_ADMIN), find_package(Torch) is disabled instead and the script says so; in both,
+# no compile command of perfgate may name a LibTorch include folder.
 # Also checks that the gate can fail: the example's baseline with one exact count changed must give exit 1.
 # Usage: examples/check-with-installed-perfgate.sh WORK_FOLDER
 set -euo pipefail
@@ -37,15 +38,25 @@ fi
 
 rm -rf "$work"
 mkdir -p "$work"
+# logged LOG COMMAND...: runs COMMAND with its output in LOG, shown when it fails.
+logged() {
+  local log=$1
+  shift
+  "$@" >"$log" 2>&1 || { cat "$log" >&2; echo "check: failed: $*" >&2; exit 1; }
+}
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 prefix="$work/prefix"
 
 echo "check: perfgate alone: configure, build, install into $prefix"
-cmake -S "$root/tools" -B "$work/perfgate" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPERFGATE_BUILD_TESTS=OFF \
-      "${launcher[@]}" "${cmake_extra[@]}" >"$work/perfgate-configure.log"
-cmake --build "$work/perfgate" >"$work/perfgate-build.log"
-cmake --install "$work/perfgate" --prefix "$prefix" >"$work/perfgate-install.log"
+logged "$work/perfgate-configure.log" cmake -S "$root/tools" -B "$work/perfgate" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DPERFGATE_BUILD_TESTS=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "${launcher[@]}" "${cmake_extra[@]}"
+logged "$work/perfgate-build.log" cmake --build "$work/perfgate"
+logged "$work/perfgate-install.log" cmake --install "$work/perfgate" --prefix "$prefix"
+if grep -Eo -- '-I[^ ]*(torch|ATen|c10)[^ ]*' "$work/perfgate/compile_commands.json"; then
+  echo "check: perfgate compiles with LibTorch's headers on its include path" >&2
+  exit 1
+fi
 if ldd "$prefix/bin/perfgate" | grep -Ei 'torch|c10' ; then
   echo "check: the installed perfgate links LibTorch" >&2
   exit 1
@@ -54,9 +65,9 @@ fi
 
 echo "check: the example finds it with find_package(perfgate CONFIG), builds and gates its suite"
 example="$work/example"
-cmake -S "$root/examples/gated-suite" -B "$example" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}" "${cmake_extra[@]}" >"$work/example-configure.log"
-cmake --build "$example" >"$work/example-build.log"
+logged "$work/example-configure.log" cmake -S "$root/examples/gated-suite" -B "$example" -G Ninja \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}" "${cmake_extra[@]}"
+logged "$work/example-build.log" cmake --build "$example"
 ctest --test-dir "$example" -L performance --output-on-failure
 
 echo "check: a baseline with one exact count changed must fail the example's compare (exit 1)"

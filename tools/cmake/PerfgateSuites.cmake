@@ -4,7 +4,8 @@
 #   <label>.<name>.run      runs COMMAND with --benchmark_out=<RESULTS> (JSON), serially (timings need the machine);
 #   <label>.<name>.compare  perfgate compare --results <RESULTS> --baseline <BASELINE>, after the run (a fixture),
 #                           exit 1 on a regression beyond the baseline's tolerance, 2 on bad input.
-# LABEL defaults to performance, RESULTS to <build>/results/<name>.json, TIMEOUT to 600 s. COMMAND may name an
+# LABEL defaults to performance, RESULTS to <build>/results/<name>.json (a relative RESULTS is taken from the
+# current binary folder, a relative BASELINE from the current source folder), TIMEOUT to 600 s. COMMAND may name an
 # executable target. Create or refresh the baseline with
 #   perfgate update --results <RESULTS> --baseline <BASELINE> --reason "..." --track FIELD:lower:rel=0.1 ...
 # Needs the target perfgate::perfgate: imported by find_package(perfgate CONFIG), or perfgate's own build.
@@ -31,6 +32,7 @@ function(perfgate_add_gated_suite)
     set(arg_TIMEOUT 600)
   endif()
   cmake_path(ABSOLUTE_PATH arg_BASELINE BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}")
+  cmake_path(ABSOLUTE_PATH arg_RESULTS BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
   cmake_path(GET arg_RESULTS PARENT_PATH results_folder)
   file(MAKE_DIRECTORY "${results_folder}")
   set(test "${arg_LABEL}.${arg_NAME}")

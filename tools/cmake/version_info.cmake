@@ -1,9 +1,17 @@
 # Writes OUT, a C++ source defining perfgate's version and commit, only when its text changes (so a build at the
 # same commit recompiles nothing). Run at build time: cmake -DOUT=... -DVERSION=... -DSOURCE=<tools dir> -P this.
 # The commit is read with safe.directory set for this call alone: CI containers check out as another user.
+# Only perfgate's own repository counts: a tools/ folder copied into another project's checkout must not report
+# that project's commit.
+execute_process(COMMAND git -c safe.directory=* -C "${SOURCE}" rev-parse --show-toplevel
+                OUTPUT_VARIABLE top OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+get_filename_component(expected_top "${SOURCE}/.." REALPATH)
+if(top)
+  get_filename_component(top "${top}" REALPATH)
+endif()
 execute_process(COMMAND git -c safe.directory=* -C "${SOURCE}" rev-parse --short=12 HEAD
                 OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE status)
-if(NOT status EQUAL 0 OR commit STREQUAL "")
+if(NOT status EQUAL 0 OR commit STREQUAL "" OR NOT top STREQUAL expected_top)
   set(commit "unknown")
 else()
   execute_process(COMMAND git -c safe.directory=* -C "${SOURCE}" status --porcelain --untracked-files=no

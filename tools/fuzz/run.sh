@@ -9,7 +9,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 [[ $# -ge 2 ]] || { echo "usage: tools/fuzz/run.sh SOURCE_DIR BUILD_DIR [SECONDS]" >&2; exit 2; }
 here="$(cd "$1" && pwd)"
-build=$2
+mkdir -p "$2"
+build="$(cd "$2" && pwd)"  # absolute: the targets run from the repository root below
 seconds=${3:-20}
 command -v clang++ >/dev/null || { echo "fuzz: clang++ not found (tools/install-deps installs clang)" >&2; exit 2; }
 export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1

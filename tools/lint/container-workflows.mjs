@@ -37,7 +37,8 @@ function defaultFiles() {
   return files;
 }
 
-const hostPath = /\$\{\{\s*(github\.(workspace|action_path)|runner\.(workspace|temp|tool_cache))\s*\}\}/;
+// A host path anywhere inside an expression: ${{ github.workspace }}, ${{ format('{0}/x', runner.temp) }}, ...
+const hostPath = /\$\{\{(?:(?!\}\}).)*?\b(github\.(workspace|action_path)|runner\.(workspace|temp|tool_cache))\b(?:(?!\}\}).)*\}\}/;
 
 // Every string inside a value (env maps, `with:` maps, run scripts), with a path for the message.
 function* strings(value, where) {
@@ -46,14 +47,26 @@ function* strings(value, where) {
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) yield* strings(v, `${where}.${k}`);
 }
 
-// True when a shell script pipes one command into another. Quoted text is dropped first (a jq filter's `|` is
-// not a pipeline), and `||` is not a pipe.
-function hasPipeline(script) {
-  const unquoted = script.replace(/'[^']*'/g, "''").replace(/"(?:[^"\\]|\\.)*"/g, '""');
-  return unquoted.split('\n').some((line) => /(^|[^|])\|(?!\|)/.test(line.replace(/\s#.*$/, '')));
+// The script without its comments (a line's text from an unquoted-looking " #" or a leading "#").
+function withoutComments(script) {
+  return script.split('\n').map((line) => (/^\s*#/.test(line) ? '' : line.replace(/\s#[^'"]*$/, ''))).join('\n');
 }
 
-const isBash = (shell) => typeof shell === 'string' && /^bash\b/.test(shell.trim());
+// True when a shell script pipes one command into another. Comments go first, then quoted text (a jq filter's
+// `|` is not a pipeline), keeping the command substitutions inside double quotes ("$(a | b)" is one); `||` is
+// not a pipe, nor the alternatives of a case pattern (`a|b)`).
+function hasPipeline(script) {
+  const unquoted = withoutComments(script)
+    .replace(/'[^'\n]*'/g, "''")
+    .replace(/"(?:[^"\\]|\\.)*"/g, (text) => (text.match(/\$\(([^()]*)\)/g) ?? []).join(' ; '));
+  const withoutCasePatterns = unquoted.replace(/(^|\bin\s+|;;\s*)\(?[^\s()|;]+(\|[^\s()|;]+)+\)/gm, '$1');
+  return withoutCasePatterns.split('\n').some((line) => /(^|[^|])\|(?!\|)/.test(line));
+}
+
+// bash as GitHub runs it for `shell: bash` (with pipefail), any shell command that sets pipefail itself, or a
+// script that does.
+const setsPipefail = (script) => /\bset\s+-[a-z]*o\s+pipefail|\bset\s+-o\s+pipefail/.test(withoutComments(script));
+const isBash = (shell) => typeof shell === 'string' && (shell.trim() === 'bash' || shell.includes('pipefail'));
 
 // A local composite action (`uses: ./path`) marks the workspace safe when one of its run steps does.
 function localActionMarksSafe(uses) {
@@ -71,27 +84,32 @@ function stepLabel(step, i) {
 function checkSteps(file, jobName, steps, { container, defaultShell, findings }) {
   let checkedOut = false;
   let markedSafe = false;
+  let checkoutPath = '';  // actions/checkout's `path:`, when the checkout is not the workspace itself
   for (const [i, step] of (steps ?? []).entries()) {
     const at = `${file}: ${jobName}, ${stepLabel(step, i)}`;
     if (container) {
-      for (const [text, where] of strings({ env: step.env, with: step.with, run: step.run }, 'step')) {
+      for (const [text, where] of strings({ env: step.env, with: step.with, run: step.run, 'working-directory': step['working-directory'], shell: step.shell }, 'step')) {
         if (hostPath.test(text)) {
           findings.push(`${at}: host-path: ${where} uses ${text.match(hostPath)[0]}, the host's path, not the container's; use $GITHUB_WORKSPACE or a relative path`);
         }
       }
     }
     if (typeof step.run === 'string') {
-      if (step.run.includes('safe.directory')) markedSafe = true;
+      const code = withoutComments(step.run);
+      if (code.includes('safe.directory') && (!checkoutPath || code.includes(checkoutPath) || code.includes("'*'"))) markedSafe = true;
       if (container && checkedOut && !markedSafe) {
         findings.push(`${at}: safe-directory: runs after actions/checkout in a container without marking the checkout a git safe.directory (git refuses a checkout owned by another user)`);
         markedSafe = true;  // one finding per job
       }
-      if (hasPipeline(step.run) && !isBash(step.shell ?? defaultShell)) {
+      if (hasPipeline(step.run) && !isBash(step.shell ?? defaultShell) && !setsPipefail(step.run)) {
         findings.push(`${at}: pipefail: the script has a pipeline but runs without shell: bash, so a failure before the last command does not fail the step`);
       }
     }
     if (typeof step.uses === 'string') {
-      if (/^actions\/checkout@/.test(step.uses)) checkedOut = true;
+      if (/^actions\/checkout@/.test(step.uses)) {
+        checkedOut = true;
+        checkoutPath = typeof step.with?.path === 'string' ? step.with.path : '';
+      }
       else if (localActionMarksSafe(step.uses)) markedSafe = true;
     }
   }
@@ -115,7 +133,7 @@ function check(file) {
   const jobs = Object.entries(doc?.jobs ?? {});
   const anyContainer = jobs.some(([, job]) => job.container);
   if (anyContainer) {
-    for (const [text, where] of strings(doc.env, 'env')) {
+    for (const [text, where] of strings({ env: doc.env, defaults: doc.defaults }, 'workflow')) {
       if (hostPath.test(text)) {
         findings.push(`${shown}: workflow ${where}: host-path: ${text.match(hostPath)[0]} is the host's path, and jobs here run in containers; set it in a step from $GITHUB_WORKSPACE`);
       }
@@ -124,7 +142,7 @@ function check(file) {
   for (const [name, job] of jobs) {
     const container = Boolean(job.container);
     if (container) {
-      for (const [text, where] of strings(job.env, 'env')) {
+      for (const [text, where] of strings({ env: job.env, defaults: job.defaults }, 'job')) {
         if (hostPath.test(text)) findings.push(`${shown}: job ${name} ${where}: host-path: ${text.match(hostPath)[0]} is the host's path inside the container`);
       }
     }

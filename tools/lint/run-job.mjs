@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Runs one job of a GitHub Actions workflow here, the way a GitHub runner runs a `container:` job, to show that
 // its files land where its upload and cache steps look. The layout is a container's:
-//   <work>/__w/<repo>/<repo>   the checkout ($GITHUB_WORKSPACE), a clone of HEAD owned by another user (uid 65534)
-//                              when run as root, so git's ownership check applies as it does on GitHub
+//   <work>/__w/<repo>/<repo>   the checkout ($GITHUB_WORKSPACE): a clone of the committed HEAD (depth 1 unless the
+//                              checkout asks for history; uncommitted edits are not in it), owned by another user
+//                              (uid 65534) when run as root, so git's ownership check applies as on GitHub
 //   <work>/__w/_temp           $RUNNER_TEMP, with the GITHUB_ENV / GITHUB_PATH / GITHUB_OUTPUT / summary files
 //   <work>/home                $HOME, empty but for ~/.npmrc: no global git configuration carries over
 // ${{ github.workspace }} and the other host paths expand to <work>/host/..., a folder that does not exist, as the
@@ -49,17 +50,25 @@ const workflow = parse(readFileSync(args.workflow, 'utf8'));
 const job = workflow.jobs?.[args.job];
 if (!job) usage(`${args.workflow}: no job ${args.job}`);
 
-// The layout.
+// The layout. A --work folder is emptied only when this tool made it (its marker file is there).
 const work = args.work ?? join('/tmp', `perfgate-job-${args.job}-${process.pid}`);
+const marker = join(work, '.perfgate-run-job');
+if (existsSync(work)) {
+  if (!existsSync(marker)) usage(`${work} exists and was not made by run-job; give a new folder`);
+  rmSync(work, { recursive: true, force: true });
+}
+mkdirSync(work, { recursive: true });
+writeFileSync(marker, '');
 const name = 'perfgate';
-rmSync(work, { recursive: true, force: true });
 const workspace = join(work, '__w', name, name);
 const temp = join(work, '__w', '_temp');
 const home = join(work, 'home');
 const host = join(work, 'host', 'home', 'runner', 'work', name, name);  // never created
 const artifactsOut = join(work, 'artifacts');
 for (const d of [temp, home, artifactsOut]) mkdirSync(d, { recursive: true });
-execFileSync('git', ['clone', '--quiet', '--no-hardlinks', repo, workspace]);
+// As actions/checkout: the last commit only, unless the job's checkout asks for history (fetch-depth: 0).
+const fullHistory = (job.steps ?? []).some((s) => /^actions\/checkout@/.test(String(s.uses)) && String(s.with?.['fetch-depth']) === '0');
+execFileSync('git', ['clone', '--quiet', ...(fullHistory ? ['--no-hardlinks'] : ['--depth', '1']), `file://${repo}`, workspace]);
 const sha = execFileSync('git', ['-C', workspace, 'rev-parse', 'HEAD']).toString().trim();
 const root = process.getuid?.() === 0;
 if (root) execFileSync('chown', ['-R', '65534:65534', workspace]);
@@ -86,7 +95,14 @@ function value(expr, scope) {
   const path = expr.split('.');
   let v = { ...context, inputs: scope.inputs ?? {}, steps: scope.steps ?? {}, env: scope.env ?? {} }[path[0]];
   if (v === undefined) throw new Error(`unsupported expression: ${expr}`);
-  for (const p of path.slice(1)) v = v?.[p];
+  for (const p of path.slice(1)) {
+    // Unset inputs, step outputs, env and vars read as '' (as on GitHub); anything else unknown stops the run.
+    if (v === undefined || v === null || !(p in Object(v))) {
+      if (['inputs', 'steps', 'env', 'vars'].includes(path[0])) return '';
+      throw new Error(`unsupported expression: ${expr} (give --matrix or extend run-job)`);
+    }
+    v = v[p];
+  }
   return v ?? '';
 }
 function expand(text, scope) {
@@ -138,8 +154,11 @@ if (process.env.HOME && existsSync(join(process.env.HOME, '.npmrc'))) cpSync(joi
 function runScript(script, shell, env, cwd, label) {
   const file = join(temp, `step-${report.steps.length + 1}.sh`);
   writeFileSync(file, script);
-  const command = shell === 'bash' ? ['bash', '--noprofile', '--norc', '-eo', 'pipefail', file]
-    : shell ? shell.replace('{0}', file).split(/\s+/) : (job.container ? ['sh', '-e', file] : ['bash', '-e', file]);
+  // GitHub's templates for the shell keywords; a custom shell is a command with {0} for the script.
+  const templates = { bash: 'bash --noprofile --norc -eo pipefail {0}', sh: 'sh -e {0}', python: 'python3 {0}' };
+  const template = templates[shell] ?? (shell?.includes('{0}') ? shell : undefined);
+  if (shell && !template) throw new Error(`unsupported shell: ${shell}`);
+  const command = (template ?? (job.container ? 'sh -e {0}' : 'bash -e {0}')).replace('{0}', file).split(/\s+/);
   const extraPath = readFileSync(files.path, 'utf8').split('\n').filter(Boolean).reverse();
   const fullEnv = { ...baseEnv, ...readEnvFile(), ...env };
   fullEnv.PATH = [...extraPath, fullEnv.PATH].join(':');
@@ -227,6 +246,10 @@ function runSteps(steps, scope, label) {
   return failed;
 }
 
+if (job.if !== undefined && !value(String(job.if).replace(/^\s*\$\{\{|\}\}\s*$/g, ''), { inputs: {}, steps: {} })) {
+  console.log(`run-job: job ${args.job} does not run on a ${args.event} event (if: ${job.if}); try --event`);
+  process.exit(0);
+}
 const jobEnv = stringEnv({ ...workflow.env, ...job.env }, { inputs: {}, steps: {} });
 const failed = runSteps(job.steps, { steps: {}, env: jobEnv, shell: job.defaults?.run?.shell ?? workflow.defaults?.run?.shell }, `job ${args.job}`);
 

@@ -18,10 +18,14 @@ std::string fnv1a_hex(const std::string& text) {
   return out;
 }
 
+// "L1d", "L2", ...; fields of an unexpected type count as absent (the context is informative, never judged).
 std::string cache_name(const nlohmann::json& cache) {
-  const std::string type = cache.value("type", std::string());
-  const std::string suffix = type == "Data" ? "d" : type == "Instruction" ? "i" : "";
-  return "L" + std::to_string(cache.value("level", 0)) + suffix;
+  const auto type = cache.find("type");
+  const auto level = cache.find("level");
+  const std::string kind = type != cache.end() && type->is_string() ? type->get<std::string>() : std::string();
+  const std::string suffix = kind == "Data" ? "d" : kind == "Instruction" ? "i" : "";
+  const long long number = level != cache.end() && level->is_number_integer() ? level->get<long long>() : 0;
+  return "L" + std::to_string(number) + suffix;
 }
 
 }  // namespace

@@ -45,6 +45,12 @@ TEST(MachineIdentity, NothingKnownAboutTheMachineGivesNoFingerprint) {
   EXPECT_EQ(r.context.count("machine_fingerprint"), 0u);
 }
 
+TEST(MachineIdentity, OddlyTypedCacheFieldsAreReadAsAbsentNotAsAnError) {
+  const auto r = perfgate::parse_results(
+      results_with_context(R"({"num_cpus": 2, "caches": [{"type": 5, "level": "1", "size": 32768}, 7]})"), "a.json");
+  EXPECT_EQ(r.context.at("machine"), "2 cpu|L0 32K");
+}
+
 TEST(MachineIdentity, ASuitesOwnFingerprintIsKept) {
   auto own = kRunner;
   own.insert(1, R"("machine_fingerprint": "8fcc1af9b0a1e78d", "machine": "AMD EPYC|2 cpu", )");
