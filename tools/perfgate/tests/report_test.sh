@@ -29,6 +29,9 @@ grep -q '^## perfgate report: \*\*FAIL\*\*' "$work/out/summary.md" || fail "summ
 grep -Eq 'aim 3x \(not gated\): (reached|not reached|not decided)' "$work/out/summary.md" || fail "summary.md does not state the aim as an aim"
 grep -Eq 'Aim 3x \(reported, not gated\): <span class="aim">(reached|not reached|not decided)</span>' "$work/out/report.html" ||
   fail "report.html does not state the aim as an aim"
+# Google Benchmark's DEBUG-library warning is explained where users read the results, with the measured build.
+grep -q "library was built as DEBUG.*built as Release" "$work/out/summary.md" || fail "summary.md does not explain the DEBUG library"
+grep -q "library was built as DEBUG" "$work/out/report.html" || fail "report.html does not explain the DEBUG library"
 svgs=$(find "$work/out/plots" -name '*.svg' | wc -l)
 pngs=$(find "$work/out/plots" -name '*.png' | wc -l)
 [[ $svgs -ge 8 && $svgs -eq $pngs ]] || fail "expected one PNG per SVG plot (>= 8), got $svgs SVG and $pngs PNG"
