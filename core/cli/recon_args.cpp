@@ -2,6 +2,7 @@
 
 #include "recon/limits.h"
 #include "recon/optimization_switches.h"
+#include "recon/sample_overlap.h"
 
 #include <CLI/CLI.hpp>
 
@@ -80,8 +81,9 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--lr", a.lr, "Adam learning rate of the progressive phase (default: the preset's)");
   cmd.add_option("--init-lr", a.init_lr, "Adam learning rate of the initialisation phase (default: the preset's)");
   cmd.add_option("--isolated-lr", a.isolated_lr,
-                 "learning rate of a sub-aperture that earlier ones overlap by less than 2 % of its area (--lr "
-                 "applies to the others); 0 turns this off (default: the preset's)");
+                 "learning rate of a sub-aperture that earlier ones overlap by less than " +
+                     std::to_string(static_cast<int>(kOverlapped * 100.0 + 0.5)) +
+                     " % of its area (--lr applies to the others); 0 turns this off (default: the preset's)");
   cmd.add_option("--keep-optimizer", a.keep_optimizer, "keep Adam's moments across samples: true or false (default: the preset's)");
   cmd.add_option("--loss-threshold", a.loss_threshold, "per-sample convergence threshold; 0 runs full budgets (default: the preset's)");
   cmd.add_option("--normalize-loss", a.normalize_loss, "normalise each row's L1/L2 by its target: true or false (default: the preset's)");

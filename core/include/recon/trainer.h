@@ -6,6 +6,7 @@
 #include "recon/metrics.h"
 #include "recon/noise.h"
 #include "recon/pipeline.h"
+#include "recon/sample_overlap.h"
 
 #include <ATen/Tensor.h>
 
@@ -36,11 +37,6 @@ enum class SampleMemory {
 
 SampleMemory parse_sample_memory(const std::string& name);  ///< "previous-reconstruction" or "measured-data"
 std::string to_string(SampleMemory memory);
-
-/// The fraction of a sub-aperture's disc that earlier discs must cover for it to count as overlapped (see
-/// TrainerOptions::isolated_learning_rate). Small, so that any real overlap counts (the partial scene's discs are
-/// covered 4–38 %, and fitting them at the full rate gains 8–16 dB), yet above a few pixels of rasterised edges.
-inline constexpr double kOverlapped = 0.02;
 
 /// Example: TrainerOptions{}.steps_per_sample = 50 with init_steps = 100 — the seed workload's budgets.
 struct TrainerOptions {
