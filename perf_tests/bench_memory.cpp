@@ -33,12 +33,9 @@ void BM_TrainingMemory(benchmark::State& state) {
   std::vector<double> steps, rss;
   perf::HeapCounts after_warmup, at_end;
   for (auto _ : state) {
-    auto decoder = perf::decoder_for(w, pipeline);
-    auto objective = recon::make_objective(perf::mid_run_sample(w), pipeline);
-    auto optimizer = recon::make_optimizer(pipeline, decoder, 1e-3);
-    const recon::PipelineScope scope(pipeline);
+    auto trainer = perf::seed_workload_trainer(w, pipeline);
     for (int64_t step = 1; step <= kSteps; ++step) {
-      perf::train_step(*objective, decoder, *optimizer);
+      trainer.step();
       if (step == kWarmup) after_warmup = perf::heap_counts();
       if (step > kWarmup && step % kEvery == 0) {
         steps.push_back(static_cast<double>(step));

@@ -67,13 +67,13 @@ std::vector<Parameters> phase_updates(recon::PipelineKind kind) {
 
 // Δθ per parameter of two default-settings steps from the seeded state (the second uses Adam's moments).
 Parameters same_state_updates(recon::PipelineKind kind) {
-  auto step = perf::default_settings_step("dense", kind, 30);
+  auto trainer = perf::default_settings_trainer("dense", kind, 30);
   Parameters before;
-  for (const auto& p : step.decoder->named_parameters()) before[p.key()] = p.value().detach().clone();
-  step();
-  step();
+  for (const auto& p : trainer.decoder()->named_parameters()) before[p.key()] = p.value().detach().clone();
+  trainer.step();
+  trainer.step();
   Parameters delta;
-  for (const auto& p : step.decoder->named_parameters()) delta[p.key()] = p.value().detach() - before.at(p.key());
+  for (const auto& p : trainer.decoder()->named_parameters()) delta[p.key()] = p.value().detach() - before.at(p.key());
   return delta;
 }
 

@@ -1,5 +1,5 @@
-// Suite: one progressive training step (decoder forward, physics, loss, backward, Adam), per pipeline and per
-// optimisation switch (ablation: the optimized pipeline with one switch flipped from its default).
+// Suite: one progressive training step, the trainer's own (recon::ProgressiveTrainer::step: decoder forward, physics,
+// loss, read-back, backward, Adam), per pipeline and per optimisation switch (ablation: the optimized pipeline with one switch flipped from its default).
 #include "heap_counter.h"
 #include "injected_slowdown.h"
 #include "memory_counters.h"
@@ -10,23 +10,19 @@
 namespace {
 
 void run_steps(benchmark::State& state, const recon::PipelineOptions& pipeline, int64_t grid) {
-  const auto w = perf::seed_workload(grid);
-  auto decoder = perf::decoder_for(w, pipeline);
-  auto objective = recon::make_objective(perf::mid_run_sample(w), pipeline);
-  auto optimizer = recon::make_optimizer(pipeline, decoder, 1e-3);
-  const recon::PipelineScope scope(pipeline);
+  auto trainer = perf::seed_workload_trainer(perf::seed_workload(grid), pipeline);
   // Untimed warm-up, so that the allocation count below is the steady state's (plans, caches and Adam's
   // moment buffers are made in the first steps).
-  for (int warmup = 0; warmup < 3; ++warmup) perf::train_step(*objective, decoder, *optimizer);
+  for (int warmup = 0; warmup < 3; ++warmup) trainer.step();
   const auto before = perf::heap_counts();
   const double injected = pipeline.kind == recon::PipelineKind::optimized ? perf::injected_slowdown_fraction() : 0.0;
   for (auto _ : state) {
     if constexpr (perf::kSlowdownInjectionBuilt) {  // the clock is read only in the test-only build
       const auto start = std::chrono::steady_clock::now();
-      perf::train_step(*objective, decoder, *optimizer);
+      trainer.step();
       perf::spin_after_step(start, injected);
     } else {
-      perf::train_step(*objective, decoder, *optimizer);
+      trainer.step();
     }
   }
   const auto after = perf::heap_counts();

@@ -32,18 +32,14 @@ struct Benchmark {
 std::function<void()> seed_workload_step(recon::PipelineKind kind) {
   recon::PipelineOptions pipeline;
   pipeline.kind = kind;
-  const auto w = perf::seed_workload(512);
-  auto decoder = std::make_shared<recon::ProgressiveDecoder>(perf::decoder_for(w, pipeline));
-  auto scope = std::make_shared<recon::PipelineScope>(pipeline);
-  std::shared_ptr<recon::SampleObjective> objective = recon::make_objective(perf::mid_run_sample(w), pipeline);
-  std::shared_ptr<recon::StepOptimizer> optimizer = recon::make_optimizer(pipeline, *decoder, 1e-3);
-  return [=] { perf::train_step(*objective, *decoder, *optimizer); };
+  auto trainer = std::make_shared<perf::TrainerAtSample>(perf::seed_workload_trainer(perf::seed_workload(512), pipeline));
+  return [trainer] { trainer->step(); };
 }
 
 // The default settings' step on the dense scenario: the newest of 31 sub-apertures plus one replayed earlier one.
 std::function<void()> measured_data_step(recon::PipelineKind kind) {
-  auto step = std::make_shared<perf::DefaultSettingsStep>(perf::default_settings_step("dense", kind, 30));
-  return [step] { (*step)(); };
+  auto trainer = std::make_shared<perf::TrainerAtSample>(perf::default_settings_trainer("dense", kind, 30));
+  return [trainer] { trainer->step(); };
 }
 
 const std::vector<Benchmark>& benchmarks() {

@@ -40,14 +40,11 @@ int main(int argc, char** argv) {
 
   recon::set_threads(1);
   const auto w = perf::seed_workload(grid);
-  auto decoder = perf::decoder_for(w, pipeline);
-  auto objective = recon::make_objective(perf::mid_run_sample(w), pipeline);
-  auto optimizer = recon::make_optimizer(pipeline, decoder, 1e-3);
-  const recon::PipelineScope scope(pipeline);
-  for (int i = 0; i < 3; ++i) perf::train_step(*objective, decoder, *optimizer);  // warm-up: plans, allocator
+  auto trainer = perf::seed_workload_trainer(w, pipeline);
+  for (int i = 0; i < 3; ++i) trainer.step();  // warm-up: plans, allocator
   try {
     torch::autograd::profiler::RecordProfile guard(trace);
-    for (long i = 0; i < steps; ++i) perf::train_step(*objective, decoder, *optimizer);
+    for (long i = 0; i < steps; ++i) trainer.step();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "profile_step: cannot write %s: %s\n", trace.c_str(), e.what());
     return 2;

@@ -3,6 +3,9 @@
 #include "recon/recon.h"
 
 #include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
 
 namespace perf {
 
@@ -73,61 +76,53 @@ inline recon::ReconstructionResult reconstruct_with_defaults(const recon::Recons
   return result;
 }
 
-/// The default settings' training step on a named scenario (recon/scenarios.h): a seeded default decoder, the
-/// measured-data objective with sub-apertures 0..newest added (the newest row plus one replayed earlier row per
-/// step), Adam at the progressive learning rate; holds the pipeline's scope while it lives.
-struct DefaultSettingsStep {
-  recon::ProgressiveDecoder decoder{nullptr};
-  std::shared_ptr<recon::PipelineScope> scope;
-  std::shared_ptr<recon::MeasuredDataObjective> rows;
-  std::shared_ptr<recon::StepOptimizer> optimizer;
-
-  void operator()() {
-    auto losses = (*rows)(*decoder);
-    optimizer->zero_grad();
-    (losses.old_row + losses.new_row).backward();
-    optimizer->step();
+/// The trainer (recon::ProgressiveTrainer, the one reconstruct() drives) positioned at sample `sample` of `problem`,
+/// ready to step: seeded decoder with the preset's options, no initialisation, the samples before it begun and ended
+/// without steps (their measurements joined, their reconstructions read), sample `sample` begun. step() is the
+/// trainer's own step; the loss threshold is 0, so that every timed step updates.
+class TrainerAtSample {
+ public:
+  TrainerAtSample(const recon::ReconstructionProblem& problem, int64_t grid, recon::SettingsPreset preset,
+                  const recon::PipelineOptions& pipeline, int64_t sample, uint64_t seed = 0) {
+    recon::DecoderOptions decoder_options(grid, problem.object_size);
+    recon::TrainerOptions options;
+    recon::apply_preset(preset, decoder_options, options);
+    options.pipeline = pipeline;
+    options.init_steps = 0;
+    options.loss_threshold = 0.0;
+    recon::seed_everything(seed);
+    decoder_ = std::make_unique<recon::ProgressiveDecoder>(decoder_options);
+    trainer_ = std::make_unique<recon::ProgressiveTrainer>(*decoder_, problem, options);
+    for (int64_t k = 0; k < sample; ++k) {
+      trainer_->begin_sample();
+      trainer_->end_sample();
+    }
+    trainer_->begin_sample();
   }
+
+  void step() {
+    if (!trainer_->step()) throw std::logic_error("perf::TrainerAtSample: the trainer stopped the sample at threshold 0");
+  }
+  recon::ProgressiveDecoder& decoder() { return *decoder_; }
+
+ private:
+  std::unique_ptr<recon::ProgressiveDecoder> decoder_;  // on the heap: the trainer refers to it, and this class moves
+  std::unique_ptr<recon::ProgressiveTrainer> trainer_;  // holds the pipeline's scope while it lives
 };
 
-inline DefaultSettingsStep default_settings_step(const std::string& scene_name, recon::PipelineKind kind, size_t newest,
-                                                 uint64_t seed = 0) {
+/// PRISM's step (prism-compat: previous-reconstruction memory, normalised rows, lr 1e-3) at sample 10 of the seed
+/// workload at grid N: both rows active, a cumulative mask of 10 discs. The gated per-step speedup's workload.
+inline TrainerAtSample seed_workload_trainer(const Workload& w, const recon::PipelineOptions& pipeline) {
+  return TrainerAtSample(problem(w), w.grid, recon::SettingsPreset::prism_compat, pipeline, w.samples / 2);
+}
+
+/// The default settings' step (robust: measured-data memory, the newest row plus one replayed) on a named scenario
+/// (recon/scenarios.h) at sample `sample`.
+inline TrainerAtSample default_settings_trainer(const std::string& scene_name, recon::PipelineKind kind, int64_t sample) {
   recon::PipelineOptions pipeline;
   pipeline.kind = kind;
   const auto& scene = recon::scenario(scene_name);
-  const auto problem = recon::make_problem(scene);
-  recon::DecoderOptions decoder_options(scene.grid, scene.object);
-  recon::TrainerOptions trainer;
-  recon::apply_preset(recon::SettingsPreset::robust, decoder_options, trainer);
-  DefaultSettingsStep step;
-  step.scope = std::make_shared<recon::PipelineScope>(pipeline);
-  recon::seed_everything(seed);
-  step.decoder = recon::ProgressiveDecoder(decoder_options);
-  recon::configure_decoder(step.decoder->options, pipeline);
-  step.rows = std::make_shared<recon::MeasuredDataObjective>(pipeline, trainer.replayed_per_step);
-  for (size_t k = 0; k <= newest; ++k) {
-    recon::SampleSetup setup;
-    setup.ground_truth = problem.ground_truth;
-    setup.center = problem.centers.at(k);
-    setup.radius = problem.radius;
-    setup.index = static_cast<int64_t>(k);
-    setup.loss = trainer.loss;
-    setup.noise = trainer.noise;
-    step.rows->add(setup);
-  }
-  step.optimizer = recon::make_optimizer(pipeline, step.decoder, trainer.learning_rate);
-  return step;
-}
-
-/// One training step as the trainer takes it: loss of both rows (read back, as the trainer does), backward, Adam.
-inline void train_step(recon::SampleObjective& objective, recon::ProgressiveDecoder& decoder, recon::StepOptimizer& optimizer) {
-  auto losses = objective(*decoder);
-  auto total = losses.old_row + losses.new_row;
-  volatile double value = total.item<double>();
-  (void)value;
-  optimizer.zero_grad();
-  total.backward();
-  optimizer.step();
+  return TrainerAtSample(recon::make_problem(scene), scene.grid, recon::SettingsPreset::robust, pipeline, sample);
 }
 
 }  // namespace perf

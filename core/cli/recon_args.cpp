@@ -1,5 +1,6 @@
 #include "recon_args.h"
 
+#include "recon/choices.h"
 #include "recon/limits.h"
 #include "recon/optimization_switches.h"
 #include "recon/sample_overlap.h"
@@ -17,16 +18,17 @@
 namespace recon::cli {
 namespace {
 
-const std::set<std::string> kBuiltinTargets = {"usaf", "star", "planet", "points", "disc"};
 // The optimisation switches' names come from their table (recon/optimization_switches.h).
 std::set<std::string> switch_names() {
   const auto& names = recon::OptimizationSwitches::names();
   return {names.begin(), names.end()};
 }
 
-const std::set<std::string> kPatterns = {"fermat", "random", "rings", "jittered", "star"};
-const std::set<std::string> kLosses = {"l1", "l2", "ssim", "ms-ssim", "composite"};
-const std::set<std::string> kActivations = {"none", "relu", "sigmoid", "softplus", "abs"};
+// Every other choice's names come from its table (recon/choices.h): a value is accepted when the core parses it.
+template <typename E>
+bool names_choice(const std::string& value) {
+  return recon::find_choice<E>(value).has_value();
+}
 
 bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
@@ -49,15 +51,15 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
                  "a built-in scene with a known answer (seed, partial, dense): sets target, grid, object, radius, pattern, "
                  "samples, steps and init-steps unless given");
   cmd.add_flag("--compare-epie", a.compare_epie, "also run ePIE (--epochs) on the same measurements and report both");
-  cmd.add_option("--target", a.target, "usaf, star, planet, points, disc, or a PNG/JPEG image path")->capture_default_str();
+  cmd.add_option("--target", a.target, recon::expected_choices<recon::TargetKind>() + ", or a PNG/JPEG image path")->capture_default_str();
   cmd.add_option("--grid", a.grid, "grid size N (power of two)")->capture_default_str();
   cmd.add_option("--object", a.object, "object size S in pixels (6 <= S <= N)")->capture_default_str();
   cmd.add_option("--radius", a.radius, "sub-aperture radius in k-space pixels, 1 <= r < N/2")->capture_default_str();
-  cmd.add_option("--pattern", a.pattern, "fermat, random, rings, jittered or star")->capture_default_str();
+  cmd.add_option("--pattern", a.pattern, recon::expected_choices<recon::PatternKind>())->capture_default_str();
   cmd.add_option("--samples", a.samples, "number of sub-aperture samples (>= 1)")->capture_default_str();
   cmd.add_option("--steps", a.steps, "gradient steps per sample")->capture_default_str();
   cmd.add_option("--init-steps", a.init_steps, "initialisation steps")->capture_default_str();
-  cmd.add_option("--pipeline", a.pipeline, "reference or optimized")->capture_default_str();
+  cmd.add_option("--pipeline", a.pipeline, recon::expected_choices<recon::PipelineKind>())->capture_default_str();
   cmd.add_option("--disable", a.disable, "optimisation switches to turn off (optimized pipeline; the switches that need one go off with it): " + join(switch_names()));
   cmd.add_option("--algorithm", a.algorithm, "prism (deep-prior trainer) or epie (classical baseline)")->capture_default_str();
   cmd.add_option("--epochs", a.epochs, "epie only: passes over all samples")->capture_default_str();
@@ -73,11 +75,11 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
           "SEED"));
   cmd.add_option("--threads", a.threads, "LibTorch intra-op threads (recorded in metrics.json)")->capture_default_str();
   cmd.add_option("--out", a.out, "output folder (created)")->capture_default_str();
-  cmd.add_option("--loss", a.loss, "l1, l2, ssim, ms-ssim or composite")->capture_default_str();
+  cmd.add_option("--loss", a.loss, recon::expected_choices<recon::LossKind>())->capture_default_str();
   cmd.add_option("--snr-db", a.snr_db, "detector noise SNR in dB (noise off when absent)");
-  cmd.add_option("--settings", a.settings, "robust (default) or prism-compat")->capture_default_str();
-  cmd.add_option("--activation", a.activation, "override the output activation: none, relu, sigmoid, softplus, abs");
-  cmd.add_option("--init-target", a.init_target, "override the initialisation target: disc or first-measurement");
+  cmd.add_option("--settings", a.settings, recon::expected_choices<recon::SettingsPreset>())->capture_default_str();
+  cmd.add_option("--activation", a.activation, "override the output activation: " + recon::expected_choices<recon::OutputActivation>());
+  cmd.add_option("--init-target", a.init_target, "override the initialisation target: " + recon::expected_choices<recon::InitTarget>());
   cmd.add_option("--lr", a.lr, "Adam learning rate of the progressive phase (default: the preset's)");
   cmd.add_option("--init-lr", a.init_lr, "Adam learning rate of the initialisation phase (default: the preset's)");
   cmd.add_option("--isolated-lr", a.isolated_lr,
@@ -88,7 +90,7 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--loss-threshold", a.loss_threshold, "per-sample convergence threshold; 0 runs full budgets (default: the preset's)");
   cmd.add_option("--normalize-loss", a.normalize_loss, "normalise each row's L1/L2 by its target: true or false (default: the preset's)");
   cmd.add_option("--memory", a.memory,
-                 "override what keeps earlier samples: previous-reconstruction (PRISM) or measured-data");
+                 "override what keeps earlier samples: " + recon::expected_choices<recon::SampleMemory>());
   cmd.add_option("--replayed-per-step", a.replayed_per_step,
                  "measured-data memory: earlier sub-apertures added to each step's loss");
   cmd.add_flag("--plateau-stop", a.plateau_stop, "also stop a sample on a persistent loss plateau");
@@ -174,31 +176,31 @@ std::string validate(const ReconArgs& a) {
     why << "--loss-threshold " << *a.loss_threshold << ": must be >= 0";
   } else if (a.snr_db && !std::isfinite(*a.snr_db)) {
     why << "--snr-db: must be a finite number";
-  } else if (kPatterns.count(a.pattern) == 0) {
-    why << "--pattern " << a.pattern << ": expected " << join(kPatterns);
-  } else if (kLosses.count(a.loss) == 0) {
-    why << "--loss " << a.loss << ": expected " << join(kLosses);
-  } else if (a.settings != "robust" && a.settings != "prism-compat") {
-    why << "--settings " << a.settings << ": expected robust or prism-compat";
-  } else if (!a.activation.empty() && kActivations.count(a.activation) == 0) {
-    why << "--activation " << a.activation << ": expected " << join(kActivations);
-  } else if (!a.init_target.empty() && a.init_target != "disc" && a.init_target != "first-measurement") {
-    why << "--init-target " << a.init_target << ": expected disc or first-measurement";
-  } else if (!a.memory.empty() && a.memory != "previous-reconstruction" && a.memory != "measured-data") {
-    why << "--memory " << a.memory << ": expected previous-reconstruction or measured-data";
+  } else if (!names_choice<recon::PatternKind>(a.pattern)) {
+    why << "--pattern " << a.pattern << ": expected " << recon::expected_choices<recon::PatternKind>();
+  } else if (!names_choice<recon::LossKind>(a.loss)) {
+    why << "--loss " << a.loss << ": expected " << recon::expected_choices<recon::LossKind>();
+  } else if (!names_choice<recon::SettingsPreset>(a.settings)) {
+    why << "--settings " << a.settings << ": expected " << recon::expected_choices<recon::SettingsPreset>();
+  } else if (!a.activation.empty() && !names_choice<recon::OutputActivation>(a.activation)) {
+    why << "--activation " << a.activation << ": expected " << recon::expected_choices<recon::OutputActivation>();
+  } else if (!a.init_target.empty() && !names_choice<recon::InitTarget>(a.init_target)) {
+    why << "--init-target " << a.init_target << ": expected " << recon::expected_choices<recon::InitTarget>();
+  } else if (!a.memory.empty() && !names_choice<recon::SampleMemory>(a.memory)) {
+    why << "--memory " << a.memory << ": expected " << recon::expected_choices<recon::SampleMemory>();
   } else if (a.replayed_per_step && (*a.replayed_per_step < 0 || *a.replayed_per_step > 1000000)) {
     why << "--replayed-per-step " << *a.replayed_per_step << ": must be in [0, 1000000]";
-  } else if (a.pipeline != "reference" && a.pipeline != "optimized") {
-    why << "--pipeline " << a.pipeline << ": expected reference or optimized";
+  } else if (!names_choice<recon::PipelineKind>(a.pipeline)) {
+    why << "--pipeline " << a.pipeline << ": expected " << recon::expected_choices<recon::PipelineKind>();
   } else if (a.algorithm != "prism" && a.algorithm != "epie") {
     why << "--algorithm " << a.algorithm << ": expected prism or epie";
   } else if (a.progress != "auto" && a.progress != "on" && a.progress != "off") {
     why << "--progress " << a.progress << ": expected auto, on or off";
   } else if (a.out.empty()) {
     why << "--out: must not be empty";
-  } else if (kBuiltinTargets.count(a.target) == 0) {
+  } else if (!names_choice<recon::TargetKind>(a.target)) {
     if (!has_image_extension(a.target)) {
-      why << "--target " << a.target << ": not a built-in target (" << join(kBuiltinTargets) << ") nor a .png/.jpg path";
+      why << "--target " << a.target << ": not a built-in target (" << recon::expected_choices<recon::TargetKind>() << ") nor a .png/.jpg path";
     } else if (std::error_code e; !std::filesystem::is_regular_file(a.target, e)) {  // a FIFO would block, a device never end
       why << "--target " << a.target << ": cannot open the image file (no such regular file)";
     } else if (!std::ifstream(a.target).good()) {

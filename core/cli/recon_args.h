@@ -1,6 +1,8 @@
 #pragma once
 // The recon command's arguments: parsing (CLI11) and validation, kept free of LibTorch so that they can be
 // fuzzed and tested without running anything.
+#include "recon/choices.h"
+
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -13,24 +15,24 @@ struct ReconArgs {
   std::string scenario;         // a built-in scene (recon/scenarios.h): its geometry and budgets unless given here
   std::set<std::string> given;  // the options given on the command line (long names), so a scenario fills the rest
   bool compare_epie = false;    // also run ePIE on the same measurements and report its quality beside the deep prior's
-  std::string target = "usaf";  // built-in name or an image path (.png, .jpg, .jpeg)
+  std::string target = recon::to_string(recon::TargetKind::usaf);  // built-in name or an image path (.png, .jpg, .jpeg)
   int64_t grid = 512;
   int64_t object = 128;
   double radius = 20.0;
-  std::string pattern = "fermat";
+  std::string pattern = recon::to_string(recon::PatternKind::fermat);
   int64_t samples = 20;
   int64_t steps = 50;
   int64_t init_steps = 100;
-  std::string pipeline = "optimized";
+  std::string pipeline = recon::to_string(recon::PipelineKind::optimized);
   std::vector<std::string> disable;  // optimisation switches turned off (ablation)
   std::string algorithm = "prism";   // prism | epie
   int64_t epochs = 100;              // epie only
   int64_t seed = 0;                  // >= 0 (a negative seed is refused, not wrapped)
   int64_t threads = 1;
   std::string out = "recon-out";
-  std::string loss = "l1";
+  std::string loss = recon::to_string(recon::LossKind::l1);
   std::optional<double> snr_db;      // noise off unless given
-  std::string settings = "robust";
+  std::string settings = recon::to_string(recon::SettingsPreset::robust);
   std::string activation;            // overrides the preset's output activation when set
   std::string init_target;           // overrides the preset's initialisation target when set
   std::optional<double> lr;          // override the preset's learning rates when set

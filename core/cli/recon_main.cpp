@@ -46,7 +46,7 @@ ReconArgs with_scenario(ReconArgs a) {
 Prepared prepare(const ReconArgs& a) {
   Prepared p;
   if (a.target == "usaf" || a.target == "star" || a.target == "planet" || a.target == "points" || a.target == "disc") {
-    p.problem.ground_truth = recon::synthetic_target(recon::parse_target_kind(a.target), a.object, a.grid);
+    p.problem.ground_truth = recon::synthetic_target(recon::parse_choice<recon::TargetKind>(a.target), a.object, a.grid);
   } else {
     auto image = recon::cli::read_grayscale(a.target);
     if (a.invert) image = 255.0 - image;
@@ -54,7 +54,7 @@ Prepared prepare(const ReconArgs& a) {
   }
   p.problem.object_size = a.object;
   p.problem.radius = a.radius;
-  recon::PatternOptions pattern(recon::parse_pattern_kind(a.pattern), a.samples, static_cast<double>(a.grid) / 2.0);
+  recon::PatternOptions pattern(recon::parse_choice<recon::PatternKind>(a.pattern), a.samples, static_cast<double>(a.grid) / 2.0);
   pattern.seed = a.seed;
   p.problem.centers = recon::sample_centers(pattern);
 
@@ -62,25 +62,25 @@ Prepared prepare(const ReconArgs& a) {
   p.trainer.init_steps = a.init_steps;
   p.trainer.steps_per_sample = a.steps;
   p.trainer.plateau_stop = a.plateau_stop;
-  p.trainer.loss.kind = recon::parse_loss_kind(a.loss);
+  p.trainer.loss.kind = recon::parse_choice<recon::LossKind>(a.loss);
   if (a.snr_db) {
     p.trainer.noise.enabled = true;
     p.trainer.noise.snr_db = *a.snr_db;
     p.trainer.noise.seed = a.seed;
   }
-  p.trainer.pipeline.kind = recon::parse_pipeline_kind(a.pipeline);
+  p.trainer.pipeline.kind = recon::parse_choice<recon::PipelineKind>(a.pipeline);
   // Turning a switch off turns off the switches that need it (the table's needs), so that any list is a valid plan.
   for (const auto& name : a.disable) p.trainer.pipeline.switches = p.trainer.pipeline.switches.without(name);
-  recon::apply_preset(recon::parse_settings_preset(a.settings), p.decoder, p.trainer);
+  recon::apply_preset(recon::parse_choice<recon::SettingsPreset>(a.settings), p.decoder, p.trainer);
   if (a.loss_threshold) p.trainer.loss_threshold = *a.loss_threshold;
-  if (!a.activation.empty()) p.decoder.output_activation(recon::parse_output_activation(a.activation));
-  if (!a.init_target.empty()) p.trainer.init_target = recon::parse_init_target(a.init_target);
+  if (!a.activation.empty()) p.decoder.output_activation(recon::parse_choice<recon::OutputActivation>(a.activation));
+  if (!a.init_target.empty()) p.trainer.init_target = recon::parse_choice<recon::InitTarget>(a.init_target);
   if (a.lr) p.trainer.learning_rate = *a.lr;
   if (a.init_lr) p.trainer.init_learning_rate = *a.init_lr;
   if (a.isolated_lr) p.trainer.isolated_learning_rate = *a.isolated_lr;
   if (a.normalize_loss) p.trainer.loss.normalize = *a.normalize_loss;
   if (a.keep_optimizer) p.trainer.fresh_optimizer_per_sample = !*a.keep_optimizer;
-  if (!a.memory.empty()) p.trainer.memory = recon::parse_sample_memory(a.memory);
+  if (!a.memory.empty()) p.trainer.memory = recon::parse_choice<recon::SampleMemory>(a.memory);
   if (a.replayed_per_step) p.trainer.replayed_per_step = *a.replayed_per_step;
   return p;
 }

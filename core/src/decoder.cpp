@@ -114,26 +114,6 @@ void FactoredGradient::move_into(at::Tensor& weight) {
   grad = grad.defined() ? grad + dense : dense;
 }
 
-OutputActivation parse_output_activation(const std::string& name) {
-  if (name == "none") return OutputActivation::none;
-  if (name == "relu") return OutputActivation::relu;
-  if (name == "sigmoid") return OutputActivation::sigmoid;
-  if (name == "softplus") return OutputActivation::softplus;
-  if (name == "abs") return OutputActivation::abs;
-  throw std::invalid_argument("unknown output activation '" + name + "' (expected none, relu, sigmoid, softplus or abs)");
-}
-
-std::string to_string(OutputActivation activation) {
-  switch (activation) {
-    case OutputActivation::none: return "none";
-    case OutputActivation::relu: return "relu";
-    case OutputActivation::sigmoid: return "sigmoid";
-    case OutputActivation::softplus: return "softplus";
-    case OutputActivation::abs: return "abs";
-  }
-  return "?";
-}
-
 ProgressiveDecoderImpl::ProgressiveDecoderImpl(DecoderOptions options_) : options(std::move(options_)) { reset(); }
 
 void ProgressiveDecoderImpl::reset() {

@@ -11,26 +11,6 @@ namespace {
 constexpr double kNormaliserEpsilon = 1e-8;  // PRISM's guard against an all-zero target row
 }  // namespace
 
-LossKind parse_loss_kind(const std::string& name) {
-  if (name == "l1") return LossKind::l1;
-  if (name == "l2") return LossKind::l2;
-  if (name == "ssim") return LossKind::ssim;
-  if (name == "ms-ssim" || name == "ms_ssim") return LossKind::ms_ssim;
-  if (name == "composite") return LossKind::composite;
-  throw std::invalid_argument("unknown loss '" + name + "' (expected l1, l2, ssim, ms-ssim or composite)");
-}
-
-std::string to_string(LossKind kind) {
-  switch (kind) {
-    case LossKind::l1: return "l1";
-    case LossKind::l2: return "l2";
-    case LossKind::ssim: return "ssim";
-    case LossKind::ms_ssim: return "ms-ssim";
-    case LossKind::composite: return "composite";
-  }
-  return "?";
-}
-
 at::Tensor loss_normaliser(const at::Tensor& target, const LossOptions& o) {
   if (!o.normalize) return at::ones({}, target.options());
   if (o.kind == LossKind::l1) return target.abs().mean() + kNormaliserEpsilon;

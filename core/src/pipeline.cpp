@@ -9,14 +9,6 @@
 
 namespace recon {
 
-PipelineKind parse_pipeline_kind(const std::string& name) {
-  if (name == "reference") return PipelineKind::reference;
-  if (name == "optimized") return PipelineKind::optimized;
-  throw std::invalid_argument("unknown pipeline '" + name + "' (expected reference or optimized)");
-}
-
-std::string to_string(PipelineKind kind) { return kind == PipelineKind::reference ? "reference" : "optimized"; }
-
 ExecutionPlan::ExecutionPlan(const PipelineOptions& options)
     : kind_(options.kind),
       switches_(options.kind == PipelineKind::optimized ? options.switches : OptimizationSwitches::none()) {

@@ -141,24 +141,4 @@ std::vector<Center> sample_centers(const PatternOptions& o) {
   throw std::invalid_argument("PatternOptions::kind: unknown pattern");
 }
 
-PatternKind parse_pattern_kind(const std::string& name) {
-  if (name == "fermat") return PatternKind::fermat;
-  if (name == "random") return PatternKind::random;
-  if (name == "rings") return PatternKind::rings;
-  if (name == "jittered") return PatternKind::jittered;
-  if (name == "star") return PatternKind::star;
-  throw std::invalid_argument("unknown pattern '" + name + "' (expected fermat, random, rings, jittered or star)");
-}
-
-std::string to_string(PatternKind kind) {
-  switch (kind) {
-    case PatternKind::fermat: return "fermat";
-    case PatternKind::random: return "random";
-    case PatternKind::rings: return "rings";
-    case PatternKind::jittered: return "jittered";
-    case PatternKind::star: return "star";
-  }
-  return "?";
-}
-
 }  // namespace recon

@@ -4,14 +4,6 @@
 
 namespace recon {
 
-SettingsPreset parse_settings_preset(const std::string& name) {
-  if (name == "robust") return SettingsPreset::robust;
-  if (name == "prism-compat" || name == "prism_compat") return SettingsPreset::prism_compat;
-  throw std::invalid_argument("unknown settings preset '" + name + "' (expected robust or prism-compat)");
-}
-
-std::string to_string(SettingsPreset preset) { return preset == SettingsPreset::robust ? "robust" : "prism-compat"; }
-
 // Why each robust choice (measured on the seed workload with the europa image, seeds 0–4, optimized pipeline;
 // numbers in the README's accuracy section):
 // - sigmoid output: the measurement is a modulus, so x and −x fit equally well; a non-negative output removes

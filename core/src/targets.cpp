@@ -90,26 +90,6 @@ at::Tensor uniform_disc(const at::Tensor& v, const at::Tensor& u) {
 
 }  // namespace
 
-TargetKind parse_target_kind(const std::string& name) {
-  if (name == "usaf") return TargetKind::usaf;
-  if (name == "star") return TargetKind::star;
-  if (name == "planet") return TargetKind::planet;
-  if (name == "points") return TargetKind::points;
-  if (name == "disc") return TargetKind::disc;
-  throw std::invalid_argument("unknown target '" + name + "' (expected usaf, star, planet, points, disc or an image path)");
-}
-
-std::string to_string(TargetKind kind) {
-  switch (kind) {
-    case TargetKind::usaf: return "usaf";
-    case TargetKind::star: return "star";
-    case TargetKind::planet: return "planet";
-    case TargetKind::points: return "points";
-    case TargetKind::disc: return "disc";
-  }
-  return "?";
-}
-
 at::Tensor synthetic_object(TargetKind kind, int64_t object_size) {
   if (object_size < 4) throw std::invalid_argument("synthetic_object: object size = " + std::to_string(object_size) + ", must be >= 4");
   auto [v, u] = unit_square(object_size * kSupersampling);

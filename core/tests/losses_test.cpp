@@ -23,12 +23,12 @@ TEST(losses, every_kind_is_zero_at_the_target_and_positive_elsewhere) {
   b = b.to(at::kFloat);
   for (const char* name : {"l1", "l2", "ssim", "ms-ssim", "composite"}) {
     recon::LossOptions o;
-    o.kind = recon::parse_loss_kind(name);
+    o.kind = recon::parse_choice<recon::LossKind>(name);
     auto norm = recon::loss_normaliser(a, o);
     EXPECT_NEAR(recon::row_loss(a, a, norm, o).item<double>(), 0.0, kTolerance) << name;
     EXPECT_GT(recon::row_loss(b, a, norm, o).item<double>(), 1e-4) << name;
   }
-  EXPECT_THROW(recon::parse_loss_kind("huber"), std::invalid_argument);
+  EXPECT_THROW(recon::parse_choice<recon::LossKind>("huber"), std::invalid_argument);
 }
 
 TEST(losses, composite_is_the_weighted_sum) {

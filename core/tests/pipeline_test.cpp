@@ -272,8 +272,8 @@ TEST(pipeline, switch_names_round_trip) {
   auto s = recon::OptimizationSwitches::none();
   for (const auto& name : recon::OptimizationSwitches::names()) EXPECT_FALSE(s.by_name(name));
   EXPECT_THROW(s.by_name("warp_drive"), std::invalid_argument);
-  EXPECT_EQ(recon::parse_pipeline_kind("reference"), recon::PipelineKind::reference);
-  EXPECT_THROW(recon::parse_pipeline_kind("fast"), std::invalid_argument);
+  EXPECT_EQ(recon::parse_choice<recon::PipelineKind>("reference"), recon::PipelineKind::reference);
+  EXPECT_THROW(recon::parse_choice<recon::PipelineKind>("fast"), std::invalid_argument);
 }
 
 TEST(optimizer, fused_adam_matches_torch_adam) {

@@ -51,9 +51,9 @@ TEST(sampling, random_is_fixed_by_its_seed_and_starts_at_dc) {
 
 TEST(sampling, names_round_trip_and_bad_input_is_rejected) {
   for (const char* name : {"fermat", "random", "rings", "jittered", "star"}) {
-    EXPECT_EQ(recon::to_string(recon::parse_pattern_kind(name)), name);
+    EXPECT_EQ(recon::to_string(recon::parse_choice<recon::PatternKind>(name)), name);
   }
-  EXPECT_THROW(recon::parse_pattern_kind("spiral"), std::invalid_argument);
+  EXPECT_THROW(recon::parse_choice<recon::PatternKind>("spiral"), std::invalid_argument);
   EXPECT_THROW(recon::sample_centers(recon::PatternOptions(recon::PatternKind::fermat, 0, 10.0)), std::invalid_argument);
 }
 

@@ -30,12 +30,12 @@ TEST(targets, constant_image_is_rejected) {
 
 TEST(targets, builtins_are_valid_amplitudes) {
   for (const char* name : {"usaf", "star", "planet", "points", "disc"}) {
-    auto gt = recon::synthetic_target(recon::parse_target_kind(name), 64, 128);
+    auto gt = recon::synthetic_target(recon::parse_choice<recon::TargetKind>(name), 64, 128);
     EXPECT_GE(gt.min().item<float>(), 0.0f) << name;
     EXPECT_NEAR(gt.max().item<float>(), 1.0f, 1e-6) << name;
     EXPECT_GT(gt.narrow(0, 32, 64).narrow(1, 32, 64).std().item<float>(), 0.05f) << name;
   }
-  EXPECT_THROW(recon::parse_target_kind("lena"), std::invalid_argument);
+  EXPECT_THROW(recon::parse_choice<recon::TargetKind>("lena"), std::invalid_argument);
 }
 
 TEST(noise, reaches_the_requested_snr_and_is_seeded) {

@@ -1,5 +1,6 @@
 // Contract: the trainer is deterministic for a given seed and thread count, tests convergence before the update,
 // honours its budgets, and actually reconstructs (quality rises above the initial disc).
+#include "recon/progressive_trainer.h"
 #include "recon/runtime.h"
 #include "recon/sampling.h"
 #include "recon/settings.h"
@@ -96,6 +97,60 @@ TEST(trainer, rejects_inconsistent_problems) {
   s.problem.centers.clear();
   recon::ProgressiveDecoder right(s.decoder);
   EXPECT_THROW(recon::reconstruct(right, s.problem, s.options), std::invalid_argument);
+}
+
+TEST(trainer, the_stepped_trainer_driven_by_hand_is_reconstruct) {
+  // The benchmark suites time ProgressiveTrainer::step; driving it as its header's example does must give the very
+  // reconstruction, records and step counts reconstruct() gives, for both memories and both pipelines.
+  for (auto preset : {recon::SettingsPreset::robust, recon::SettingsPreset::prism_compat}) {
+    for (auto kind : {recon::PipelineKind::reference, recon::PipelineKind::optimized}) {
+      auto s = small_problem(kind);
+      recon::apply_preset(preset, s.decoder, s.options);
+      s.options.steps_per_sample = 4;
+      const auto expected = run(s, 1);
+      recon::seed_everything(1);
+      recon::ProgressiveDecoder decoder(s.decoder);
+      recon::ProgressiveTrainer trainer(decoder, s.problem, s.options);
+      trainer.initialise();
+      for (size_t k = 0; k < s.problem.centers.size(); ++k) {
+        trainer.begin_sample();
+        for (int64_t step = 0; step < s.options.steps_per_sample && trainer.step(); ++step) {
+        }
+        trainer.end_sample();
+      }
+      const auto got = trainer.finish();
+      const auto where = recon::to_string(preset) + ", " + recon::to_string(kind);
+      EXPECT_TRUE(at::equal(got.reconstruction, expected.reconstruction)) << where;
+      EXPECT_EQ(got.total_steps, expected.total_steps) << where;
+      ASSERT_EQ(got.samples.size(), expected.samples.size()) << where;
+      for (size_t k = 0; k < got.samples.size(); ++k) {
+        EXPECT_EQ(got.samples[k].loss_new, expected.samples[k].loss_new) << where << ", sample " << k;
+        EXPECT_EQ(got.samples[k].learning_rate, expected.samples[k].learning_rate) << where << ", sample " << k;
+      }
+    }
+  }
+}
+
+TEST(trainer, the_stepped_trainer_refuses_calls_out_of_order) {
+  auto s = small_problem(recon::PipelineKind::optimized);
+  recon::seed_everything(0);
+  recon::ProgressiveDecoder decoder(s.decoder);
+  recon::ProgressiveTrainer trainer(decoder, s.problem, s.options);
+  EXPECT_THROW(trainer.step(), std::logic_error);        // no sample open
+  EXPECT_THROW(trainer.end_sample(), std::logic_error);
+  trainer.begin_sample();
+  EXPECT_THROW(trainer.begin_sample(), std::logic_error);  // one open already
+  EXPECT_THROW(trainer.initialise(), std::logic_error);    // after the first sample began
+  EXPECT_THROW(trainer.finish(), std::logic_error);        // a sample is open
+  EXPECT_TRUE(trainer.step());
+  trainer.end_sample();
+  for (size_t k = 1; k < s.problem.centers.size(); ++k) {
+    trainer.begin_sample();
+    trainer.end_sample();
+  }
+  EXPECT_EQ(trainer.samples_begun(), static_cast<int64_t>(s.problem.centers.size()));
+  EXPECT_THROW(trainer.begin_sample(), std::logic_error);  // every sample begun
+  EXPECT_EQ(trainer.finish().samples.size(), s.problem.centers.size());
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #pragma once
 /// PRISM's ProgressiveDecoder: a decoder-only deep image prior whose output is the reconstruction.
+#include "recon/choices.h"
+
 #include <torch/arg.h>
 #include <torch/nn/cloneable.h>
 #include <torch/nn/modules/batchnorm.h>
@@ -23,13 +25,6 @@ struct FactoredGradient {
   /// Adds the dense sum of the terms to `weight`'s gradient (same products as at::outer) and clears the terms.
   void move_into(at::Tensor& weight);
 };
-
-/// Applied to the last convolution's output. PRISM's runner uses `none`; a non-negative activation removes the
-/// sign ambiguity of a modulus measurement (x and −x measure the same).
-enum class OutputActivation { none, relu, sigmoid, softplus, abs };
-
-OutputActivation parse_output_activation(const std::string& name);  ///< throws std::invalid_argument
-std::string to_string(OutputActivation activation);
 
 /// Options for the decoder.
 /// Example: DecoderOptions(512, 128).output_activation(OutputActivation::sigmoid)

@@ -1,21 +1,13 @@
 #pragma once
 /// Per-row losses between a predicted measurement and its target.
+#include "recon/choices.h"
+
 #include <ATen/Tensor.h>
 
 #include <string>
 
 namespace recon {
 
-enum class LossKind {
-  l1,         ///< mean |p − t|, normalised by mean |t| (PRISM's default)
-  l2,         ///< mean (p − t)², normalised by mean t²
-  ssim,       ///< (1 − SSIM(p, t)) / 2, data range 1
-  ms_ssim,    ///< (1 − MS-SSIM(p, t)) / 2
-  composite,  ///< weight_l1 · mean|p − t| + weight_ssim · (1 − SSIM)/2, unnormalised (PRISM's composite)
-};
-
-LossKind parse_loss_kind(const std::string& name);  ///< throws std::invalid_argument
-std::string to_string(LossKind kind);
 
 /// Example: LossOptions{}.kind = LossKind::composite, with weight_l1 0.7 and weight_ssim 0.3.
 struct LossOptions {

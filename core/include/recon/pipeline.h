@@ -1,5 +1,6 @@
 #pragma once
 /// The two pipelines of one algorithm: how the loss of a training step is computed.
+#include "recon/choices.h"
 #include "recon/aperture.h"
 #include "recon/decoder.h"
 #include "recon/losses.h"
@@ -15,13 +16,6 @@
 
 namespace recon {
 
-enum class PipelineKind {
-  reference,  ///< PRISM's computation: two full centred spectra, masks and normalisers rebuilt every step
-  optimized,  ///< the same mathematics with the switches below
-};
-
-PipelineKind parse_pipeline_kind(const std::string& name);  ///< throws std::invalid_argument
-std::string to_string(PipelineKind kind);
 
 struct PipelineOptions {
   PipelineKind kind = PipelineKind::optimized;

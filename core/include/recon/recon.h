@@ -10,6 +10,7 @@
 #include "recon/noise.h"
 #include "recon/optimizer.h"
 #include "recon/pipeline.h"
+#include "recon/progressive_trainer.h"
 #include "recon/runtime.h"
 #include "recon/sampling.h"
 #include "recon/scenarios.h"

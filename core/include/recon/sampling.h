@@ -1,5 +1,6 @@
 #pragma once
 /// Sampling patterns: where in k-space the sub-apertures are placed, in acquisition order.
+#include "recon/choices.h"
 #include "recon/aperture.h"
 
 #include <cstdint>
@@ -7,14 +8,6 @@
 #include <vector>
 
 namespace recon {
-
-enum class PatternKind {
-  fermat,    ///< golden-angle spiral, exactly PRISM's formula (first centre at DC, sorted by radius)
-  random,    ///< uniform in the disc of radius r_max, seeded, one centre forced to DC, sorted by radius
-  rings,     ///< DC, then concentric rings with point counts proportional to the ring radius
-  jittered,  ///< square grid inside the disc with seeded ±10 % Gaussian jitter, sorted by radius
-  star,      ///< DC, then points along equally spaced radial arms, innermost first
-};
 
 /// Options for sample_centers().
 /// Example: PatternOptions(PatternKind::fermat, 20, 256.0) — the seed workload's 20 Fermat centres.
@@ -27,11 +20,8 @@ struct PatternOptions {
   int64_t star_arms = 6;
 };
 
-/// The centres, in acquisition order. Throws std::invalid_argument naming the field on bad options.
+/// The centres, in acquisition order (PatternKind: recon/choices.h). Throws std::invalid_argument naming the field on
+/// bad options.
 std::vector<Center> sample_centers(const PatternOptions& options);
-
-/// Parses "fermat", "random", "rings", "jittered" or "star"; throws std::invalid_argument otherwise.
-PatternKind parse_pattern_kind(const std::string& name);
-std::string to_string(PatternKind kind);
 
 }  // namespace recon

@@ -1,5 +1,7 @@
 #pragma once
 /// Ground-truth objects: built-in synthetic targets and the preparation PRISM applies to image files.
+#include "recon/choices.h"
+
 #include <ATen/Tensor.h>
 
 #include <cstdint>
@@ -7,16 +9,6 @@
 
 namespace recon {
 
-enum class TargetKind {
-  usaf,    ///< USAF-1951-style bar target: groups of three bars, horizontal and vertical, shrinking by 2^(1/6)
-  star,    ///< Siemens star with 36 spokes
-  planet,  ///< limb-darkened disc with latitude bands and craters
-  points,  ///< a few point-like sources of different brightness
-  disc,    ///< uniform disc of radius S/2 (the initialisation target's shape)
-};
-
-TargetKind parse_target_kind(const std::string& name);  ///< throws std::invalid_argument on an unknown name
-std::string to_string(TargetKind kind);
 
 /// A synthetic object as an [S, S] float32 intensity image in [0, 1], anti-aliased by 4×4 supersampling.
 at::Tensor synthetic_object(TargetKind kind, int64_t object_size);

@@ -1,5 +1,6 @@
 #pragma once
 /// The progressive trainer: an initialisation phase, then one fitting phase per sub-aperture sample.
+#include "recon/choices.h"
 #include "recon/aperture.h"
 #include "recon/decoder.h"
 #include "recon/losses.h"
@@ -16,27 +17,6 @@
 #include <vector>
 
 namespace recon {
-
-/// What the initialisation phase pulls the output toward (image space, no physics).
-enum class InitTarget {
-  disc,               ///< PRISM's default: the binary disc of radius S/2
-  first_measurement,  ///< the (noisy) amplitude measured through the first sub-aperture, min–max normalised:
-                      ///< a low-pass image of the object that every seed starts from
-};
-
-InitTarget parse_init_target(const std::string& name);  ///< "disc" or "first-measurement"; throws otherwise
-std::string to_string(InitTarget target);
-
-/// What keeps a sample's fit from undoing the samples before it.
-enum class SampleMemory {
-  previous_reconstruction,  ///< PRISM: an "old" row fits the previous reconstruction seen through the union of the
-                            ///< measured pupils (self-consistency; no measured data of earlier samples enters)
-  measured_data,            ///< every step's loss adds, to the new sub-aperture's row, the rows of earlier
-                            ///< sub-apertures (their own measurements, round robin): every measurement keeps acting
-};
-
-SampleMemory parse_sample_memory(const std::string& name);  ///< "previous-reconstruction" or "measured-data"
-std::string to_string(SampleMemory memory);
 
 /// Example: TrainerOptions{}.steps_per_sample = 50 with init_steps = 100 — the seed workload's budgets.
 struct TrainerOptions {
@@ -112,7 +92,8 @@ struct Progress {
 using ProgressCallback = std::function<void(const Progress&)>;
 
 /// Runs PRISM's algorithm on `decoder` (already initialised, e.g. after torch::manual_seed). Throws
-/// std::invalid_argument when the problem and the decoder disagree (grid or object size, no centres).
+/// std::invalid_argument when the problem and the decoder disagree (grid or object size, no centres). Drives a
+/// ProgressiveTrainer (recon/progressive_trainer.h) through the initialisation and every sample's step budget.
 ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const ReconstructionProblem& problem,
                                  const TrainerOptions& options, const ProgressCallback& on_progress = {});
 

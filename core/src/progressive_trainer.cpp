@@ -1,0 +1,270 @@
+#include "recon/progressive_trainer.h"
+
+#include "convergence_monitor.h"
+#include "plants.h"
+#include "recon/fourier.h"
+#include "recon/limits.h"
+#include "recon/optimizer.h"
+
+#include <ATen/ATen.h>
+#include <torch/autograd.h>
+
+#include <chrono>
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+
+namespace recon {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+void validate(const ProgressiveDecoder& decoder, const ReconstructionProblem& p, const TrainerOptions& o) {
+  const int64_t n = decoder->options.grid_size();
+  if (!p.ground_truth.defined() || p.ground_truth.dim() != 2 || p.ground_truth.size(0) != n || p.ground_truth.size(1) != n) {
+    throw std::invalid_argument("ReconstructionProblem::ground_truth must be [" + std::to_string(n) + ", " + std::to_string(n) + "]");
+  }
+  if (p.object_size != decoder->options.object_size()) {
+    throw std::invalid_argument("ReconstructionProblem::object_size = " + std::to_string(p.object_size) +
+                                " differs from the decoder's " + std::to_string(decoder->options.object_size()));
+  }
+  if (p.centers.empty()) throw std::invalid_argument("ReconstructionProblem::centers is empty");
+  if (!(p.radius >= kMinRadius) || p.radius >= static_cast<double>(n) / 2.0) {
+    throw std::invalid_argument("ReconstructionProblem::radius = " + std::to_string(p.radius) + ", must be in [" +
+                                std::to_string(kMinRadius) + ", N/2)");
+  }
+  if (p.object_size < kMinObjectSize) {
+    throw std::invalid_argument("ReconstructionProblem::object_size = " + std::to_string(p.object_size) + ", must be >= " +
+                                std::to_string(kMinObjectSize) + " (SSIM's window)");
+  }
+  if (o.init_steps < 0 || o.steps_per_sample < 0) throw std::invalid_argument("TrainerOptions: step budgets must be >= 0");
+  if (!(o.learning_rate > 0.0)) throw std::invalid_argument("TrainerOptions::learning_rate must be > 0");
+  if (!(o.init_learning_rate > 0.0)) throw std::invalid_argument("TrainerOptions::init_learning_rate must be > 0");
+  if (!(o.isolated_learning_rate >= 0.0) || !std::isfinite(o.isolated_learning_rate)) {
+    throw std::invalid_argument("TrainerOptions::isolated_learning_rate must be >= 0 and finite");
+  }
+  if (o.replayed_per_step < 0) throw std::invalid_argument("TrainerOptions::replayed_per_step must be >= 0");
+}
+
+// PRISM's ReduceLROnPlateau(mode=min, factor=0.5, patience=10, relative threshold 1e-4), stepped once per 100
+// initialisation steps.
+class PlateauScheduler {
+ public:
+  void step(double loss, StepOptimizer& optimizer) {
+    if (loss < best_ * (1.0 - 1e-4)) {
+      best_ = loss;
+      bad_ = 0;
+    } else if (++bad_ > 10) {
+      optimizer.set_learning_rate(optimizer.learning_rate() * 0.5);
+      bad_ = 0;
+    }
+  }
+
+ private:
+  double best_ = std::numeric_limits<double>::infinity();
+  int64_t bad_ = 0;
+};
+
+at::Tensor init_target(const ReconstructionProblem& p, const TrainerOptions& o, int64_t n) {
+  if (o.init_target == InitTarget::disc) {
+    return disc_mask(n, Center{}, static_cast<double>(p.object_size) / 2.0).to(at::kFloat);
+  }
+  // The low-pass image through the first pupil, aligned with the object: |Fc⁻¹(Fc(x)·M)| is PRISM's measurement
+  // rolled back by one pixel (prism-core.md §1.3), so the decoder output and the ground truth stay registered.
+  auto first = at::abs(ifft2c(fft2c(p.ground_truth) * disc_mask(n, p.centers.front(), p.radius)));
+  first = add_measurement_noise(first, o.noise, 0);
+  const auto lo = first.min(), span = first.max() - lo;
+  return ((first - lo) / at::clamp_min(span, 1e-12)).contiguous();
+}
+
+// Fraction of `disc`'s pixels inside `earlier` (the union of the earlier discs, kept by the caller, one disc added
+// per sample), then adds the disc to it.
+double cover_and_add(const at::Tensor& disc, at::Tensor& earlier) {
+  const double area = disc.sum().item<double>();
+  const double covered = area > 0.0 ? disc.logical_and(earlier).sum().item<double>() / area : 0.0;
+  earlier.logical_or_(disc);
+  return covered;
+}
+
+// The learning rate of a sample whose disc is `covered` by earlier ones (see TrainerOptions::isolated_learning_rate).
+double sample_learning_rate(const TrainerOptions& o, double covered) {
+  if (o.isolated_learning_rate <= 0.0) return o.learning_rate;
+  return covered >= kOverlapped ? o.learning_rate : o.isolated_learning_rate;
+}
+
+}  // namespace
+
+struct ProgressiveTrainer::State {
+  State(ProgressiveDecoder& d, const ReconstructionProblem& p, const TrainerOptions& o, ProgressCallback cb)
+      : decoder(d), problem(p), options(o), on_progress(std::move(cb)), plan(o.pipeline), measured(plan, o.replayed_per_step) {}
+
+  ProgressiveDecoder& decoder;
+  const ReconstructionProblem problem;
+  const TrainerOptions options;
+  const ProgressCallback on_progress;
+  const Clock::time_point start = Clock::now();
+  const ExecutionPlan plan;  // resolved once; everything below runs it
+  std::optional<PipelineScope> scope;
+  ReconstructionResult result;
+  bool initialised = false;
+
+  // Across samples.
+  at::Tensor current;         // the reconstruction after the last ended sample (defined once one has ended)
+  MeasuredDataObjective measured;
+  at::Tensor covered_so_far;  // union of the discs measured so far, when the isolated rate needs it
+  std::unique_ptr<StepOptimizer> optimizer;
+
+  // The open sample.
+  bool open = false;
+  bool first = true;
+  Clock::time_point sample_start;
+  std::unique_ptr<SampleObjective> own;  // previous-reconstruction memory: this sample's two-row objective
+  std::optional<detail::ConvergenceMonitor> monitor;
+  SampleRecord record;
+  int64_t evaluations = 0;
+
+  int64_t n() const { return decoder->options.grid_size(); }
+  at::Tensor output() const {
+    at::NoGradGuard no_grad;
+    return decoder->forward().view({n(), n()}).clone();
+  }
+};
+
+ProgressiveTrainer::ProgressiveTrainer(ProgressiveDecoder& decoder, const ReconstructionProblem& problem,
+                                       const TrainerOptions& options, ProgressCallback on_progress) {
+  validate(decoder, problem, options);
+  state_ = std::make_unique<State>(decoder, problem, options, std::move(on_progress));
+  configure_decoder(decoder->options, state_->plan);
+  state_->scope.emplace(state_->plan);
+}
+
+ProgressiveTrainer::~ProgressiveTrainer() = default;
+
+int64_t ProgressiveTrainer::samples_begun() const { return static_cast<int64_t>(state_->result.samples.size()) + (state_->open ? 1 : 0); }
+
+// Initialisation: pull the output toward the init target (image space, no physics).
+void ProgressiveTrainer::initialise() {
+  auto& s = *state_;
+  if (s.initialised || samples_begun() > 0) throw std::logic_error("ProgressiveTrainer::initialise: only once, before the first sample");
+  s.initialised = true;
+  const int64_t n = s.n();
+  const auto& o = s.options;
+  auto target = init_target(s.problem, o, n);
+  const auto normaliser = target.mean();
+  auto optimizer = make_optimizer(s.plan, s.decoder, o.init_learning_rate);
+  PlateauScheduler scheduler;
+  double loss_value = 0.0;
+  int64_t step = 0;
+  for (; step < o.init_steps; ++step) {
+    auto loss = (s.decoder->forward().view({n, n}) - target).abs().mean() / normaliser;
+    loss_value = loss.item<double>();
+    if (s.on_progress) s.on_progress(Progress{Progress::Phase::init, 0, 0, step + 1, o.init_steps, loss_value});
+    if (loss_value < o.loss_threshold) break;
+    optimizer->zero_grad();
+    loss.backward();
+    optimizer->step();
+    if ((step + 1) % 100 == 0) scheduler.step(loss_value, *optimizer);
+  }
+  s.result.init_steps = step;
+  s.result.init_loss = loss_value;
+  s.result.total_steps = step;
+  s.result.seconds_init = seconds_since(s.start);
+}
+
+void ProgressiveTrainer::begin_sample() {
+  auto& s = *state_;
+  const int64_t k = samples_begun();
+  if (s.open || k >= static_cast<int64_t>(s.problem.centers.size())) {
+    throw std::logic_error("ProgressiveTrainer::begin_sample: a sample is open or every sample has been begun");
+  }
+  s.sample_start = Clock::now();
+  SampleSetup setup;
+  setup.ground_truth = s.problem.ground_truth;
+  setup.previous_reconstruction = s.current;  // ignored by the first sample, the only one before any has ended
+  setup.previous_centers.assign(s.problem.centers.begin(), s.problem.centers.begin() + k);
+  setup.center = s.problem.centers[static_cast<size_t>(k)];
+  setup.radius = s.problem.radius;
+  setup.first = k == 0;
+  setup.index = k;
+  setup.loss = s.options.loss;
+  setup.noise = s.options.noise;
+  s.first = setup.first;
+  s.own.reset();
+  if (s.options.memory == SampleMemory::measured_data) {
+    s.measured.add(setup);
+  } else {
+    s.own = make_objective(setup, s.plan);
+  }
+  double covered = 0.0;
+  if (s.options.isolated_learning_rate > 0.0) {
+    const auto disc = disc_mask(s.n(), setup.center, s.problem.radius) > 0.5;
+    if (!s.covered_so_far.defined()) s.covered_so_far = at::zeros_like(disc);
+    covered = cover_and_add(disc, s.covered_so_far);
+  }
+  const double lr = k > 0 && detail::planted("lr_ignored_after_first_sample") ? TrainerOptions{}.learning_rate
+                                                                              : sample_learning_rate(s.options, covered);
+  if (s.options.fresh_optimizer_per_sample || !s.optimizer) s.optimizer = make_optimizer(s.plan, s.decoder, lr);
+  s.optimizer->set_learning_rate(lr);
+  s.monitor.emplace(s.options.loss_threshold);
+  s.record = SampleRecord{};
+  s.record.index = k;
+  s.record.center = setup.center;
+  s.record.covered = covered;
+  s.record.learning_rate = lr;
+  s.evaluations = 0;
+  s.open = true;
+}
+
+bool ProgressiveTrainer::step() {
+  auto& s = *state_;
+  if (!s.open) throw std::logic_error("ProgressiveTrainer::step: no sample is open");
+  auto& record = s.record;
+  const auto& o = s.options;
+  auto losses = s.own ? (*s.own)(*s.decoder) : s.measured(*s.decoder);
+  auto total = losses.old_row + losses.new_row;
+  record.loss_old = losses.old_row.item<double>();
+  record.loss_new = losses.new_row.item<double>();
+  const double total_value = record.loss_old + record.loss_new;
+  if (s.evaluations++ == 0) record.first_loss = total_value;
+  s.monitor->update(total_value);
+  if (s.on_progress) {
+    s.on_progress(Progress{Progress::Phase::sample, record.index + 1, static_cast<int64_t>(s.problem.centers.size()), s.evaluations,
+                           o.steps_per_sample, total_value});
+  }
+  // Convergence is tested before the update, on the rows (the first sample has only the new row).
+  const bool below = s.first ? record.loss_new < o.loss_threshold
+                             : record.loss_old < o.loss_threshold && record.loss_new < o.loss_threshold;
+  if (below || (o.plateau_stop && s.monitor->should_stop())) {
+    record.converged = true;
+    return false;
+  }
+  s.optimizer->zero_grad();
+  total.backward();
+  s.optimizer->step();
+  ++record.steps;
+  return true;
+}
+
+void ProgressiveTrainer::end_sample() {
+  auto& s = *state_;
+  if (!s.open) throw std::logic_error("ProgressiveTrainer::end_sample: no sample is open");
+  s.current = s.output();
+  s.record.quality = evaluate(s.current, s.problem.ground_truth, s.problem.object_size);
+  s.record.seconds = seconds_since(s.sample_start);
+  s.result.total_steps += s.record.steps;
+  s.result.samples.push_back(s.record);
+  s.own.reset();
+  s.open = false;
+}
+
+ReconstructionResult ProgressiveTrainer::finish() {
+  auto& s = *state_;
+  if (s.open) throw std::logic_error("ProgressiveTrainer::finish: a sample is open");
+  s.result.reconstruction = s.current.defined() ? s.current : s.output();
+  s.result.seconds_total = seconds_since(s.start);
+  return std::move(s.result);
+}
+
+}  // namespace recon
