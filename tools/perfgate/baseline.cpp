@@ -143,11 +143,7 @@ std::string to_json_text(const Baseline& b) {
   json entries = json::array();
   for (const auto& e : b.entries) {
     json t;
-    switch (e.tolerance.kind) {
-      case Tolerance::Kind::abs: t["abs"] = e.tolerance.amount; break;
-      case Tolerance::Kind::rel: t["rel"] = e.tolerance.amount; break;
-      case Tolerance::Kind::exact: t["exact"] = true; break;
-    }
+    t[to_string(e.tolerance.kind)] = e.tolerance.kind == Tolerance::Kind::exact ? json(true) : json(e.tolerance.amount);
     json entry = {{"benchmark", e.benchmark}, {"field", e.field},   {"value", e.value},
                   {"unit", e.unit},           {"direction", to_string(e.direction)}, {"tolerance", t}};
     if (e.limit) entry["limit"] = *e.limit;
@@ -167,6 +163,15 @@ std::string to_string(Direction d) {
     case Direction::higher: return "higher";
     case Direction::lower: return "lower";
     case Direction::either: return "either";
+  }
+  return "?";
+}
+
+std::string to_string(Tolerance::Kind kind) {
+  switch (kind) {
+    case Tolerance::Kind::abs: return "abs";
+    case Tolerance::Kind::rel: return "rel";
+    case Tolerance::Kind::exact: return "exact";
   }
   return "?";
 }

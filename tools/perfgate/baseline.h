@@ -51,6 +51,7 @@ Baseline read_baseline(const std::string& path);
 std::string to_json_text(const Baseline& baseline);
 
 std::string to_string(Direction d);
+std::string to_string(Tolerance::Kind kind);  ///< "abs", "rel" or "exact": the key of a baseline's tolerance object
 std::string describe(const Tolerance& t);  ///< e.g. "±1 abs", "5% rel", "exact"
 
 /// The values an entry accepts under its tolerance, ignoring its limit: [value − slack, +∞) for higher,

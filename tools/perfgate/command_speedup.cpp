@@ -9,6 +9,7 @@
 #include "error.h"
 #include "numeric_options.h"
 #include "one_line.h"
+#include "row_text.h"
 #include "speedup.h"
 #include "speedup_series.h"
 #include "temporary_folder.h"
@@ -105,7 +106,7 @@ int run_speedup(const SpeedupArgs& a) {
   print(report, a);
   if (series) {
     std::cout << (series->advisory ? (series->below ? "ADVISORY-SLOWER" : "ADVISORY-PASS") : to_string(series->verdict))
-              << ": against the baselined speedup " << series->baseline << "x (" << series->tolerance << "): the interval ["
+              << ": against the baselined speedup " << series->baseline << "x (" << criterion_text(Direction::higher, series->tolerance, series->hard_limit, series->advisory) << "): the interval ["
               << report.low << ", " << report.high << "] " << (series->below ? "lies wholly below " : "reaches ") << series->limit << "x\n";
   }
   switch (verdict) {

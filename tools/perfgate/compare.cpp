@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
-#include <sstream>
 
 namespace perfgate {
 
@@ -40,14 +39,18 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
     row.field = e.field;
     row.unit = e.unit;
     row.baseline = e.value;
+    row.direction = e.direction;
+    row.tolerance = e.tolerance;
+    row.limit = e.limit;
+    row.advisory = e.advisory;
+    row.band = acceptable_band(e);
     row.threshold = threshold_of(e);
-    row.tolerance = describe(e.tolerance);
-    if (e.limit) row.tolerance += std::string(e.direction == Direction::higher ? ", min " : ", max ") + std::to_string(*e.limit);
-    if (e.advisory) row.tolerance += ", advisory";
+    row.results_source = results.source;
+    row.results_machine = machine;
+    row.baseline_machine = baseline.provenance.machine_fingerprint;
     if (e.advisory && !same_machine) {
       row.verdict = Verdict::other_machine;
-      row.reason = "recorded on machine " + (baseline.provenance.machine_fingerprint.empty() ? std::string("(unknown)") : baseline.provenance.machine_fingerprint) +
-                   ", these results on " + (machine.empty() ? std::string("(unknown)") : machine);
+      row.findings = {Finding::other_machine};
       rows.push_back(row);
       continue;
     }
@@ -55,22 +58,16 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
     row.samples = static_cast<int>(values.size());
     if (values.empty()) {
       row.verdict = Verdict::missing;
-      row.reason = "no measurement of this metric in " + results.source;
+      row.findings = {Finding::not_measured};
       rows.push_back(row);
       continue;
     }
     row.value = median(values);
-    std::ostringstream why;
-    if (!acceptable_band(e).contains(row.value)) {
-      why << (e.tolerance.kind == Tolerance::Kind::exact ? "differs from the baseline"
-              : e.direction == Direction::either         ? "moved from the baseline beyond tolerance"
-                                                         : "worse than baseline beyond tolerance");
-    }
+    if (!row.band.contains(row.value)) row.findings.push_back(Finding::beyond_tolerance);
     if (e.limit && e.direction != Direction::either && (e.direction == Direction::higher ? row.value < *e.limit : row.value > *e.limit)) {
-      why << (why.tellp() > 0 ? "; " : "") << "beyond the hard limit " << *e.limit;
+      row.findings.push_back(Finding::beyond_limit);
     }
-    row.reason = why.str();
-    row.verdict = row.reason.empty() ? Verdict::pass : e.advisory ? Verdict::slower : Verdict::fail;
+    row.verdict = row.findings.empty() ? Verdict::pass : e.advisory ? Verdict::slower : Verdict::fail;
     rows.push_back(row);
   }
   std::set<std::string> reported;
@@ -79,7 +76,7 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
     Row row;
     row.benchmark = m.benchmark;
     row.verdict = Verdict::unbaselined;
-    row.reason = "no baseline entry";
+    row.findings = {Finding::not_baselined};
     rows.push_back(row);
   }
   return rows;

@@ -13,15 +13,31 @@ namespace perfgate {
 /// from a machine with another fingerprint.
 enum class Verdict { pass, fail, missing, unbaselined, slower, other_machine };
 
+/// Why a row did not pass, as data; row_text.h words it for the renderers.
+enum class Finding {
+  beyond_tolerance,  ///< outside the entry's acceptable_band (exact: differs; either: moved; else: worse)
+  beyond_limit,      ///< past the entry's hard limit
+  not_measured,      ///< the results hold no measurement of the metric
+  other_machine,     ///< an advisory entry, and the results come from another machine than the baseline's
+  not_baselined,     ///< a benchmark in the results with no baseline entry
+};
+
 struct Row {
   std::string benchmark, field, unit;
   Verdict verdict = Verdict::pass;
   double value = 0.0;      ///< median over the result's repetitions
   int samples = 0;         ///< repetitions found
+  // The baseline entry judged (defaults for an unbaselined row).
   double baseline = 0.0;
-  double threshold = 0.0;  ///< worst acceptable value under the tolerance
-  std::string tolerance;   ///< human-readable tolerance (and limit)
-  std::string reason;      ///< why it failed, empty when it passed
+  Direction direction = Direction::higher;
+  Tolerance tolerance;
+  std::optional<double> limit;
+  bool advisory = false;
+  Band band;               ///< acceptable_band of the entry: the one meaning of its tolerance
+  double threshold = 0.0;  ///< worst acceptable value under the tolerance (threshold_of)
+  std::vector<Finding> findings;  ///< empty when it passed
+  std::string results_source;     ///< where the results came from (for not_measured)
+  std::string results_machine, baseline_machine;  ///< machine fingerprints, "" when unknown (for other_machine)
 };
 
 /// Compares every baseline entry with the median of its measurements. A baselined metric absent from the

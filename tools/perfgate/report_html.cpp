@@ -1,5 +1,6 @@
 #include "report_render.h"
 #include "number_format.h"
+#include "row_text.h"
 #include "xml_escape.h"
 
 #include <iomanip>
@@ -88,8 +89,8 @@ std::string render_html(const ReportData& data, const std::vector<Plot>& plots) 
       out << "<tr><td>" << verdict_badge(to_string(row.verdict)) << "</td><td>" << e(row.benchmark) << "</td><td>" << e(row.field)
           << "</td><td>" << (has_value ? format_number(row.value) + " " + e(row.unit) : "-") << "</td><td>"
           << (row.verdict == Verdict::unbaselined ? "-" : format_number(row.baseline)) << "</td><td>"
-          << (row.verdict == Verdict::unbaselined ? "-" : format_number(row.threshold)) << "</td><td>" << e(row.tolerance) << "</td><td>"
-          << row.samples << "</td><td>" << e(row.reason) << "</td></tr>\n";
+          << (row.verdict == Verdict::unbaselined ? "-" : format_number(row.threshold)) << "</td><td>" << e(tolerance_text(row)) << "</td><td>"
+          << row.samples << "</td><td>" << e(reason_text(row)) << "</td></tr>\n";
     }
     out << "</table>\n<details><summary>distributions</summary>\n";
     plots_of(out, plots, "check:" + c.name);

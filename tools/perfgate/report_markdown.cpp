@@ -1,6 +1,7 @@
 // The Markdown summary: the verdict first, then what failed (with the command that accepts it), then the rest.
 #include "report_render.h"
 #include "number_format.h"
+#include "row_text.h"
 
 #include <iomanip>
 #include <sstream>
@@ -54,7 +55,7 @@ std::string render_markdown(const ReportData& data) {
         if (row.verdict != Verdict::fail && row.verdict != Verdict::missing) continue;
         out << "| " << to_string(row.verdict) << " | " << cell(c.name) << " | " << cell(row.benchmark) << " | " << cell(row.field) << " | "
             << (row.samples > 0 ? format_number(row.value, 5) : std::string("absent")) << " | " << format_number(row.baseline, 5) << " | " << format_number(row.threshold, 5)
-            << " | " << cell(row.tolerance) << " | " << cell(row.reason) << " |\n";
+            << " | " << cell(tolerance_text(row)) << " | " << cell(reason_text(row)) << " |\n";
       }
     }
     out << "\nIf a change is intended, accept it with `perfgate update --results RESULTS --baseline BASELINE --reason \"...\"` "

@@ -1,14 +1,22 @@
 // The machine-readable verdicts: verdicts.json (every row and the speedup) and JUnit XML (one test case each).
 #include "report_render.h"
+#include "row_text.h"
 #include "xml_escape.h"
 
 #include "json_input.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <sstream>
 
 namespace perfgate {
+namespace {
+
+// An edge of the acceptable band; the open side (an infinity, which JSON cannot hold) is null.
+nlohmann::json edge(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr); }
+
+}  // namespace
 
 std::string render_verdicts_json(const ReportData& data) {
   nlohmann::json doc;
@@ -21,9 +29,22 @@ std::string render_verdicts_json(const ReportData& data) {
     for (const auto& row : c.rows) {
       nlohmann::json item = {{"suite", c.name},       {"results", c.results_path},  {"baseline_file", c.baseline_path},
                              {"benchmark", row.benchmark}, {"field", row.field},        {"verdict", to_string(row.verdict)},
-                             {"samples", row.samples},  {"tolerance", row.tolerance}, {"reason", row.reason}};
+                             {"samples", row.samples},  {"reason", reason_text(row)}};
+      nlohmann::json findings = nlohmann::json::array();
+      for (const auto finding : row.findings) findings.push_back(to_string(finding));
+      item["findings"] = findings;
       if (row.samples > 0) item["value"] = row.value;
-      if (row.verdict != Verdict::unbaselined) item["baseline"] = row.baseline, item["worst_acceptable"] = row.threshold;
+      if (row.verdict != Verdict::unbaselined) {
+        item["baseline"] = row.baseline;
+        item["worst_acceptable"] = row.threshold;
+        item["direction"] = to_string(row.direction);
+        item["tolerance"] = {{"kind", to_string(row.tolerance.kind)}};
+        if (row.tolerance.kind != Tolerance::Kind::exact) item["tolerance"]["amount"] = row.tolerance.amount;
+        item["tolerance_text"] = tolerance_text(row);
+        item["acceptable"] = {{"low", edge(row.band.low)}, {"high", edge(row.band.high)}};
+        if (row.limit) item["limit"] = *row.limit;
+        item["advisory"] = row.advisory;
+      }
       checks.push_back(item);
     }
   }
@@ -51,13 +72,13 @@ std::string render_junit(const ReportData& data) {
             << "\">";
       if (row.verdict == Verdict::fail || row.verdict == Verdict::missing) {
         ++failures;
-        cases << "<failure message=\"" << escape_xml(to_string(row.verdict) + ": " + row.reason) << "\">"
+        cases << "<failure message=\"" << escape_xml(to_string(row.verdict) + ": " + reason_text(row)) << "\">"
               << escape_xml("value " + std::to_string(row.value) + ", baseline " + std::to_string(row.baseline) + ", worst acceptable " +
-                            std::to_string(row.threshold) + ", tolerance " + row.tolerance)
+                            std::to_string(row.threshold) + ", tolerance " + tolerance_text(row))
               << "</failure>";
       } else if (row.verdict != Verdict::pass) {
         ++skipped;
-        cases << "<skipped message=\"" << escape_xml(to_string(row.verdict) + ": " + row.reason) << "\"/>";
+        cases << "<skipped message=\"" << escape_xml(to_string(row.verdict) + ": " + reason_text(row)) << "\"/>";
       }
       cases << "</testcase>\n";
     }

@@ -35,7 +35,8 @@ SeriesVerdict judge_against_baseline(const SpeedupReport& report, const Baseline
     SeriesVerdict v;
     v.baseline = e.value;
     v.limit = e.limit ? std::max(acceptable_band(e).low, *e.limit) : acceptable_band(e).low;
-    v.tolerance = describe(e.tolerance) + (e.limit ? ", min " + std::to_string(*e.limit) : std::string()) + (e.advisory ? ", advisory" : "");
+    v.tolerance = e.tolerance;
+    v.hard_limit = e.limit;
     v.below = report.high < v.limit;
     v.advisory = e.advisory;
     v.verdict = v.below && !e.advisory ? SpeedupVerdict::fail : SpeedupVerdict::pass;

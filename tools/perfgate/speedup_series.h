@@ -5,6 +5,7 @@
 #include "results.h"
 #include "speedup.h"
 
+#include <optional>
 #include <string>
 
 namespace perfgate {
@@ -21,7 +22,8 @@ std::string speedup_results_text(const SpeedupReport& report, const Results& mea
 struct SeriesVerdict {
   double baseline = 0.0;  ///< the baselined speedup
   double limit = 0.0;     ///< the lowest acceptable speedup: the band's lower edge, or the entry's limit if higher
-  std::string tolerance;  ///< describe() of the entry's tolerance
+  Tolerance tolerance;    ///< the entry's tolerance and hard limit, as baselined
+  std::optional<double> hard_limit;
   bool below = false;     ///< the whole interval lies below `limit`
   bool advisory = false;  ///< the entry is advisory: `below` is reported, never a failure
   SpeedupVerdict verdict = SpeedupVerdict::pass;  ///< FAIL when below and not advisory

@@ -4,11 +4,13 @@
 #include "compare.h"
 #include "error.h"
 #include "results.h"
+#include "row_text.h"
 #include "update.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 namespace {
 
@@ -37,6 +39,13 @@ TEST(perfgate_compare, regression_beyond_tolerance_fails) {
   const auto& r = row_of(rows, "BM_Accuracy", "psnr_db");
   EXPECT_EQ(r.verdict, perfgate::Verdict::fail);  // 22.0 < 24 − 1
   EXPECT_DOUBLE_EQ(r.threshold, 23.0);
+  // The pure layer hands over values; the words are the renderers' (row_text.h).
+  EXPECT_EQ(r.findings, std::vector<perfgate::Finding>{perfgate::Finding::beyond_tolerance});
+  EXPECT_DOUBLE_EQ(r.band.low, 23.0);
+  EXPECT_EQ(r.band.high, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(r.tolerance.kind, perfgate::Tolerance::Kind::abs);
+  EXPECT_EQ(perfgate::reason_text(r), "worse than baseline beyond tolerance");
+  EXPECT_EQ(perfgate::tolerance_text(r), "±1 abs");
   EXPECT_EQ(perfgate::exit_code_of(rows), 1);
 }
 
@@ -50,7 +59,11 @@ TEST(perfgate_compare, hard_limit_fails_even_within_tolerance) {
   auto b = baseline("baseline_ok.json");
   b.entries[1].limit = 0.35;  // spread 0.4 is within ±0.5 of 0.3 but above the limit
   const auto rows = perfgate::compare(results("results_ok.json"), b);
-  EXPECT_EQ(row_of(rows, "BM_Accuracy", "spread_db").verdict, perfgate::Verdict::fail);
+  const auto& r = row_of(rows, "BM_Accuracy", "spread_db");
+  EXPECT_EQ(r.verdict, perfgate::Verdict::fail);
+  EXPECT_EQ(r.findings, std::vector<perfgate::Finding>{perfgate::Finding::beyond_limit});
+  EXPECT_EQ(perfgate::reason_text(r), "beyond the hard limit 0.35");
+  EXPECT_EQ(perfgate::tolerance_text(r), "±0.5 abs, max 0.35");
 }
 
 TEST(perfgate_compare, exact_tolerance) {

@@ -22,6 +22,11 @@ for f in report.html summary.md verdicts.json junit.xml; do [[ -s "$work/out/$f"
   fail "verdicts.json does not name the failing benchmark"
 [[ $(jq -r '.checks[] | select(.field == "real_time") | .verdict' "$work/out/verdicts.json") == ADVISORY-SLOWER ]] ||
   fail "the advisory timing is not reported as ADVISORY-SLOWER"
+# verdicts.json carries values, not prose to be parsed: the tolerance, the acceptable band and the findings.
+failing=$(jq -c '.checks[] | select(.verdict == "FAIL") | [.findings, .tolerance.kind, (.tolerance.amount != null), (.acceptable | has("low") and has("high")), (.worst_acceptable != null), (.reason | length > 0)]' "$work/out/verdicts.json")
+[[ $failing == '[["beyond_tolerance"],'* && $failing == *',true,true,true,true]' ]] || fail "the failing row's structured values are wrong: $failing"
+[[ $(jq -c '[.checks[] | select(.verdict == "PASS") | .findings | length] | unique' "$work/out/verdicts.json") == '[0]' ]] ||
+  fail "a passing row has findings"
 grep -q '<testsuite name="perfgate" tests="4" failures="1"' "$work/out/junit.xml" || fail "junit.xml counts are wrong"
 grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$work/out/junit.xml" || fail "junit.xml does not escape names"
 grep -q '^## perfgate report: \*\*FAIL\*\*' "$work/out/summary.md" || fail "summary.md does not lead with the verdict"
