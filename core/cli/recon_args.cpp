@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -24,10 +25,12 @@ std::set<std::string> switch_names() {
   return {names.begin(), names.end()};
 }
 
-// Every other choice's names come from its table (recon/choices.h): a value is accepted when the core parses it.
+// Every other choice's names come from its table (recon/choices.h). The command line takes them as the table spells
+// them (the core's parser also takes '_' for '-'), so that metrics.json records the name a user can look up.
 template <typename E>
 bool names_choice(const std::string& value) {
-  return recon::find_choice<E>(value).has_value();
+  const auto names = recon::choice_names<E>();
+  return std::find(names.begin(), names.end(), value) != names.end();
 }
 
 bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }

@@ -45,8 +45,8 @@ ReconArgs with_scenario(ReconArgs a) {
 
 Prepared prepare(const ReconArgs& a) {
   Prepared p;
-  if (a.target == "usaf" || a.target == "star" || a.target == "planet" || a.target == "points" || a.target == "disc") {
-    p.problem.ground_truth = recon::synthetic_target(recon::parse_choice<recon::TargetKind>(a.target), a.object, a.grid);
+  if (const auto builtin = recon::find_choice<recon::TargetKind>(a.target)) {  // validate() allows a name or an image path
+    p.problem.ground_truth = recon::synthetic_target(*builtin, a.object, a.grid);
   } else {
     auto image = recon::cli::read_grayscale(a.target);
     if (a.invert) image = 255.0 - image;

@@ -109,6 +109,7 @@ struct ProgressiveTrainer::State {
   std::optional<PipelineScope> scope;
   ReconstructionResult result;
   bool initialised = false;
+  bool finished = false;
 
   // Across samples.
   at::Tensor current;         // the reconstruction after the last ended sample (defined once one has ended)
@@ -147,7 +148,7 @@ int64_t ProgressiveTrainer::samples_begun() const { return static_cast<int64_t>(
 // Initialisation: pull the output toward the init target (image space, no physics).
 void ProgressiveTrainer::initialise() {
   auto& s = *state_;
-  if (s.initialised || samples_begun() > 0) throw std::logic_error("ProgressiveTrainer::initialise: only once, before the first sample");
+  if (s.finished || s.initialised || samples_begun() > 0) throw std::logic_error("ProgressiveTrainer::initialise: only once, before the first sample");
   s.initialised = true;
   const int64_t n = s.n();
   const auto& o = s.options;
@@ -171,18 +172,20 @@ void ProgressiveTrainer::initialise() {
   s.result.init_loss = loss_value;
   s.result.total_steps = step;
   s.result.seconds_init = seconds_since(s.start);
+  s.current = s.output();  // as the loop always did: the output after the initialisation, read once (BatchNorm's
+                           // running statistics see this forward too)
 }
 
 void ProgressiveTrainer::begin_sample() {
   auto& s = *state_;
   const int64_t k = samples_begun();
-  if (s.open || k >= static_cast<int64_t>(s.problem.centers.size())) {
-    throw std::logic_error("ProgressiveTrainer::begin_sample: a sample is open or every sample has been begun");
+  if (s.finished || s.open || k >= static_cast<int64_t>(s.problem.centers.size())) {
+    throw std::logic_error("ProgressiveTrainer::begin_sample: finished, a sample is open or every sample has been begun");
   }
   s.sample_start = Clock::now();
   SampleSetup setup;
   setup.ground_truth = s.problem.ground_truth;
-  setup.previous_reconstruction = s.current;  // ignored by the first sample, the only one before any has ended
+  setup.previous_reconstruction = s.current;  // the output after the last ended sample (or the initialisation)
   setup.previous_centers.assign(s.problem.centers.begin(), s.problem.centers.begin() + k);
   setup.center = s.problem.centers[static_cast<size_t>(k)];
   setup.radius = s.problem.radius;
@@ -261,7 +264,8 @@ void ProgressiveTrainer::end_sample() {
 
 ReconstructionResult ProgressiveTrainer::finish() {
   auto& s = *state_;
-  if (s.open) throw std::logic_error("ProgressiveTrainer::finish: a sample is open");
+  if (s.open || s.finished) throw std::logic_error("ProgressiveTrainer::finish: a sample is open, or finished already");
+  s.finished = true;
   s.result.reconstruction = s.current.defined() ? s.current : s.output();
   s.result.seconds_total = seconds_since(s.start);
   return std::move(s.result);

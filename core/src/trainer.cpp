@@ -24,7 +24,9 @@ double seconds_to_quality(const ReconstructionResult& result, double within_db) 
 
 ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const ReconstructionProblem& problem,
                                  const TrainerOptions& options, const ProgressCallback& on_progress) {
-  ProgressiveTrainer trainer(decoder, problem, options, on_progress);
+  // The caller's callback itself is called (not a copy of it), as the signature's reference promises.
+  ProgressiveTrainer trainer(decoder, problem, options,
+                             on_progress ? ProgressCallback([&on_progress](const Progress& p) { on_progress(p); }) : ProgressCallback());
   trainer.initialise();
   for (size_t k = 0; k < problem.centers.size(); ++k) {
     trainer.begin_sample();

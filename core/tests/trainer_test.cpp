@@ -151,6 +151,8 @@ TEST(trainer, the_stepped_trainer_refuses_calls_out_of_order) {
   EXPECT_EQ(trainer.samples_begun(), static_cast<int64_t>(s.problem.centers.size()));
   EXPECT_THROW(trainer.begin_sample(), std::logic_error);  // every sample begun
   EXPECT_EQ(trainer.finish().samples.size(), s.problem.centers.size());
+  EXPECT_THROW(trainer.finish(), std::logic_error);  // spent
+  EXPECT_THROW(trainer.begin_sample(), std::logic_error);
 }
 
 }  // namespace

@@ -64,6 +64,11 @@ TEST(recon_args, refuses_bad_values) {
   expect_refused({"--target", "notatarget"}, "--target");
   expect_refused({"--pattern", "spiral"}, "--pattern");
   expect_refused({"--pipeline", "fast"}, "--pipeline");
+  // Choices as their tables spell them (recon/choices.h), so that metrics.json records a name users can look up;
+  // the message lists the table's names.
+  expect_refused({"--loss", "ms_ssim"}, "expected l1, l2, ssim, ms-ssim or composite");
+  expect_refused({"--settings", "prism_compat"}, "--settings");
+  expect_refused({"--memory", "measured_data"}, "expected previous-reconstruction or measured-data");
   expect_refused({"--threads", "0"}, "--threads");
   expect_refused({"--disable", "warp"}, "--disable");
   expect_refused({"--grid", "abc"}, "--grid");

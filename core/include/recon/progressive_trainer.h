@@ -43,7 +43,7 @@ class ProgressiveTrainer {
   void end_sample();
   int64_t samples_begun() const;
   /// The run's result (reconstruction = the output after the last ended sample, seconds up to now). Call once, after
-  /// the last end_sample(); the trainer is spent afterwards.
+  /// the last end_sample(); the trainer is spent afterwards (every further call throws std::logic_error).
   ReconstructionResult finish();
 
  private:
