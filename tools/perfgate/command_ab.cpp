@@ -144,8 +144,8 @@ CLI::App* add_ab_command(CLI::App& app, AbArgs& a) {
   auto* cmd = app.add_subcommand("ab", "build two (or more) revisions in worktrees and compare their benchmarks, interleaved");
   cmd->add_option("revisions", a.revisions, "BASE HEAD (git revisions)");
   cmd->add_option("--tasks", a.tasks, "task list CSV: revision,suite,filter,options");
-  cmd->add_option("--suite", a.suite, "suite to build and run (bench_<suite>)")->capture_default_str();
-  cmd->add_option("--filter", a.filter, "benchmark filter")->capture_default_str();
+  cmd->add_option("--suite", a.suite, "suite to build and run (bench_<suite>); required with revisions");
+  cmd->add_option("--filter", a.filter, "benchmark filter; required with revisions");
   cmd->add_option("--option", a.options, "extra --benchmark_* argument (repeatable)");
   cmd->add_option("--rounds", a.rounds, "ABBA rounds to start with")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_option("--max-rounds", a.max_rounds, "rounds allowed when inconclusive")->capture_default_str()->check(CLI::Range(1, 1000));
@@ -169,6 +169,7 @@ int run_ab(const AbArgs& a) {
     tasks = parse_ab_tasks(read_whole_file(a.tasks, "task list"), a.tasks);
   } else {
     if (a.revisions.size() != 2) throw InputError("ab: give BASE and HEAD revisions (or --tasks FILE)");
+    if (a.suite.empty() || a.filter.empty()) throw InputError("ab: --suite and --filter name what to compare (or give --tasks FILE)");
     for (const auto& r : a.revisions) {
       AbTask t{r, a.suite, a.filter, a.options};
       validate_ab_task(t, "ab");

@@ -71,7 +71,7 @@ int run_calibrate(const CalibrateArgs& args);
 
 struct AbArgs {
   std::vector<std::string> revisions, options;
-  std::string tasks, suite = "train_step", filter = "^BM_TrainStep_Optimized/n:512/", preset = "release", work = "build/ab";
+  std::string tasks, suite, filter, preset = "release", work = "build/ab";  // suite and filter: the caller's (no default)
   int rounds = 6, max_rounds = 16;
   double max_slowdown = 0.05;
   std::string cost;                    ///< non-empty: also compare instructions per step of cost_step --only <cost>

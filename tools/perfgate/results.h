@@ -8,7 +8,7 @@ namespace perfgate {
 
 /// One value of one benchmark run: `field` is "real_time", "cpu_time" or a counter name.
 struct Measurement {
-  std::string benchmark;       ///< run name, e.g. "BM_TrainStep_Optimized/n:512"
+  std::string benchmark;       ///< run name, e.g. "BM_Step/n:512"
   std::string field;
   double value = 0.0;
   std::string unit;            ///< time unit for times ("ms", "us", ...), "" for counters
