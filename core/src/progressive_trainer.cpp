@@ -112,7 +112,8 @@ struct ProgressiveTrainer::State {
   bool finished = false;
 
   // Across samples.
-  at::Tensor current;         // the reconstruction after the last ended sample (defined once one has ended)
+  at::Tensor current;         // the output after the initialisation or the last ended sample
+  std::optional<QualityReport> current_quality;  // evaluate(current), once computed
   MeasuredDataObjective measured;
   at::Tensor covered_so_far;  // union of the discs measured so far, when the isolated rate needs it
   std::unique_ptr<StepOptimizer> optimizer;
@@ -121,7 +122,10 @@ struct ProgressiveTrainer::State {
   bool open = false;
   bool first = true;
   Clock::time_point sample_start;
-  std::unique_ptr<SampleObjective> own;  // previous-reconstruction memory: this sample's two-row objective
+  std::optional<SampleSetup> own_setup;   // previous-reconstruction memory: what this sample's objective fits …
+  std::unique_ptr<SampleObjective> own;  // … and the objective, built at the sample's first evaluation
+  double learning_rate = 0.0;            // the sample's rate; its optimizer is made (or re-rated) at its first update
+  bool optimizer_ready = false;
   std::optional<detail::ConvergenceMonitor> monitor;
   SampleRecord record;
   int64_t evaluations = 0;
@@ -174,6 +178,7 @@ void ProgressiveTrainer::initialise() {
   s.result.seconds_init = seconds_since(s.start);
   s.current = s.output();  // as the loop always did: the output after the initialisation, read once (BatchNorm's
                            // running statistics see this forward too)
+  s.current_quality.reset();
 }
 
 void ProgressiveTrainer::begin_sample() {
@@ -195,10 +200,14 @@ void ProgressiveTrainer::begin_sample() {
   setup.noise = s.options.noise;
   s.first = setup.first;
   s.own.reset();
+  s.own_setup.reset();
+  // The measurement joins the measured-data rows now (the round robin replays it from the next step on); a sample's
+  // own objective and its optimizer wait for its first evaluation and update, so that a sample that takes no step
+  // (a zero budget, a converged start, or a benchmark positioning the trainer) costs neither.
   if (s.options.memory == SampleMemory::measured_data) {
     s.measured.add(setup);
   } else {
-    s.own = make_objective(setup, s.plan);
+    s.own_setup = setup;
   }
   double covered = 0.0;
   if (s.options.isolated_learning_rate > 0.0) {
@@ -208,8 +217,8 @@ void ProgressiveTrainer::begin_sample() {
   }
   const double lr = k > 0 && detail::planted("lr_ignored_after_first_sample") ? TrainerOptions{}.learning_rate
                                                                               : sample_learning_rate(s.options, covered);
-  if (s.options.fresh_optimizer_per_sample || !s.optimizer) s.optimizer = make_optimizer(s.plan, s.decoder, lr);
-  s.optimizer->set_learning_rate(lr);
+  s.learning_rate = lr;
+  s.optimizer_ready = false;
   s.monitor.emplace(s.options.loss_threshold);
   s.record = SampleRecord{};
   s.record.index = k;
@@ -225,6 +234,7 @@ bool ProgressiveTrainer::step() {
   if (!s.open) throw std::logic_error("ProgressiveTrainer::step: no sample is open");
   auto& record = s.record;
   const auto& o = s.options;
+  if (s.own_setup && !s.own) s.own = make_objective(*s.own_setup, s.plan);
   auto losses = s.own ? (*s.own)(*s.decoder) : s.measured(*s.decoder);
   auto total = losses.old_row + losses.new_row;
   record.loss_old = losses.old_row.item<double>();
@@ -243,6 +253,11 @@ bool ProgressiveTrainer::step() {
     record.converged = true;
     return false;
   }
+  if (!s.optimizer_ready) {
+    if (o.fresh_optimizer_per_sample || !s.optimizer) s.optimizer = make_optimizer(s.plan, s.decoder, s.learning_rate);
+    s.optimizer->set_learning_rate(s.learning_rate);
+    s.optimizer_ready = true;
+  }
   s.optimizer->zero_grad();
   total.backward();
   s.optimizer->step();
@@ -253,12 +268,20 @@ bool ProgressiveTrainer::step() {
 void ProgressiveTrainer::end_sample() {
   auto& s = *state_;
   if (!s.open) throw std::logic_error("ProgressiveTrainer::end_sample: no sample is open");
-  s.current = s.output();
-  s.record.quality = evaluate(s.current, s.problem.ground_truth, s.problem.object_size);
+  // A sample that took no step left the parameters, and so the output, as they were: the output and its quality are
+  // reused, not recomputed (the values are identical; only BatchNorm's running statistics, which training-mode
+  // outputs never use, miss that forward).
+  if (s.record.steps > 0 || !s.current.defined()) {
+    s.current = s.output();
+    s.current_quality.reset();
+  }
+  if (!s.current_quality) s.current_quality = evaluate(s.current, s.problem.ground_truth, s.problem.object_size);
+  s.record.quality = *s.current_quality;
   s.record.seconds = seconds_since(s.sample_start);
   s.result.total_steps += s.record.steps;
   s.result.samples.push_back(s.record);
   s.own.reset();
+  s.own_setup.reset();
   s.open = false;
 }
 

@@ -150,7 +150,15 @@ TEST(trainer, the_stepped_trainer_refuses_calls_out_of_order) {
   }
   EXPECT_EQ(trainer.samples_begun(), static_cast<int64_t>(s.problem.centers.size()));
   EXPECT_THROW(trainer.begin_sample(), std::logic_error);  // every sample begun
-  EXPECT_EQ(trainer.finish().samples.size(), s.problem.centers.size());
+  const auto result = trainer.finish();
+  ASSERT_EQ(result.samples.size(), s.problem.centers.size());
+  // Samples that took no step left the output as sample 0 did: the same quality, and the same reconstruction as a
+  // fresh forward of the decoder.
+  for (const auto& rec : result.samples) EXPECT_EQ(rec.quality.psnr_db, result.samples[0].quality.psnr_db) << rec.index;
+  {
+    at::NoGradGuard no_grad;
+    EXPECT_TRUE(at::equal(result.reconstruction, decoder->forward().view({64, 64})));
+  }
   EXPECT_THROW(trainer.finish(), std::logic_error);  // spent
   EXPECT_THROW(trainer.begin_sample(), std::logic_error);
 }

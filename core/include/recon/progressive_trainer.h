@@ -31,15 +31,18 @@ class ProgressiveTrainer {
 
   /// The initialisation phase, run to init_steps or the loss threshold. At most once, before the first sample.
   void initialise();
-  /// Starts sample samples_begun(): its measurement joins the objective, its learning rate is chosen from its
-  /// overlap with the earlier discs, and its optimizer is made (or kept, without fresh_optimizer_per_sample).
+  /// Starts sample samples_begun(): its measurement joins the objective and its learning rate is chosen from its
+  /// overlap with the earlier discs. Its own objective (previous-reconstruction memory) is built at its first step, and
+  /// its optimizer made (or kept, without fresh_optimizer_per_sample) at its first update: a sample that takes no step
+  /// costs neither.
   /// Throws std::logic_error when a sample is already open or every sample has been begun.
   void begin_sample();
   /// One step of the open sample: the rows' losses evaluated and read back into the sample's record; then, unless the
   /// convergence test stops the sample (false: nothing updated), backward and the optimizer's update (true). The step
   /// budget is the caller's: reconstruct() calls it at most steps_per_sample times per sample.
   bool step();
-  /// Ends the open sample: the reconstruction after its last step, its quality, its record appended to the result.
+  /// Ends the open sample: the reconstruction after its last step, its quality, its record appended to the result
+  /// (a sample that took no step reuses the previous output and quality: the parameters did not move).
   void end_sample();
   int64_t samples_begun() const;
   /// The run's result (reconstruction = the output after the last ended sample, seconds up to now). Call once, after
