@@ -18,6 +18,17 @@ at::Tensor loss_normaliser(const at::Tensor& target, const LossOptions& o) {
   return at::ones({}, target.options());
 }
 
+bool is_pixelwise(LossKind kind) {
+  switch (kind) {
+    case LossKind::l1:
+    case LossKind::l2: return true;
+    case LossKind::ssim:
+    case LossKind::ms_ssim:
+    case LossKind::composite: return false;
+  }
+  throw std::invalid_argument("is_pixelwise: unknown loss kind");
+}
+
 at::Tensor row_loss(const at::Tensor& p, const at::Tensor& t, const at::Tensor& normaliser, const LossOptions& o) {
   auto p2 = p.dim() == 2 ? p : p.view({p.size(-2), p.size(-1)});
   auto t2 = t.dim() == 2 ? t : t.view({t.size(-2), t.size(-1)});

@@ -15,9 +15,11 @@ const std::vector<int64_t> kLastTwoDims = {-2, -1};
 
 // In FFT order (DC at index 0) the reference operator becomes |ifft2(fft2(x) · ifftshift(M))|, which equals the
 // reference measurement rolled by +1 on both axes (prism-core.md §1.3: flip(|Fc(V)|) = roll(|Fc⁻¹(V)|, −1), and
-// the centring shifts cancel for even N). A mean-|·| loss is invariant to a permutation applied to prediction and
-// target alike, so rolling the targets once per sample replaces every per-step shift and flip.
+// the centring shifts cancel for even N). A pixel-wise loss (is_pixelwise) is invariant to a permutation applied to
+// prediction and target alike, so rolling its targets once per sample replaces every per-step shift and flip. The
+// SSIM-based losses see the roll (their windows meet the borders elsewhere), so their predictions are rolled back.
 at::Tensor to_fft_order(const at::Tensor& reference_layout) { return at::roll(reference_layout, {1, 1}, {-2, -1}); }
+at::Tensor to_reference_layout(const at::Tensor& fft_order) { return at::roll(fft_order, {-1, -1}, {-2, -1}); }
 
 class OptimizedObjective final : public SampleObjective {
  public:
@@ -29,7 +31,7 @@ class OptimizedObjective final : public SampleObjective {
     auto new_target = add_measurement_noise(clean, s.noise, static_cast<uint64_t>(s.index));
     cumulative_mask_ = s.first ? at::Tensor() : union_mask(n_, s.previous_centers, s.radius);
     auto old_target = s.first ? new_target : measure_amplitude(s.previous_reconstruction.to(at::kComplexFloat), cumulative_mask_);
-    if (switches_.fold_shifts) {
+    if (fold_targets()) {
       new_target = to_fft_order(new_target);
       old_target = s.first ? new_target : to_fft_order(old_target);
     }
@@ -62,6 +64,10 @@ class OptimizedObjective final : public SampleObjective {
       if (use_pruned_inverse()) prepare_patch();
     }
     auto [predicted_old, predicted_new] = predict(object);
+    if (switches_.fold_shifts && !fold_targets()) {
+      predicted_new = to_reference_layout(predicted_new);
+      predicted_old = setup_.first ? predicted_new : to_reference_layout(predicted_old);
+    }
     auto new_norm = per_step ? loss_normaliser(new_target_, setup_.loss) : new_normaliser_;
     auto new_row = row_loss(predicted_new, new_target_, new_norm, setup_.loss);
     if (setup_.first) return {new_row, new_row};
@@ -73,6 +79,8 @@ class OptimizedObjective final : public SampleObjective {
   // The switches come from an ExecutionPlan, which has checked the table's needs (pruned_inverse on fold_shifts; the
   // fused node, which implements exactly the pruned, shared-spectrum, precomputed path, on those four).
   bool use_pruned_inverse() const { return switches_.pruned_inverse; }
+  // fold_shifts predicts in FFT order; the targets follow when the loss cannot tell the layouts apart.
+  bool fold_targets() const { return switches_.fold_shifts && is_pixelwise(setup_.loss.kind); }
   // The fused node implements the L1 loss only; other losses take the unfused path.
   bool use_fused() const { return switches_.fused_physics && setup_.loss.kind == LossKind::l1; }
 

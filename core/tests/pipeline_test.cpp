@@ -58,25 +58,52 @@ void expect_equivalent(const StepOutcome& a, const StepOutcome& b, const std::st
   }
 }
 
-void check_all_variants(int64_t n, int64_t s, double radius, int64_t sample) {
-  const auto setup = setup_for(n, s, radius, sample);
+// Every switch variant against the reference for one sample; `loss` and `noise` go into the setup.
+void check_all_variants(int64_t n, int64_t s, double radius, int64_t sample, const recon::LossOptions& loss = {},
+                        const recon::NoiseOptions& noise = {}, const std::string& setting = "") {
+  auto setup = setup_for(n, s, radius, sample);
+  setup.loss = loss;
+  setup.noise = noise;
   recon::PipelineOptions reference;
   reference.kind = recon::PipelineKind::reference;
   const auto expected = one_step(setup, reference, n, s);
   recon::PipelineOptions optimized;
-  expect_equivalent(one_step(setup, optimized, n, s), expected, "all switches on");
+  expect_equivalent(one_step(setup, optimized, n, s), expected, setting + "all switches on");
   for (const auto& name : recon::OptimizationSwitches::names()) {
     auto variant = optimized;
     variant.switches = variant.switches.toggled(name);
-    expect_equivalent(one_step(setup, variant, n, s), expected, name + " flipped from its default");
+    expect_equivalent(one_step(setup, variant, n, s), expected, setting + name + " flipped from its default");
   }
   optimized.switches = recon::OptimizationSwitches::none();
-  expect_equivalent(one_step(setup, optimized, n, s), expected, "all switches off");
+  expect_equivalent(one_step(setup, optimized, n, s), expected, setting + "all switches off");
 }
 
 TEST(pipeline, first_sample_step_matches_reference) { check_all_variants(128, 32, 6.0, 0); }
 
 TEST(pipeline, later_sample_step_matches_reference) { check_all_variants(128, 32, 6.0, 7); }
+
+// The gated workloads all use the L1 loss without noise, so a kernel that handles only that case (a fused path
+// widened to a loss it does not compute, a noise draw skipped) would pass every gate: every loss the CLI offers,
+// normalised and not, with and without detector noise, first and later sample, against the reference.
+TEST(pipeline, every_loss_and_noise_setting_steps_like_the_reference) {
+  for (const auto& [kind, name] : recon::Choices<recon::LossKind>::table) {
+    for (const bool normalize : {true, false}) {
+      for (const bool noisy : {false, true}) {
+        recon::LossOptions loss;
+        loss.kind = kind;
+        loss.normalize = normalize;
+        recon::NoiseOptions noise;
+        noise.enabled = noisy;
+        noise.snr_db = 20.0;
+        noise.seed = 5;
+        const std::string setting = std::string(name) + (normalize ? ", normalised" : ", unnormalised") +
+                                    (noisy ? ", noise 20 dB: " : ": ");
+        check_all_variants(128, 32, 6.0, 0, loss, noise, setting);
+        check_all_variants(128, 32, 6.0, 7, loss, noise, setting);
+      }
+    }
+  }
+}
 
 TEST(pipeline, seed_workload_step_matches_reference) {
   const auto setup = setup_for(512, 128, 20.0, 10);

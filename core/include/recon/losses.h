@@ -21,6 +21,11 @@ struct LossOptions {
 /// Constant per sample, so pipelines may compute it once. Returns a 0-dim tensor.
 at::Tensor loss_normaliser(const at::Tensor& target, const LossOptions& options);
 
+/// Whether the loss is a mean over pixels of a function of (prediction, target) at that pixel alone (L1, L2), and so
+/// unchanged when one permutation of the pixels is applied to prediction and target alike. The SSIM-based losses
+/// compare neighbourhoods (windows, padding at the borders) and are not.
+bool is_pixelwise(LossKind kind);
+
 /// Loss of one row. `prediction`, `target`: [N, N] (or [1, 1, N, N]); `normaliser` from loss_normaliser().
 /// Returns a 0-dim tensor, differentiable in `prediction`.
 at::Tensor row_loss(const at::Tensor& prediction, const at::Tensor& target, const at::Tensor& normaliser,
