@@ -82,6 +82,7 @@ Prepared prepare(const ReconArgs& a) {
   if (a.keep_optimizer) p.trainer.fresh_optimizer_per_sample = !*a.keep_optimizer;
   if (!a.memory.empty()) p.trainer.memory = recon::parse_choice<recon::SampleMemory>(a.memory);
   if (a.replayed_per_step) p.trainer.replayed_per_step = *a.replayed_per_step;
+  if (a.output_average) p.trainer.output_average = *a.output_average;
   return p;
 }
 
@@ -141,6 +142,7 @@ nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruc
   metrics["fresh_optimizer_per_sample"] = p.trainer.fresh_optimizer_per_sample;
   metrics["memory"] = recon::to_string(p.trainer.memory);
   metrics["replayed_per_step"] = p.trainer.replayed_per_step;
+  metrics["output_average"] = p.trainer.output_average;
   return metrics;
 }
 

@@ -208,7 +208,9 @@ at::Tensor ProgressiveDecoderImpl::normalize(size_t i, const at::Tensor& x) {
   return at::relu(norm.forward(x));
 }
 
-at::Tensor ProgressiveDecoderImpl::forward() { return crop_pad(forward_object(), options.grid_size()); }
+at::Tensor ProgressiveDecoderImpl::forward() { return on_grid(forward_object()); }
+
+at::Tensor ProgressiveDecoderImpl::on_grid(const at::Tensor& object) const { return crop_pad(object, options.grid_size()); }
 
 int64_t parameter_count(const torch::nn::Module& module) {
   int64_t total = 0;

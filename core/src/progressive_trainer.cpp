@@ -46,6 +46,9 @@ void validate(const ProgressiveDecoder& decoder, const ReconstructionProblem& p,
     throw std::invalid_argument("TrainerOptions::isolated_learning_rate must be >= 0 and finite");
   }
   if (o.replayed_per_step < 0) throw std::invalid_argument("TrainerOptions::replayed_per_step must be >= 0");
+  if (!(o.output_average >= 0.0 && o.output_average < 1.0)) {
+    throw std::invalid_argument("TrainerOptions::output_average must be in [0, 1)");
+  }
 }
 
 // PRISM's ReduceLROnPlateau(mode=min, factor=0.5, patience=10, relative threshold 1e-4), stepped once per 100
@@ -65,6 +68,25 @@ class PlateauScheduler {
  private:
   double best_ = std::numeric_limits<double>::infinity();
   int64_t bad_ = 0;
+};
+
+// The exponential average of the decoder's outputs, bias-corrected as Adam's moments are: after t outputs it is
+// Σ β^(t−i) x_i / Σ β^(t−i), so it does not lean toward its zero start however short the run.
+class OutputAverage {
+ public:
+  explicit OutputAverage(double decay) : decay_(decay) {}
+  void add(const at::Tensor& output) {
+    if (!sum_.defined()) sum_ = at::zeros_like(output);
+    sum_.mul_(decay_).add_(output, 1.0 - decay_);
+    weight_ = weight_ * decay_ + (1.0 - decay_);
+  }
+  bool empty() const { return !sum_.defined(); }
+  at::Tensor value() const { return sum_ / weight_; }
+
+ private:
+  double decay_;
+  at::Tensor sum_;
+  double weight_ = 0.0;
 };
 
 at::Tensor init_target(const ReconstructionProblem& p, const TrainerOptions& o, int64_t n) {
@@ -113,7 +135,9 @@ struct ProgressiveTrainer::State {
 
   // Across samples.
   at::Tensor current;         // the output after the initialisation or the last ended sample
-  std::optional<QualityReport> current_quality;  // evaluate(current), once computed
+  std::optional<OutputAverage> average;          // when options.output_average > 0: of the progressive steps' outputs
+  at::Tensor reconstruction;                     // what the run reports: current, or the average once it has outputs
+  std::optional<QualityReport> reconstruction_quality;  // evaluate(reconstruction), once computed
   MeasuredDataObjective measured;
   at::Tensor covered_so_far;  // union of the discs measured so far, when the isolated rate needs it
   std::unique_ptr<StepOptimizer> optimizer;
@@ -131,6 +155,10 @@ struct ProgressiveTrainer::State {
   int64_t evaluations = 0;
 
   int64_t n() const { return decoder->options.grid_size(); }
+  void update_reconstruction() {
+    reconstruction = average && !average->empty() ? decoder->on_grid(average->value()).view({n(), n()}) : current;
+    reconstruction_quality.reset();
+  }
   at::Tensor output() const {
     at::NoGradGuard no_grad;
     return decoder->forward().view({n(), n()}).clone();
@@ -143,6 +171,7 @@ ProgressiveTrainer::ProgressiveTrainer(ProgressiveDecoder& decoder, const Recons
   state_ = std::make_unique<State>(decoder, problem, options, std::move(on_progress));
   configure_decoder(decoder->options, state_->plan);
   state_->scope.emplace(state_->plan);
+  if (options.output_average > 0.0) state_->average.emplace(options.output_average);
 }
 
 ProgressiveTrainer::~ProgressiveTrainer() = default;
@@ -178,7 +207,7 @@ void ProgressiveTrainer::initialise() {
   s.result.seconds_init = seconds_since(s.start);
   s.current = s.output();  // as the loop always did: the output after the initialisation, read once (BatchNorm's
                            // running statistics see this forward too)
-  s.current_quality.reset();
+  s.update_reconstruction();
 }
 
 void ProgressiveTrainer::begin_sample() {
@@ -235,7 +264,8 @@ bool ProgressiveTrainer::step() {
   auto& record = s.record;
   const auto& o = s.options;
   if (s.own_setup && !s.own) s.own = make_objective(*s.own_setup, s.plan);
-  auto losses = s.own ? (*s.own)(*s.decoder) : s.measured(*s.decoder);
+  const auto object = s.decoder->forward_object();  // one forward per step, whichever objective reads it
+  auto losses = s.own ? (*s.own)(object) : s.measured(object);
   auto total = losses.old_row + losses.new_row;
   record.loss_old = losses.old_row.item<double>();
   record.loss_new = losses.new_row.item<double>();
@@ -262,6 +292,7 @@ bool ProgressiveTrainer::step() {
   total.backward();
   s.optimizer->step();
   ++record.steps;
+  if (s.average) s.average->add(object.detach());  // the output this step was computed at
   return true;
 }
 
@@ -273,10 +304,10 @@ void ProgressiveTrainer::end_sample() {
   // outputs never use, miss that forward).
   if (s.record.steps > 0 || !s.current.defined()) {
     s.current = s.output();
-    s.current_quality.reset();
+    s.update_reconstruction();
   }
-  if (!s.current_quality) s.current_quality = evaluate(s.current, s.problem.ground_truth, s.problem.object_size);
-  s.record.quality = *s.current_quality;
+  if (!s.reconstruction_quality) s.reconstruction_quality = evaluate(s.reconstruction, s.problem.ground_truth, s.problem.object_size);
+  s.record.quality = *s.reconstruction_quality;
   s.record.seconds = seconds_since(s.sample_start);
   s.result.total_steps += s.record.steps;
   s.result.samples.push_back(s.record);
@@ -289,7 +320,11 @@ ReconstructionResult ProgressiveTrainer::finish() {
   auto& s = *state_;
   if (s.open || s.finished) throw std::logic_error("ProgressiveTrainer::finish: a sample is open, or finished already");
   s.finished = true;
-  s.result.reconstruction = s.current.defined() ? s.current : s.output();
+  if (!s.current.defined()) {  // finished before the first sample: the decoder's output as it stands
+    s.current = s.output();
+    s.update_reconstruction();
+  }
+  s.result.reconstruction = s.reconstruction;
   s.result.seconds_total = seconds_since(s.start);
   return std::move(s.result);
 }

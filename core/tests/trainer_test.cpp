@@ -1,5 +1,6 @@
 // Contract: the trainer is deterministic for a given seed and thread count, tests convergence before the update,
 // honours its budgets, and actually reconstructs (quality rises above the initial disc).
+#include "recon/metrics.h"
 #include "recon/progressive_trainer.h"
 #include "recon/runtime.h"
 #include "recon/sampling.h"
@@ -128,6 +129,59 @@ TEST(trainer, the_stepped_trainer_driven_by_hand_is_reconstruct) {
         EXPECT_EQ(got.samples[k].learning_rate, expected.samples[k].learning_rate) << where << ", sample " << k;
       }
     }
+  }
+}
+
+TEST(trainer, output_average_is_the_decayed_mean_of_the_outputs_the_steps_were_taken_at) {
+  // Drives the trainer by hand and reads, before each step, the output that step is computed at (train-mode
+  // BatchNorm: the output depends on the parameters only). After every sample, the reported quality, and at the end
+  // the reconstruction, must be those of Σ β^(t−i) x_i / Σ β^(t−i) over the steps so far; with averaging off, of
+  // the decoder's last output.
+  recon::set_threads(1);
+  for (const double decay : {0.0, 0.5, 0.9}) {
+    auto s = small_problem(recon::PipelineKind::optimized);
+    recon::apply_preset(recon::SettingsPreset::robust, s.decoder, s.options);
+    s.options.steps_per_sample = 3;
+    s.options.output_average = decay;
+    recon::seed_everything(2);
+    recon::ProgressiveDecoder decoder(s.decoder);
+    recon::ProgressiveTrainer trainer(decoder, s.problem, s.options);
+    auto output_now = [&] {
+      at::NoGradGuard no_grad;
+      return decoder->forward().view({64, 64}).clone();
+    };
+    trainer.initialise();
+    at::Tensor sum, expected;
+    double weight = 0.0;
+    std::vector<double> expected_psnr;
+    for (size_t k = 0; k < s.problem.centers.size(); ++k) {
+      trainer.begin_sample();
+      for (int64_t step = 0; step < s.options.steps_per_sample; ++step) {
+        const auto output = output_now();
+        if (!trainer.step()) break;
+        sum = sum.defined() ? sum * decay + output * (1.0 - decay) : output * (1.0 - decay);
+        weight = weight * decay + (1.0 - decay);
+      }
+      trainer.end_sample();
+      expected = decay > 0.0 ? sum / weight : output_now();
+      expected_psnr.push_back(recon::evaluate(expected, s.problem.ground_truth, s.problem.object_size).psnr_db);
+    }
+    const auto got = trainer.finish();
+    const auto where = "decay " + std::to_string(decay);
+    EXPECT_TRUE(at::allclose(got.reconstruction, expected, 1e-5, 1e-6)) << where;
+    ASSERT_EQ(got.samples.size(), expected_psnr.size());
+    for (size_t k = 0; k < got.samples.size(); ++k) {
+      EXPECT_NEAR(got.samples[k].quality.psnr_db, expected_psnr[k], 1e-4) << where << ", sample " << k;
+    }
+    // The average is not the last output (the check above could not tell them apart otherwise).
+    if (decay > 0.0) {
+      EXPECT_FALSE(at::allclose(got.reconstruction, output_now(), 1e-3, 1e-4)) << where;
+    }
+  }
+  auto s = small_problem(recon::PipelineKind::optimized);
+  for (const double bad : {-0.1, 1.0, std::nan("")}) {
+    s.options.output_average = bad;
+    EXPECT_THROW(run(s, 0), std::invalid_argument) << bad;
   }
 }
 

@@ -38,7 +38,8 @@ TEST(recon_args, parses_every_documented_option) {
   const auto o = parse({"--target", "star", "--grid", "256", "--object", "64", "--radius", "8.5", "--pattern", "rings",
                         "--samples", "7", "--steps", "3", "--init-steps", "4", "--pipeline", "reference", "--seed", "9",
                         "--threads", "2", "--out", "x", "--loss", "composite", "--snr-db", "30", "--settings",
-                        "prism-compat", "--lr", "0.01", "--disable", "fused_adam", "pruned_inverse"});
+                        "prism-compat", "--lr", "0.01", "--output-average", "0.95", "--disable", "fused_adam",
+                        "pruned_inverse"});
   ASSERT_TRUE(o.args.has_value()) << o.output;
   EXPECT_EQ(o.args->target, "star");
   EXPECT_EQ(o.args->radius, 8.5);
@@ -48,6 +49,7 @@ TEST(recon_args, parses_every_documented_option) {
   EXPECT_EQ(*o.args->snr_db, 30.0);
   EXPECT_EQ(o.args->disable.size(), 2u);
   EXPECT_EQ(*o.args->lr, 0.01);
+  EXPECT_EQ(*o.args->output_average, 0.95);
 }
 
 TEST(recon_args, refuses_bad_values) {
@@ -56,6 +58,9 @@ TEST(recon_args, refuses_bad_values) {
   expect_refused({"--pattern", "fer\nmat"}, "--pattern");  // found by fuzzing: a newline in the quoted value made two lines
   expect_refused({"--grid", "64", "--object", "65"}, "--object");
   expect_refused({"--radius", "0"}, "--radius");
+  expect_refused({"--output-average", "1"}, "--output-average");
+  expect_refused({"--output-average", "-0.5"}, "--output-average");
+  expect_refused({"--output-average", "nan"}, "--output-average");
   expect_refused({"--radius", "-3"}, "--radius");
   expect_refused({"--radius", "256"}, "--radius");
   expect_refused({"--radius", "nan"}, "--radius");

@@ -65,6 +65,9 @@ class ProgressiveDecoderImpl : public torch::nn::Cloneable<ProgressiveDecoderImp
   at::Tensor forward();
   /// The object box only: [1, 1, S, S] float32; forward() is this zero-padded by object_offset() on each side.
   at::Tensor forward_object();
+  /// An object box ([1, 1, S, S], e.g. from forward_object()) placed on the N grid as forward() places it:
+  /// [1, 1, N, N], zero outside the box.
+  at::Tensor on_grid(const at::Tensor& object) const;
   /// Row (and column) index in the N grid where the S×S object box starts: (N − S) / 2.
   int64_t object_offset() const { return (options.grid_size() - options.object_size()) / 2; }
 

@@ -102,8 +102,11 @@ class MeasuredDataObjective {
   /// A newly measured sub-aperture (its center, radius, ground truth, index, loss and noise; `first`,
   /// `previous_centers` and `previous_reconstruction` are ignored). It becomes the newest row.
   void add(SampleSetup setup);
+  /// The losses of `object` (the decoder's [1, 1, S, S] object box, with its graph), which every row reads.
   /// new_row: the newest sub-aperture's loss; old_row: the sum of this step's replayed rows (aliasing new_row while
   /// there is no earlier sub-aperture, as PRISM's first sample does). Advances the round-robin cursor.
+  LossPair operator()(const at::Tensor& object);
+  /// Convenience: runs the decoder forward once and returns the loss of its output.
   LossPair operator()(ProgressiveDecoderImpl& decoder);
   int64_t size() const { return static_cast<int64_t>(rows_.size()); }
 

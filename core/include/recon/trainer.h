@@ -35,6 +35,10 @@ struct TrainerOptions {
   bool plateau_stop = false;        ///< PRISM's adaptive stop: a sample also ends on a persistent plateau
   SampleMemory memory = SampleMemory::previous_reconstruction;
   int64_t replayed_per_step = 1;   ///< measured_data: earlier sub-apertures added to each step's loss
+  /// When > 0 (and < 1): the reconstruction is the exponential average, with this decay per step, of the decoder's
+  /// outputs at the progressive phase's steps (bias-corrected: a weighted mean of the outputs so far), not the last
+  /// output. 0: the decoder's output after the last step, as PRISM.
+  double output_average = 0.0;
   LossOptions loss;
   NoiseOptions noise;
   PipelineOptions pipeline;
@@ -48,7 +52,7 @@ struct ReconstructionProblem {
   double radius = 20.0;         ///< sub-aperture radius, k-space pixels
 };
 
-/// Outcome of one sample, measured on the reconstruction after its last step.
+/// Outcome of one sample, measured on the reconstruction after its last step (the average when averaging).
 struct SampleRecord {
   int64_t index = 0;
   Center center;
@@ -65,7 +69,8 @@ struct SampleRecord {
 };
 
 struct ReconstructionResult {
-  at::Tensor reconstruction;  ///< [N, N] float32, the decoder output after the last sample
+  at::Tensor reconstruction;  ///< [N, N] float32: the decoder output after the last sample, or the average of its
+                              ///< outputs (TrainerOptions::output_average)
   int64_t init_steps = 0;
   double init_loss = 0.0;
   std::vector<SampleRecord> samples;
