@@ -32,10 +32,10 @@ namespace recon {
 // - the reconstruction is the exponential average of the outputs over the steps, decay 0.99 (≈ the last 100 steps;
 //   Deep Image Prior averages its outputs the same way; session 11, seeds 0–4, numbers in the README): each step's
 //   output carries the noise of that step's update and of the one row it replays, and the average keeps what the
-//   steps agree on. Dense median 31.2 -> 32.3 dB (every seed +0.6 to +1.3), partial 23.0 -> 23.5, europa
-//   22.0 -> 23.3 with the first-to-last gain positive on every seed (it was negative on all five), USAF SSIM median
-//   0.53 -> 0.51 (ePIE 0.45). Europa's seed spread widened (2.2 -> 4.0 dB): the average removes the last step's
-//   noise, which had pulled the good seeds down as far as the poor one.
+//   steps agree on. Dense median 31.2 -> 31.6 dB (smallest gain 10.6 -> 15.5), partial 23.0 -> 24.3, europa
+//   22.0 -> 23.4 with the first-to-last gain positive on four seeds of five (negative on all five before), USAF SSIM
+//   median 0.53 -> 0.52 (ePIE 0.45). Europa's seed spread widened (2.2 -> 3.6 dB): seed 2, poor from its
+//   initialisation, gains less from the average than the others.
 // - no threshold stop: PRISM's 1e-3 threshold is meant for normalised losses; unnormalised losses start below
 //   it, so the budgets are run in full instead.
 void apply_preset(SettingsPreset preset, DecoderOptions& decoder, TrainerOptions& trainer) {
