@@ -99,6 +99,9 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--output-average", a.output_average,
                  "report the exponential average of the decoder's outputs over the steps, with this decay per step in "
                  "[0, 1); 0 reports the last output (default: the preset's)");
+  cmd.add_option("--init-candidates", a.init_candidates,
+                 "initialise this many decoder weight draws and go on from the one that fits the first measurement "
+                 "best; 1 uses the seed's own draw (default: the preset's)");
   cmd.add_flag("--plateau-stop", a.plateau_stop, "also stop a sample on a persistent loss plateau");
   cmd.add_flag("--invert", a.invert, "invert the image file (255 - v) before preparation");
   cmd.add_option("--progress", a.progress, "auto (on a terminal, not in CI), on or off")->capture_default_str();
@@ -198,6 +201,8 @@ std::string validate(const ReconArgs& a) {
     why << "--replayed-per-step " << *a.replayed_per_step << ": must be in [0, 1000000]";
   } else if (a.output_average && !(*a.output_average >= 0.0 && *a.output_average < 1.0)) {
     why << "--output-average " << *a.output_average << ": must be in [0, 1)";
+  } else if (a.init_candidates && (*a.init_candidates < 1 || *a.init_candidates > 1000)) {
+    why << "--init-candidates " << *a.init_candidates << ": must be in [1, 1000]";
   } else if (!names_choice<recon::PipelineKind>(a.pipeline)) {
     why << "--pipeline " << a.pipeline << ": expected " << recon::expected_choices<recon::PipelineKind>();
   } else if (a.algorithm != "prism" && a.algorithm != "epie") {

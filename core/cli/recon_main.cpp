@@ -83,6 +83,7 @@ Prepared prepare(const ReconArgs& a) {
   if (!a.memory.empty()) p.trainer.memory = recon::parse_choice<recon::SampleMemory>(a.memory);
   if (a.replayed_per_step) p.trainer.replayed_per_step = *a.replayed_per_step;
   if (a.output_average) p.trainer.output_average = *a.output_average;
+  if (a.init_candidates) p.trainer.init_candidates = *a.init_candidates;
   return p;
 }
 
@@ -143,6 +144,11 @@ nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruc
   metrics["memory"] = recon::to_string(p.trainer.memory);
   metrics["replayed_per_step"] = p.trainer.replayed_per_step;
   metrics["output_average"] = p.trainer.output_average;
+  metrics["init_candidates"] = p.trainer.init_candidates;
+  nlohmann::json candidates = nlohmann::json::array();
+  for (const auto& c : result.init_candidates) candidates.push_back({{"init_loss", c.init_loss}, {"trial_loss", c.trial_loss}});
+  metrics["init_candidate_fits"] = candidates;
+  metrics["chosen_candidate"] = result.chosen_candidate;
   return metrics;
 }
 

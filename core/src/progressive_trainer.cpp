@@ -1,6 +1,7 @@
 #include "recon/progressive_trainer.h"
 
 #include "convergence_monitor.h"
+#include "decoder_weights.h"
 #include "plants.h"
 #include "recon/fourier.h"
 #include "recon/limits.h"
@@ -12,6 +13,8 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <utility>
+#include <vector>
 #include <stdexcept>
 
 namespace recon {
@@ -46,6 +49,7 @@ void validate(const ProgressiveDecoder& decoder, const ReconstructionProblem& p,
     throw std::invalid_argument("TrainerOptions::isolated_learning_rate must be >= 0 and finite");
   }
   if (o.replayed_per_step < 0) throw std::invalid_argument("TrainerOptions::replayed_per_step must be >= 0");
+  if (o.init_candidates < 1) throw std::invalid_argument("TrainerOptions::init_candidates must be >= 1");
   if (!(o.output_average >= 0.0 && o.output_average < 1.0)) {
     throw std::invalid_argument("TrainerOptions::output_average must be in [0, 1)");
   }
@@ -116,6 +120,52 @@ double sample_learning_rate(const TrainerOptions& o, double covered) {
   return covered >= kOverlapped ? o.learning_rate : o.isolated_learning_rate;
 }
 
+// The initialisation loop proper: steps toward `target` from the decoder's current weights, to init_steps or the
+// loss threshold. Returns the steps taken and the last loss evaluated.
+std::pair<int64_t, double> fit_init_target(ProgressiveDecoder& decoder, const ExecutionPlan& plan, const TrainerOptions& o,
+                                           const ProgressCallback& on_progress, const at::Tensor& target) {
+  const int64_t n = decoder->options.grid_size();
+  const auto normaliser = target.mean();
+  auto optimizer = make_optimizer(plan, decoder, o.init_learning_rate);
+  PlateauScheduler scheduler;
+  double loss_value = 0.0;
+  int64_t step = 0;
+  for (; step < o.init_steps; ++step) {
+    auto loss = (decoder->forward().view({n, n}) - target).abs().mean() / normaliser;
+    loss_value = loss.item<double>();
+    if (on_progress) on_progress(Progress{Progress::Phase::init, 0, 0, step + 1, o.init_steps, loss_value});
+    if (loss_value < o.loss_threshold) break;
+    optimizer->zero_grad();
+    loss.backward();
+    optimizer->step();
+    if ((step + 1) % 100 == 0) scheduler.step(loss_value, *optimizer);
+  }
+  return {step, loss_value};
+}
+
+// A candidate's score: the first measurement's loss after the first sample's updates (its objective, its learning
+// rate, fresh Adam moments, steps_per_sample of them), evaluated once more after the last. Moves the weights.
+double trial_first_fit(ProgressiveDecoder& decoder, const ExecutionPlan& plan, const ReconstructionProblem& p,
+                       const TrainerOptions& o) {
+  SampleSetup setup;
+  setup.ground_truth = p.ground_truth;
+  setup.center = p.centers.front();
+  setup.radius = p.radius;
+  setup.first = true;
+  setup.index = 0;
+  setup.loss = o.loss;
+  setup.noise = o.noise;
+  const auto objective = make_objective(setup, plan);
+  auto optimizer = make_optimizer(plan, decoder, sample_learning_rate(o, 0.0));
+  for (int64_t step = 0;; ++step) {
+    const auto losses = (*objective)(decoder->forward_object());
+    if (step == o.steps_per_sample) return losses.new_row.item<double>();
+    optimizer->zero_grad();
+    (losses.old_row + losses.new_row).backward();  // as step() does: the first sample's old row aliases its new one
+    optimizer->step();
+  }
+}
+
 }  // namespace
 
 struct ProgressiveTrainer::State {
@@ -178,32 +228,35 @@ ProgressiveTrainer::~ProgressiveTrainer() = default;
 
 int64_t ProgressiveTrainer::samples_begun() const { return static_cast<int64_t>(state_->result.samples.size()) + (state_->open ? 1 : 0); }
 
-// Initialisation: pull the output toward the init target (image space, no physics).
+// Initialisation: pull the output toward the init target (image space, no physics); with several candidates, the one
+// whose trial fit of the first measurement ends lowest (TrainerOptions::init_candidates).
 void ProgressiveTrainer::initialise() {
   auto& s = *state_;
   if (s.finished || s.initialised || samples_begun() > 0) throw std::logic_error("ProgressiveTrainer::initialise: only once, before the first sample");
   s.initialised = true;
-  const int64_t n = s.n();
-  const auto& o = s.options;
-  auto target = init_target(s.problem, o, n);
-  const auto normaliser = target.mean();
-  auto optimizer = make_optimizer(s.plan, s.decoder, o.init_learning_rate);
-  PlateauScheduler scheduler;
-  double loss_value = 0.0;
-  int64_t step = 0;
-  for (; step < o.init_steps; ++step) {
-    auto loss = (s.decoder->forward().view({n, n}) - target).abs().mean() / normaliser;
-    loss_value = loss.item<double>();
-    if (s.on_progress) s.on_progress(Progress{Progress::Phase::init, 0, 0, step + 1, o.init_steps, loss_value});
-    if (loss_value < o.loss_threshold) break;
-    optimizer->zero_grad();
-    loss.backward();
-    optimizer->step();
-    if ((step + 1) % 100 == 0) scheduler.step(loss_value, *optimizer);
+  const auto target = init_target(s.problem, s.options, s.n());
+  const int64_t candidates = s.options.init_candidates;
+  std::vector<at::Tensor> chosen;  // the chosen candidate's weights after its initialisation
+  for (int64_t c = 0; c < candidates; ++c) {
+    if (c > 0) detail::load_weights(*s.decoder, detail::draw_weights(s.decoder->options));
+    const auto [steps, loss] = fit_init_target(s.decoder, s.plan, s.options, s.on_progress, target);
+    if (candidates == 1) {
+      s.result.init_steps = steps;
+      s.result.init_loss = loss;
+      break;
+    }
+    auto initialised = detail::copy_weights(*s.decoder);
+    const double trial_loss = trial_first_fit(s.decoder, s.plan, s.problem, s.options);
+    s.result.init_candidates.push_back(InitCandidate{loss, trial_loss});
+    if (c == 0 || trial_loss < s.result.init_candidates[static_cast<size_t>(s.result.chosen_candidate)].trial_loss) {
+      s.result.chosen_candidate = c;
+      s.result.init_steps = steps;
+      s.result.init_loss = loss;
+      chosen = std::move(initialised);
+    }
   }
-  s.result.init_steps = step;
-  s.result.init_loss = loss_value;
-  s.result.total_steps = step;
+  if (!chosen.empty()) detail::load_weights(*s.decoder, chosen);
+  s.result.total_steps = s.result.init_steps;
   s.result.seconds_init = seconds_since(s.start);
   s.current = s.output();  // as the loop always did: the output after the initialisation, read once (BatchNorm's
                            // running statistics see this forward too)

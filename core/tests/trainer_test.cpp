@@ -185,6 +185,53 @@ TEST(trainer, output_average_is_the_decayed_mean_of_the_outputs_the_steps_were_t
   }
 }
 
+TEST(trainer, multi_start_goes_on_from_the_candidate_whose_trial_fits_the_first_measurement_best) {
+  // Candidate c is the c-th decoder constructed after seeding. Each is checked by hand: its initialisation alone (one
+  // candidate) gives its recorded init loss, and its trial loss is the first measurement's loss after steps_per_sample
+  // updates, which a one-sample run with one step more reads before its last update. The multi-start run must then be
+  // the one-candidate run of the candidate with the lowest trial loss, bit for bit.
+  recon::set_threads(1);
+  for (auto kind : {recon::PipelineKind::reference, recon::PipelineKind::optimized}) {
+    auto s = small_problem(kind);
+    recon::apply_preset(recon::SettingsPreset::robust, s.decoder, s.options);
+    s.options.steps_per_sample = 4;
+    s.options.init_candidates = 3;
+    const auto where = recon::to_string(kind);
+    const auto multi = run(s, 5);
+    ASSERT_EQ(multi.init_candidates.size(), 3u) << where;
+
+    auto single = s;
+    single.options.init_candidates = 1;
+    auto nth_decoder = [&](int64_t c) {
+      recon::seed_everything(5);
+      for (int64_t i = 0; i < c; ++i) recon::ProgressiveDecoder discarded(single.decoder);
+      return recon::ProgressiveDecoder(single.decoder);
+    };
+    auto trial = single;
+    trial.problem.centers.resize(1);
+    trial.options.steps_per_sample = s.options.steps_per_sample + 1;
+    size_t best = 0;
+    for (size_t c = 0; c < 3; ++c) {
+      auto decoder = nth_decoder(static_cast<int64_t>(c));
+      const auto by_hand = recon::reconstruct(decoder, trial.problem, trial.options);
+      EXPECT_EQ(by_hand.init_loss, multi.init_candidates[c].init_loss) << where << ", candidate " << c;
+      EXPECT_EQ(by_hand.samples.front().loss_new, multi.init_candidates[c].trial_loss) << where << ", candidate " << c;
+      if (multi.init_candidates[c].trial_loss < multi.init_candidates[best].trial_loss) best = c;
+    }
+    EXPECT_NE(multi.init_candidates[0].trial_loss, multi.init_candidates[1].trial_loss) << where;
+    EXPECT_EQ(multi.chosen_candidate, static_cast<int64_t>(best)) << where;
+    auto decoder = nth_decoder(static_cast<int64_t>(best));
+    const auto expected = recon::reconstruct(decoder, single.problem, single.options);
+    EXPECT_TRUE(expected.init_candidates.empty()) << where;
+    EXPECT_EQ(multi.init_loss, expected.init_loss) << where;
+    EXPECT_EQ(multi.total_steps, expected.total_steps) << where;
+    EXPECT_TRUE(at::equal(multi.reconstruction, expected.reconstruction)) << where;
+  }
+  auto s = small_problem(recon::PipelineKind::optimized);
+  s.options.init_candidates = 0;
+  EXPECT_THROW(run(s, 0), std::invalid_argument);
+}
+
 TEST(trainer, the_stepped_trainer_refuses_calls_out_of_order) {
   auto s = small_problem(recon::PipelineKind::optimized);
   recon::seed_everything(0);

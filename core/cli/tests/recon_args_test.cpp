@@ -38,7 +38,7 @@ TEST(recon_args, parses_every_documented_option) {
   const auto o = parse({"--target", "star", "--grid", "256", "--object", "64", "--radius", "8.5", "--pattern", "rings",
                         "--samples", "7", "--steps", "3", "--init-steps", "4", "--pipeline", "reference", "--seed", "9",
                         "--threads", "2", "--out", "x", "--loss", "composite", "--snr-db", "30", "--settings",
-                        "prism-compat", "--lr", "0.01", "--output-average", "0.95", "--disable", "fused_adam",
+                        "prism-compat", "--lr", "0.01", "--output-average", "0.95", "--init-candidates", "3", "--disable", "fused_adam",
                         "pruned_inverse"});
   ASSERT_TRUE(o.args.has_value()) << o.output;
   EXPECT_EQ(o.args->target, "star");
@@ -50,6 +50,7 @@ TEST(recon_args, parses_every_documented_option) {
   EXPECT_EQ(o.args->disable.size(), 2u);
   EXPECT_EQ(*o.args->lr, 0.01);
   EXPECT_EQ(*o.args->output_average, 0.95);
+  EXPECT_EQ(*o.args->init_candidates, 3);
 }
 
 TEST(recon_args, refuses_bad_values) {
@@ -61,6 +62,9 @@ TEST(recon_args, refuses_bad_values) {
   expect_refused({"--output-average", "1"}, "--output-average");
   expect_refused({"--output-average", "-0.5"}, "--output-average");
   expect_refused({"--output-average", "nan"}, "--output-average");
+  expect_refused({"--init-candidates", "0"}, "--init-candidates");
+  expect_refused({"--init-candidates", "-2"}, "--init-candidates");
+  expect_refused({"--init-candidates", "1.5"}, "--init-candidates");
   expect_refused({"--radius", "-3"}, "--radius");
   expect_refused({"--radius", "256"}, "--radius");
   expect_refused({"--radius", "nan"}, "--radius");

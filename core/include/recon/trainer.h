@@ -39,6 +39,13 @@ struct TrainerOptions {
   /// outputs at the progressive phase's steps (bias-corrected: a weighted mean of the outputs so far), not the last
   /// output. 0: the decoder's output after the last step, as PRISM.
   double output_average = 0.0;
+  /// Multi-start initialisation. When > 1, the initialisation is run from this many draws of the decoder's weights
+  /// (its own, then fresh ones from the global generator, so a run stays a function of its seed), and each candidate
+  /// then takes a trial fit of the first measurement alone: the first sample's objective and learning rate,
+  /// steps_per_sample updates with fresh Adam moments, whatever the threshold. The run goes on from the candidate
+  /// whose trial ends with the lowest loss, restored to its weights as the initialisation left them (the first sample
+  /// then repeats the trial's steps). The choice reads the measurements only. 1: the decoder's own weights, as PRISM.
+  int64_t init_candidates = 1;
   LossOptions loss;
   NoiseOptions noise;
   PipelineOptions pipeline;
@@ -68,14 +75,22 @@ struct SampleRecord {
   double seconds = 0.0;
 };
 
+/// One candidate of a multi-start initialisation (TrainerOptions::init_candidates).
+struct InitCandidate {
+  double init_loss = 0.0;  ///< image-space loss after its initialisation steps
+  double trial_loss = 0.0; ///< the first measurement's loss after its trial fit: what the choice compares
+};
+
 struct ReconstructionResult {
   at::Tensor reconstruction;  ///< [N, N] float32: the decoder output after the last sample, or the average of its
                               ///< outputs (TrainerOptions::output_average)
-  int64_t init_steps = 0;
-  double init_loss = 0.0;
+  int64_t init_steps = 0;     ///< of the chosen candidate
+  double init_loss = 0.0;      ///< of the chosen candidate
+  std::vector<InitCandidate> init_candidates;  ///< in draw order; empty without a multi-start initialisation
+  int64_t chosen_candidate = 0;                ///< index into init_candidates
   std::vector<SampleRecord> samples;
-  int64_t total_steps = 0;    ///< init steps + all sample steps
-  double seconds_init = 0.0;
+  int64_t total_steps = 0;    ///< the chosen candidate's init steps + all sample steps (trial steps not counted)
+  double seconds_init = 0.0;   ///< the whole initialisation, every candidate and trial included
   double seconds_total = 0.0;
 };
 
