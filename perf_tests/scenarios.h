@@ -58,17 +58,20 @@ inline recon::ProgressiveDecoder decoder_for(const Workload& w, const recon::Pip
 }
 
 /// One seeded reconstruction with the default (robust) settings and the given budgets. `trained`, when given,
-/// receives the decoder as the reconstruction left it.
+/// receives the decoder as the reconstruction left it. `init_candidates` > 0 overrides the preset's multi-start
+/// initialisation (1: the seed's own decoder draw is the one trained).
 inline recon::ReconstructionResult reconstruct_with_defaults(const recon::ReconstructionProblem& problem, int64_t grid,
                                                              int64_t object, recon::PipelineKind kind, uint64_t seed,
                                                              int64_t init_steps, int64_t steps_per_sample,
-                                                             recon::ProgressiveDecoder* trained = nullptr) {
+                                                             recon::ProgressiveDecoder* trained = nullptr,
+                                                             int64_t init_candidates = 0) {
   recon::TrainerOptions options;
   options.pipeline.kind = kind;
   options.init_steps = init_steps;
   options.steps_per_sample = steps_per_sample;
   recon::DecoderOptions decoder_options(grid, object);
   recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
+  if (init_candidates > 0) options.init_candidates = init_candidates;
   recon::seed_everything(seed);
   recon::ProgressiveDecoder decoder(decoder_options);
   auto result = recon::reconstruct(decoder, problem, options);

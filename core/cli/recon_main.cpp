@@ -146,7 +146,7 @@ nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruc
   metrics["output_average"] = p.trainer.output_average;
   metrics["init_candidates"] = p.trainer.init_candidates;
   nlohmann::json candidates = nlohmann::json::array();
-  for (const auto& c : result.init_candidates) candidates.push_back({{"init_loss", c.init_loss}, {"trial_loss", c.trial_loss}});
+  for (const auto& c : result.init_candidates) candidates.push_back({{"init_steps", c.init_steps}, {"init_loss", c.init_loss}, {"trial_loss", c.trial_loss}});
   metrics["init_candidate_fits"] = candidates;
   metrics["chosen_candidate"] = result.chosen_candidate;
   return metrics;

@@ -240,6 +240,7 @@ void ProgressiveTrainer::initialise() {
   for (int64_t c = 0; c < candidates; ++c) {
     if (c > 0) detail::load_weights(*s.decoder, detail::draw_weights(s.decoder->options));
     const auto [steps, loss] = fit_init_target(s.decoder, s.plan, s.options, s.on_progress, target);
+    s.result.total_steps += steps;
     if (candidates == 1) {
       s.result.init_steps = steps;
       s.result.init_loss = loss;
@@ -247,7 +248,8 @@ void ProgressiveTrainer::initialise() {
     }
     auto initialised = detail::copy_weights(*s.decoder);
     const double trial_loss = trial_first_fit(s.decoder, s.plan, s.problem, s.options);
-    s.result.init_candidates.push_back(InitCandidate{loss, trial_loss});
+    s.result.total_steps += s.options.steps_per_sample;
+    s.result.init_candidates.push_back(InitCandidate{steps, loss, trial_loss});
     if (c == 0 || trial_loss < s.result.init_candidates[static_cast<size_t>(s.result.chosen_candidate)].trial_loss) {
       s.result.chosen_candidate = c;
       s.result.init_steps = steps;
@@ -256,7 +258,6 @@ void ProgressiveTrainer::initialise() {
     }
   }
   if (!chosen.empty()) detail::load_weights(*s.decoder, chosen);
-  s.result.total_steps = s.result.init_steps;
   s.result.seconds_init = seconds_since(s.start);
   s.current = s.output();  // as the loop always did: the output after the initialisation, read once (BatchNorm's
                            // running statistics see this forward too)

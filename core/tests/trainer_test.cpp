@@ -224,7 +224,9 @@ TEST(trainer, multi_start_goes_on_from_the_candidate_whose_trial_fits_the_first_
     const auto expected = recon::reconstruct(decoder, single.problem, single.options);
     EXPECT_TRUE(expected.init_candidates.empty()) << where;
     EXPECT_EQ(multi.init_loss, expected.init_loss) << where;
-    EXPECT_EQ(multi.total_steps, expected.total_steps) << where;
+    // Every update counts: the other candidates' initialisations and every candidate's trial as well.
+    EXPECT_EQ(multi.total_steps, expected.total_steps + 2 * s.options.init_steps + 3 * s.options.steps_per_sample) << where;
+    for (const auto& c : multi.init_candidates) EXPECT_EQ(c.init_steps, s.options.init_steps) << where;
     EXPECT_TRUE(at::equal(multi.reconstruction, expected.reconstruction)) << where;
   }
   auto s = small_problem(recon::PipelineKind::optimized);

@@ -77,6 +77,7 @@ struct SampleRecord {
 
 /// One candidate of a multi-start initialisation (TrainerOptions::init_candidates).
 struct InitCandidate {
+  int64_t init_steps = 0;  ///< initialisation steps it took (its trial then takes steps_per_sample more)
   double init_loss = 0.0;  ///< image-space loss after its initialisation steps
   double trial_loss = 0.0; ///< the first measurement's loss after its trial fit: what the choice compares
 };
@@ -89,7 +90,7 @@ struct ReconstructionResult {
   std::vector<InitCandidate> init_candidates;  ///< in draw order; empty without a multi-start initialisation
   int64_t chosen_candidate = 0;                ///< index into init_candidates
   std::vector<SampleRecord> samples;
-  int64_t total_steps = 0;    ///< the chosen candidate's init steps + all sample steps (trial steps not counted)
+  int64_t total_steps = 0;    ///< every update the run made: init steps (every candidate's, and their trials) + sample steps
   double seconds_init = 0.0;   ///< the whole initialisation, every candidate and trial included
   double seconds_total = 0.0;
 };
