@@ -40,9 +40,10 @@ namespace recon {
 //   ended at 20.3 dB with SSIM 0.38, blotched by wrongly phased isolated bands, against 22.5-24.0 for seeds 0, 1, 3, 4),
 //   and how well a draw fits the first measurement after the first sample's steps predicts it (session 12, seeds 0-4:
 //   the two lowest fits gave the two best finals on the dense, partial and europa scenes). Choosing the best fit of
-//   8 draws: europa spread 3.6 -> 1.8 dB (lowest SSIM 0.38 -> 0.63), dense median 31.6 -> 33.4 dB (lowest 27.0 ->
-//   30.0), partial 24.3 -> 27.4 (lowest 20.8 -> 26.8). 4 draws gave the same europa spread but left a dense seed at
-//   26.9 dB. The cost is 8 initialisations and trials (europa +7 s on a 20 s run).
+//   8 draws (optimized, seeds 0-4): europa spread 3.6 -> 1.8 dB (lowest SSIM 0.38 -> 0.63), dense median 31.6 ->
+//   33.4 dB (lowest 27.0 -> 30.0), partial 24.3 -> 30.3 (lowest 20.8 -> 26.8), USAF SSIM median 0.52 -> 0.48 (lowest
+//   0.07 -> 0.45). 4 draws gave the same europa spread but left a dense seed at 26.9 dB. The cost is 8
+//   initialisations and trials (europa 20 s -> 28 s per run).
 // - no threshold stop: PRISM's 1e-3 threshold is meant for normalised losses; unnormalised losses start below
 //   it, so the budgets are run in full instead.
 void apply_preset(SettingsPreset preset, DecoderOptions& decoder, TrainerOptions& trainer) {
