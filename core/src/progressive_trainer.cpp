@@ -215,6 +215,15 @@ struct ProgressiveTrainer::State {
   }
 };
 
+size_t best_candidate(const std::vector<InitCandidate>& candidates) {
+  if (candidates.empty()) throw std::invalid_argument("best_candidate: no candidates");
+  size_t best = 0;
+  for (size_t i = 1; i < candidates.size(); ++i) {
+    if (candidates[i].trial_loss < candidates[best].trial_loss) best = i;
+  }
+  return best;
+}
+
 ProgressiveTrainer::ProgressiveTrainer(ProgressiveDecoder& decoder, const ReconstructionProblem& problem,
                                        const TrainerOptions& options, ProgressCallback on_progress) {
   validate(decoder, problem, options);
@@ -250,7 +259,7 @@ void ProgressiveTrainer::initialise() {
     const double trial_loss = trial_first_fit(s.decoder, s.plan, s.problem, s.options);
     s.result.total_steps += s.options.steps_per_sample;
     s.result.init_candidates.push_back(InitCandidate{steps, loss, trial_loss});
-    if (c == 0 || trial_loss < s.result.init_candidates[static_cast<size_t>(s.result.chosen_candidate)].trial_loss) {
+    if (best_candidate(s.result.init_candidates) == static_cast<size_t>(c)) {  // the best so far: keep its weights
       s.result.chosen_candidate = c;
       s.result.init_steps = steps;
       s.result.init_loss = loss;

@@ -196,6 +196,8 @@ TEST(trainer, multi_start_goes_on_from_the_candidate_whose_trial_fits_the_first_
     recon::apply_preset(recon::SettingsPreset::robust, s.decoder, s.options);
     s.options.steps_per_sample = 4;
     s.options.init_candidates = 3;
+    s.options.noise.enabled = true;  // the trial must fit the measurement the samples fit, noise and all
+    s.options.noise.snr_db = 20.0;
     const auto where = recon::to_string(kind);
     const auto multi = run(s, 5);
     ASSERT_EQ(multi.init_candidates.size(), 3u) << where;
@@ -220,6 +222,7 @@ TEST(trainer, multi_start_goes_on_from_the_candidate_whose_trial_fits_the_first_
     }
     EXPECT_NE(multi.init_candidates[0].trial_loss, multi.init_candidates[1].trial_loss) << where;
     EXPECT_EQ(multi.chosen_candidate, static_cast<int64_t>(best)) << where;
+    EXPECT_EQ(recon::best_candidate(multi.init_candidates), best) << where;
     auto decoder = nth_decoder(static_cast<int64_t>(best));
     const auto expected = recon::reconstruct(decoder, single.problem, single.options);
     EXPECT_TRUE(expected.init_candidates.empty()) << where;
@@ -232,6 +235,20 @@ TEST(trainer, multi_start_goes_on_from_the_candidate_whose_trial_fits_the_first_
   auto s = small_problem(recon::PipelineKind::optimized);
   s.options.init_candidates = 0;
   EXPECT_THROW(run(s, 0), std::invalid_argument);
+}
+
+TEST(trainer, the_best_candidate_is_the_lowest_trial_loss_wherever_it_stands) {
+  auto with_losses = [](std::vector<double> losses) {
+    std::vector<recon::InitCandidate> candidates;
+    for (double l : losses) candidates.push_back(recon::InitCandidate{100, 0.2, l});
+    return candidates;
+  };
+  EXPECT_EQ(recon::best_candidate(with_losses({0.5})), 0u);
+  EXPECT_EQ(recon::best_candidate(with_losses({1e-3, 3e-3, 2e-3})), 0u);  // first, and not beaten by a later improvement
+  EXPECT_EQ(recon::best_candidate(with_losses({3e-3, 1e-3, 2e-3, 4e-3})), 1u);
+  EXPECT_EQ(recon::best_candidate(with_losses({3e-3, 2e-3, 5e-3, 1e-3})), 3u);
+  EXPECT_EQ(recon::best_candidate(with_losses({2e-3, 1e-3, 1e-3})), 1u);  // a tie keeps the earlier
+  EXPECT_THROW(recon::best_candidate({}), std::invalid_argument);
 }
 
 TEST(trainer, the_stepped_trainer_refuses_calls_out_of_order) {

@@ -82,6 +82,10 @@ struct InitCandidate {
   double trial_loss = 0.0; ///< the first measurement's loss after its trial fit: what the choice compares
 };
 
+/// The index of the candidate a multi-start initialisation goes on from: the lowest trial loss, the earliest on a tie.
+/// Throws std::invalid_argument on an empty list.
+size_t best_candidate(const std::vector<InitCandidate>& candidates);
+
 struct ReconstructionResult {
   at::Tensor reconstruction;  ///< [N, N] float32: the decoder output after the last sample, or the average of its
                               ///< outputs (TrainerOptions::output_average)
