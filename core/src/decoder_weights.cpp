@@ -37,7 +37,9 @@ void load_weights(ProgressiveDecoderImpl& decoder, const std::vector<at::Tensor>
 
 std::vector<at::Tensor> draw_weights(const DecoderOptions& options) {
   ProgressiveDecoder fresh(options);
-  return copy_weights(*fresh);
+  std::vector<at::Tensor> drawn;
+  for (const auto& t : tensors_of(*fresh)) drawn.push_back(t.detach());  // the decoder goes; its tensors need no copy
+  return drawn;
 }
 
 }  // namespace recon::detail

@@ -143,19 +143,26 @@ std::pair<int64_t, double> fit_init_target(ProgressiveDecoder& decoder, const Ex
   return {step, loss_value};
 }
 
+// What sample k measures: its sub-aperture, noise draw and loss, as the first sample's form (no earlier discs, no
+// previous reconstruction); begin_sample() adds the earlier ones. One place, so that a multi-start trial fits exactly
+// the measurement the first sample fits.
+SampleSetup sample_setup(const ReconstructionProblem& p, const TrainerOptions& o, int64_t k) {
+  SampleSetup setup;
+  setup.ground_truth = p.ground_truth;
+  setup.center = p.centers[static_cast<size_t>(k)];
+  setup.radius = p.radius;
+  setup.first = k == 0;
+  setup.index = k;
+  setup.loss = o.loss;
+  setup.noise = o.noise;
+  return setup;
+}
+
 // A candidate's score: the first measurement's loss after the first sample's updates (its objective, its learning
 // rate, fresh Adam moments, steps_per_sample of them), evaluated once more after the last. Moves the weights.
 double trial_first_fit(ProgressiveDecoder& decoder, const ExecutionPlan& plan, const ReconstructionProblem& p,
                        const TrainerOptions& o) {
-  SampleSetup setup;
-  setup.ground_truth = p.ground_truth;
-  setup.center = p.centers.front();
-  setup.radius = p.radius;
-  setup.first = true;
-  setup.index = 0;
-  setup.loss = o.loss;
-  setup.noise = o.noise;
-  const auto objective = make_objective(setup, plan);
+  const auto objective = make_objective(sample_setup(p, o, 0), plan);
   auto optimizer = make_optimizer(plan, decoder, sample_learning_rate(o, 0.0));
   for (int64_t step = 0;; ++step) {
     const auto losses = (*objective)(decoder->forward_object());
@@ -280,16 +287,9 @@ void ProgressiveTrainer::begin_sample() {
     throw std::logic_error("ProgressiveTrainer::begin_sample: finished, a sample is open or every sample has been begun");
   }
   s.sample_start = Clock::now();
-  SampleSetup setup;
-  setup.ground_truth = s.problem.ground_truth;
+  auto setup = sample_setup(s.problem, s.options, k);
   setup.previous_reconstruction = s.current;  // the output after the last ended sample (or the initialisation)
   setup.previous_centers.assign(s.problem.centers.begin(), s.problem.centers.begin() + k);
-  setup.center = s.problem.centers[static_cast<size_t>(k)];
-  setup.radius = s.problem.radius;
-  setup.first = k == 0;
-  setup.index = k;
-  setup.loss = s.options.loss;
-  setup.noise = s.options.noise;
   s.first = setup.first;
   s.own.reset();
   s.own_setup.reset();
