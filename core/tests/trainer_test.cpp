@@ -311,6 +311,48 @@ TEST(trainer, trajectory_gain_and_time_to_quality) {
   EXPECT_DOUBLE_EQ(recon::seconds_to_quality(flat), 3.0);
 }
 
+TEST(trainer, previous_reconstruction_memory_fits_the_union_of_the_earlier_discs_and_the_new_one) {
+  // PRISM's memory (prism-compat): sample k's objective holds the output after sample k−1 through the union of discs
+  // 0..k−1 and fits disc k's measurement. At a sample's first evaluation the old row is 0 whatever its mask (the
+  // output has not moved yet), so each sample is checked at its second evaluation: the loss the trainer reports
+  // there must be that of an objective built here by hand from the same state.
+  recon::set_threads(1);
+  for (auto kind : {recon::PipelineKind::reference, recon::PipelineKind::optimized}) {
+    auto s = small_problem(kind);
+    recon::apply_preset(recon::SettingsPreset::prism_compat, s.decoder, s.options);
+    s.options.loss_threshold = 0.0;  // every evaluation updates
+    ASSERT_EQ(s.options.memory, recon::SampleMemory::previous_reconstruction);
+    recon::seed_everything(3);
+    recon::ProgressiveDecoder decoder(s.decoder);
+    double reported = 0.0;
+    recon::ProgressiveTrainer trainer(decoder, s.problem, s.options, [&](const recon::Progress& p) { reported = p.loss; });
+    auto output_now = [&] {
+      at::NoGradGuard no_grad;
+      return decoder->forward().view({64, 64}).clone();
+    };
+    trainer.initialise();
+    for (size_t k = 0; k < s.problem.centers.size(); ++k) {
+      recon::SampleSetup setup;
+      setup.ground_truth = s.problem.ground_truth;
+      setup.previous_reconstruction = output_now();
+      setup.previous_centers.assign(s.problem.centers.begin(), s.problem.centers.begin() + static_cast<int64_t>(k));
+      setup.center = s.problem.centers[k];
+      setup.radius = s.problem.radius;
+      setup.first = k == 0;
+      setup.index = static_cast<int64_t>(k);
+      setup.loss = s.options.loss;
+      setup.noise = s.options.noise;
+      trainer.begin_sample();
+      ASSERT_TRUE(trainer.step());
+      const auto expected = (*recon::make_objective(setup, s.options.pipeline))(decoder->forward_object());
+      const double expected_total = expected.old_row.item<double>() + expected.new_row.item<double>();
+      ASSERT_TRUE(trainer.step());
+      EXPECT_NEAR(reported, expected_total, 1e-5 * std::abs(expected_total)) << recon::to_string(kind) << ", sample " << k;
+      trainer.end_sample();
+    }
+  }
+}
+
 TEST(trainer, measured_data_memory_lets_later_samples_count) {
   // The same small overlapping problem with the robust preset: with measured-data memory the later samples must
   // change the reconstruction; with PRISM's previous-reconstruction memory at the same learning rate they barely do.
