@@ -204,13 +204,21 @@ int run(const ReconArgs& given) {
   auto prepared = prepare(a);
   at::Tensor reconstruction;
   auto metrics = a.algorithm == "epie" ? run_epie(a, prepared, reconstruction) : run_prism(a, prepared, reconstruction);
+  // Where the remaining error lies: in the measured frequencies (the data fit's) or outside them (the prior's guess).
+  const auto unmeasured_fraction = [&prepared](const at::Tensor& estimate) {
+    const auto& problem = prepared.problem;
+    return recon::error_bands(estimate, problem.ground_truth, problem.object_size, problem.centers, problem.radius)
+        .unmeasured_fraction();
+  };
+  metrics["error_unmeasured_fraction"] = unmeasured_fraction(reconstruction);
   if (a.compare_epie && a.algorithm != "epie") {
     // The classical baseline on the same measurements (same problem, noise and seed), for the verdict a user wants
     // first: does the deep prior beat it?
     at::Tensor epie_reconstruction;
     const auto epie = run_epie(a, prepared, epie_reconstruction);
     metrics["epie"] = {{"psnr_db", epie["psnr_db"]}, {"ssim", epie["ssim"]}, {"epochs", a.epochs},
-                       {"seconds_total", epie["seconds_total"]}};
+                       {"seconds_total", epie["seconds_total"]},
+                       {"error_unmeasured_fraction", unmeasured_fraction(epie_reconstruction)}};
     if (!metrics["psnr_db"].is_null() && !epie["psnr_db"].is_null()) {
       metrics["psnr_minus_epie_db"] = metrics["psnr_db"].get<double>() - epie["psnr_db"].get<double>();
     }

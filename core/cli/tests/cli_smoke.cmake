@@ -16,12 +16,16 @@ endforeach()
 file(READ "${OUT}/metrics.json" json)
 foreach(key psnr_db ssim rmse_pct steps seconds_total seconds_per_step parameters pipeline seed threads trajectory
             trajectory_gain_db seconds_to_quality memory epie psnr_minus_epie_db init_candidates chosen_candidate
-            init_candidate_fits)
+            init_candidate_fits error_unmeasured_fraction)
   string(JSON value ERROR_VARIABLE missing GET "${json}" ${key})
   if(missing)
     message(FATAL_ERROR "metrics.json lacks '${key}'")
   endif()
 endforeach()
+string(JSON fraction GET "${json}" error_unmeasured_fraction)
+if(fraction LESS 0 OR fraction GREATER 1)
+  message(FATAL_ERROR "error_unmeasured_fraction ${fraction} is not a fraction")
+endif()
 # Every update counts: the robust default's 8 initialisation candidates take 3 init steps and a 3-step trial each.
 string(JSON candidates GET "${json}" init_candidates)
 string(JSON fits LENGTH "${json}" init_candidate_fits)

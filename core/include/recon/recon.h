@@ -3,6 +3,7 @@
 #include "recon/aperture.h"
 #include "recon/decoder.h"
 #include "recon/epie.h"
+#include "recon/error_bands.h"
 #include "recon/fourier.h"
 #include "recon/losses.h"
 #include "recon/measurement.h"
