@@ -26,10 +26,12 @@ ErrorBands error_bands(const at::Tensor& reconstruction, const at::Tensor& groun
   evaluation_window(window, object_size).fill_(1.0);  // the pixels every other metric is evaluated on
   const auto error = (estimate.to(at::kDouble) - truth.to(at::kDouble)) * window;
   const auto energy = at::abs(fft2c(error)).pow(2);
-  const auto inside = union_mask(n, centers, radius);
+  auto measured_centers = centers;
+  for (const auto& c : centers) measured_centers.push_back(Center{-c.y, -c.x});  // the conjugate half of a real object
+  const auto inside = union_mask(n, measured_centers, radius);
   ErrorBands bands;
   bands.measured = energy.masked_select(inside).sum().item<double>();
-  bands.unmeasured = energy.sum().item<double>() - bands.measured;
+  bands.unmeasured = energy.masked_select(inside.logical_not()).sum().item<double>();  // never below 0 by rounding
   return bands;
 }
 

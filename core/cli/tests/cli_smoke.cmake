@@ -23,8 +23,13 @@ foreach(key psnr_db ssim rmse_pct steps seconds_total seconds_per_step parameter
   endif()
 endforeach()
 string(JSON fraction GET "${json}" error_unmeasured_fraction)
-if(fraction LESS 0 OR fraction GREATER 1)
+if(NOT fraction MATCHES "^[0-9.eE+-]+$" OR fraction LESS 0 OR fraction GREATER 1)
   message(FATAL_ERROR "error_unmeasured_fraction ${fraction} is not a fraction")
+endif()
+# ePIE's is of its own reconstruction: the same value to the last digit means one reconstruction was measured twice.
+string(JSON epie_fraction GET "${json}" epie error_unmeasured_fraction)
+if(epie_fraction STREQUAL fraction)
+  message(FATAL_ERROR "ePIE's error_unmeasured_fraction equals the deep prior's (${fraction})")
 endif()
 # Every update counts: the robust default's 8 initialisation candidates take 3 init steps and a 3-step trial each.
 string(JSON candidates GET "${json}" init_candidates)
