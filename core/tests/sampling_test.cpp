@@ -34,6 +34,34 @@ TEST(sampling, every_pattern_has_the_requested_count_inside_r_max) {
   }
 }
 
+// How a pattern fills the disc, from its documented construction: the mean of (r / r_max)² is 1/2 when centres
+// are uniform over the disc's area (fermat, random, jittered, and rings with counts proportional to the radius)
+// and 1/3 when they are equally spaced along radii (star). A pattern uniform in r instead of in area gives 1/3.
+TEST(sampling, every_pattern_fills_the_disc_as_documented) {
+  constexpr double kRMax = 100.0;
+  constexpr int64_t kCentres = 1000;  // random's mean then has a standard deviation of 0.009
+  const std::pair<recon::PatternKind, double> expected[] = {{recon::PatternKind::fermat, 0.5},
+                                                            {recon::PatternKind::random, 0.5},
+                                                            {recon::PatternKind::jittered, 0.5},
+                                                            {recon::PatternKind::rings, 0.5},
+                                                            {recon::PatternKind::star, 1.0 / 3.0}};
+  for (const auto& [kind, mean_r2] : expected) {
+    recon::PatternOptions o(kind, kCentres, kRMax);
+    o.seed = 5;
+    const auto c = recon::sample_centers(o);
+    double r2 = 0.0, cos_sum = 0.0, sin_sum = 0.0;
+    for (const auto& p : c) {
+      r2 += (p.y * p.y + p.x * p.x) / (kRMax * kRMax);
+      const double r = std::hypot(p.y, p.x);
+      if (r > 0.0) cos_sum += p.x / r, sin_sum += p.y / r;
+    }
+    const double n = static_cast<double>(c.size());
+    EXPECT_NEAR(r2 / n, mean_r2, 0.05) << recon::to_string(kind);
+    // No preferred direction: the mean unit vector is near zero (random's has a standard deviation of 0.022).
+    EXPECT_LT(std::hypot(cos_sum, sin_sum) / n, 0.1) << recon::to_string(kind);
+  }
+}
+
 TEST(sampling, random_is_fixed_by_its_seed_and_starts_at_dc) {
   recon::PatternOptions o(recon::PatternKind::random, 30, 200.0);
   o.seed = 11;

@@ -56,4 +56,20 @@ TEST(noise, reaches_the_requested_snr_and_is_seeded) {
   EXPECT_TRUE(at::equal(recon::add_measurement_noise(amplitude, o, 1), amplitude));
 }
 
+// Every (seed, draw) pair has its own stream: two runs with neighbouring seeds must not share noise shifted by one
+// sample, nor any draw of the first 16 samples with each other.
+TEST(noise, neighbouring_seeds_share_no_draw) {
+  auto amplitude = recon::synthetic_target(recon::TargetKind::planet, 32, 32);
+  recon::NoiseOptions one, other;
+  one.enabled = other.enabled = true;
+  one.seed = 7;
+  other.seed = 8;
+  for (uint64_t i = 0; i < 16; ++i) {
+    for (uint64_t j = 0; j < 16; ++j) {
+      EXPECT_FALSE(at::equal(recon::add_measurement_noise(amplitude, one, i), recon::add_measurement_noise(amplitude, other, j)))
+          << "seed 7 draw " << i << " and seed 8 draw " << j;
+    }
+  }
+}
+
 }  // namespace

@@ -12,12 +12,13 @@ inline double max_relative_difference(const at::Tensor& a, const at::Tensor& b) 
   return (ad - bd).abs().max().item<double>() / scale;
 }
 
-/// Images defined by closed formulas, identical to core/tests/oracle/metrics_oracle.py's image_pair().
-inline std::pair<at::Tensor, at::Tensor> oracle_image_pair(int64_t n) {
+/// Images defined by closed formulas, identical to core/tests/oracle/metrics_oracle.py's image_pair(): b is a with a
+/// fine pattern added and, when offset is not 0, brighter by offset (clipped to [0, 1]).
+inline std::pair<at::Tensor, at::Tensor> oracle_image_pair(int64_t n, double offset = 0.0) {
   auto i = at::arange(n, at::kDouble).view({n, 1}).expand({n, n});
   auto j = at::arange(n, at::kDouble).view({1, n}).expand({n, n});
   auto a = 0.5 + 0.3 * at::sin(0.37 * i + 0.11 * j) + 0.1 * at::cos(0.05 * i * j);
-  auto b = at::clamp(a + 0.15 * at::sin(1.3 * i) * at::cos(0.7 * j), 0.0, 1.0);
+  auto b = at::clamp(a + 0.15 * at::sin(1.3 * i) * at::cos(0.7 * j) + offset, 0.0, 1.0);
   return {a, b};
 }
 

@@ -12,10 +12,11 @@ from scipy.signal import convolve2d
 from skimage.metrics import structural_similarity
 
 
-def image_pair(n):
+def image_pair(n, offset=0.0):
+    """b is a with a fine pattern added and, when offset is not 0, brighter by offset (clipped to [0, 1])."""
     i, j = np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64), indexing="ij")
     a = 0.5 + 0.3 * np.sin(0.37 * i + 0.11 * j) + 0.1 * np.cos(0.05 * i * j)
-    b = np.clip(a + 0.15 * np.sin(1.3 * i) * np.cos(0.7 * j), 0.0, 1.0)
+    b = np.clip(a + 0.15 * np.sin(1.3 * i) * np.cos(0.7 * j) + offset, 0.0, 1.0)
     return a, b
 
 
@@ -58,10 +59,12 @@ def ms_ssim(a, b):
     return float(np.prod([np.clip(v, 1e-10, 1.0) ** wi for v, wi in zip(vals, w)]))
 
 
-for n in (32, 64):
-    a, b = image_pair(n)
+# 256 is the smallest power of two whose fifth MS-SSIM scale (16 px) exceeds the 11-px window, so only there does
+# the luminance term of the last scale count; the brightness offset makes that term differ from 1.
+for n, offset in ((32, 0.0), (64, 0.0), (256, 0.1)):
+    a, b = image_pair(n, offset)
     mse = np.mean((b - a) ** 2)
-    print(f"n={n}")
+    print(f"n={n} offset={offset}")
     print(f"  mse      {mse:.17g}")
     print(f"  psnr_db  {10 * np.log10(1.0 / mse):.17g}")
     print(f"  mae      {np.mean(np.abs(b - a)):.17g}")

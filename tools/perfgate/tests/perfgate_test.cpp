@@ -158,6 +158,24 @@ TEST(perfgate_update, refuses_absent_metrics_and_single_timing_captures) {
   EXPECT_NO_THROW(perfgate::plan_update({results("results_ok.json"), results("results_ok.json")}, std::nullopt, {timing}, false, {}));
 }
 
+// The second capture of a timing must fall inside the tolerance band around the first: a baseline written from one
+// noisy capture would gate every later run against noise.
+TEST(perfgate_update, timing_captures_must_agree_within_the_tolerance) {
+  const auto timing = perfgate::parse_track_spec("real_time:lower:rel=0.1");
+  const auto first = results("results_ok.json");
+  const auto scaled = [&](double factor) {
+    auto again = first;
+    for (auto& m : again.measurements) {
+      if (m.field == "real_time") m.value *= factor;
+    }
+    return again;
+  };
+  EXPECT_NO_THROW(perfgate::plan_update({first, scaled(1.05)}, std::nullopt, {timing}, false, {}));
+  EXPECT_NO_THROW(perfgate::plan_update({first, scaled(0.95)}, std::nullopt, {timing}, false, {}));
+  EXPECT_THROW(perfgate::plan_update({first, scaled(1.5)}, std::nullopt, {timing}, false, {}), perfgate::InputError);
+  EXPECT_THROW(perfgate::plan_update({first, scaled(0.5)}, std::nullopt, {timing}, false, {}), perfgate::InputError);
+}
+
 TEST(perfgate_update, malformed_track_specs_are_refused) {
   for (const char* spec : {"psnr_db", "psnr_db:up:abs=1", "psnr_db:higher:abs=x", "psnr_db:higher:abs=-1", "psnr_db:higher:near=1",
                            "psnr_db:higher:abs=1:colour=red"}) {
