@@ -29,7 +29,7 @@ EpieResult epie_reconstruct(const ReconstructionProblem& p, const EpieOptions& o
   for (size_t k = 0; k < p.centers.size(); ++k) {
     auto pupil = disc_mask(n, p.centers[k], p.radius).to(at::kFloat);
     auto amplitude = at::abs(ifft2c(gt_spectrum * pupil));
-    measured.push_back(add_measurement_noise(amplitude, noise, k));
+    measured.push_back(add_registered_measurement_noise(amplitude, noise, k));
     pupils.push_back(pupil);
   }
 

@@ -4,6 +4,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <cmath>
+#include <vector>
 
 namespace recon {
 
@@ -16,6 +17,12 @@ at::Tensor add_measurement_noise(const at::Tensor& amplitude, const NoiseOptions
   auto gen = at::make_generator<at::CPUGeneratorImpl>(options.seed * 1000003ULL + draw);
   auto eps = at::normal(0.0, 1.0, intensity.sizes(), gen, at::TensorOptions().dtype(at::kFloat));
   return at::sqrt(at::clamp_min(intensity + sigma * eps, 0.0));
+}
+
+at::Tensor add_registered_measurement_noise(const at::Tensor& amplitude, const NoiseOptions& options, uint64_t draw) {
+  if (!options.enabled) return amplitude;
+  const std::vector<int64_t> axes = {-2, -1};
+  return at::roll(add_measurement_noise(at::roll(amplitude, {-1, -1}, axes), options, draw), {1, 1}, axes);
 }
 
 }  // namespace recon

@@ -100,7 +100,7 @@ at::Tensor init_target(const ReconstructionProblem& p, const TrainerOptions& o, 
   // The low-pass image through the first pupil, aligned with the object: |Fc⁻¹(Fc(x)·M)| is PRISM's measurement
   // rolled back by one pixel (prism-core.md §1.3), so the decoder output and the ground truth stay registered.
   auto first = at::abs(ifft2c(fft2c(p.ground_truth) * disc_mask(n, p.centers.front(), p.radius)));
-  first = add_measurement_noise(first, o.noise, 0);
+  first = add_registered_measurement_noise(first, o.noise, 0);
   const auto lo = first.min(), span = first.max() - lo;
   return ((first - lo) / at::clamp_min(span, 1e-12)).contiguous();
 }

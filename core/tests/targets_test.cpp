@@ -56,6 +56,22 @@ TEST(noise, reaches_the_requested_snr_and_is_seeded) {
   EXPECT_TRUE(at::equal(recon::add_measurement_noise(amplitude, o, 1), amplitude));
 }
 
+// An image in register with the object (PRISM's measurement rolled back by one pixel) gets, pixel for pixel, the
+// noise its measured pixel got: the initialisation's target and ePIE's data are the measurements the trainer fits.
+TEST(noise, registered_images_get_their_measured_pixels_noise) {
+  const auto measured = recon::synthetic_target(recon::TargetKind::planet, 24, 32);
+  const auto registered = at::roll(measured, {1, 1}, {0, 1});
+  recon::NoiseOptions o;
+  o.enabled = true;
+  o.snr_db = 15.0;
+  o.seed = 4;
+  const auto noisy = recon::add_measurement_noise(measured, o, 3);
+  EXPECT_FALSE(at::equal(noisy, measured));
+  EXPECT_TRUE(at::equal(recon::add_registered_measurement_noise(registered, o, 3), at::roll(noisy, {1, 1}, {0, 1})));
+  o.enabled = false;
+  EXPECT_TRUE(at::equal(recon::add_registered_measurement_noise(registered, o, 3), registered));
+}
+
 // Every (seed, draw) pair has its own stream: two runs with neighbouring seeds must not share noise shifted by one
 // sample, nor any draw of the first 16 samples with each other.
 TEST(noise, neighbouring_seeds_share_no_draw) {

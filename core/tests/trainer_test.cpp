@@ -1,6 +1,9 @@
 // Contract: the trainer is deterministic for a given seed and thread count, tests convergence before the update,
 // honours its budgets, and actually reconstructs (quality rises above the initial disc).
+#include "recon/aperture.h"
+#include "recon/measurement.h"
 #include "recon/metrics.h"
+#include "recon/noise.h"
 #include "recon/progressive_trainer.h"
 #include "recon/runtime.h"
 #include "recon/sampling.h"
@@ -235,6 +238,41 @@ TEST(trainer, multi_start_goes_on_from_the_candidate_whose_trial_fits_the_first_
   auto s = small_problem(recon::PipelineKind::optimized);
   s.options.init_candidates = 0;
   EXPECT_THROW(run(s, 0), std::invalid_argument);
+}
+
+// The first-measurement initialisation pulls the decoder toward what the detector recorded through the first pupil,
+// noise included, brought into register with the object and min-max normalised. Its first step's loss is computed
+// here by hand from the measurement operator and the noise model, and must differ from the noise-free target's.
+TEST(trainer, the_initialisation_fits_the_first_measurement_as_recorded_noise_and_all) {
+  recon::set_threads(1);
+  auto s = small_problem(recon::PipelineKind::reference);
+  recon::apply_preset(recon::SettingsPreset::robust, s.decoder, s.options);
+  s.options.init_target = recon::InitTarget::first_measurement;
+  s.options.init_candidates = 1;
+  s.options.init_steps = 1;  // the recorded init loss is then the loss of the untrained decoder's output
+  s.options.steps_per_sample = 0;
+  s.options.noise.enabled = true;
+  s.options.noise.snr_db = 10.0;
+  s.options.noise.seed = 3;
+  const int64_t n = s.decoder.grid_size();
+  const auto loss_against = [&](const recon::NoiseOptions& noise) {
+    const auto recorded = recon::add_measurement_noise(
+        recon::measure_amplitude(s.problem.ground_truth, recon::disc_mask(n, s.problem.centers.front(), s.problem.radius)),
+        noise, 0);
+    const auto registered = at::roll(recorded, {1, 1}, {0, 1});
+    const auto target = (registered - registered.min()) / (registered.max() - registered.min());
+    recon::seed_everything(11);
+    recon::ProgressiveDecoder decoder(s.decoder);
+    at::NoGradGuard no_grad;
+    return ((decoder->forward().view({n, n}) - target).abs().mean() / target.mean()).item<double>();
+  };
+  const double expected = loss_against(s.options.noise);
+  auto clean = s.options.noise;
+  clean.enabled = false;
+  const double noise_free = loss_against(clean);
+  ASSERT_GT(std::abs(expected - noise_free), 1e-3 * noise_free);  // the noise moves the target measurably
+  const auto result = run(s, 11);
+  EXPECT_NEAR(result.init_loss, expected, 1e-5 * expected);
 }
 
 TEST(trainer, the_best_candidate_is_the_lowest_trial_loss_wherever_it_stands) {

@@ -20,4 +20,10 @@ struct NoiseOptions {
 /// independent stream (e.g. the sample index) so that results do not depend on call order.
 at::Tensor add_measurement_noise(const at::Tensor& amplitude, const NoiseOptions& options, uint64_t draw);
 
+/// The same noise for an amplitude image kept in register with the object (|Fc⁻¹(Fc(x)·M)|, [..., N, N]), which is
+/// PRISM's measurement (measure_amplitude) rolled back by one pixel on both axes: every pixel gets the noise value
+/// its measured pixel got, so the initialisation's target and ePIE's data are the measurements the trainer fits,
+/// noise and all. Without noise it returns the input unchanged.
+at::Tensor add_registered_measurement_noise(const at::Tensor& amplitude, const NoiseOptions& options, uint64_t draw);
+
 }  // namespace recon
