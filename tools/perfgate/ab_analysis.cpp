@@ -1,6 +1,7 @@
 #include "ab_analysis.h"
 
 #include "compare.h"
+#include "error.h"
 #include "stats.h"
 
 #include <algorithm>
@@ -56,6 +57,23 @@ std::vector<AbComparison> compare_revisions(const AbMeasurements& m, double max_
       }
       out.push_back(c);
     }
+  }
+  return out;
+}
+
+std::vector<CostChange> compare_costs(const std::map<std::string, double>& base, const std::map<std::string, double>& head,
+                                      double max_increase) {
+  std::vector<CostChange> out;
+  for (const auto& [name, base_count] : base) {
+    const auto found = head.find(name);
+    if (found == head.end()) continue;
+    for (const double count : {base_count, found->second}) {
+      if (!std::isfinite(count) || count <= 0.0) {
+        throw InputError("ab --cost: " + name + " has an instruction count that is not a positive number");
+      }
+    }
+    const double change = found->second / base_count - 1.0;
+    out.push_back({name, base_count, found->second, change, change > max_increase});
   }
   return out;
 }

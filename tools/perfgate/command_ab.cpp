@@ -110,7 +110,7 @@ int run_group(const AbGroup& g, const AbArgs& a, const std::string& root, const 
 
 // The exact half of an A/B: instructions per step of cost_step's benchmarks in base and head, each run once under
 // callgrind (deterministic, so no rounds and no interval). FAIL when head exceeds base by more than the tolerance.
-int compare_costs(const AbArgs& a, const std::string& root, const Commits& commits) {
+int run_cost_ab(const AbArgs& a, const std::string& root, const Commits& commits) {
   std::vector<std::map<std::string, double>> per_revision;
   for (const auto& revision : a.revisions) {
     const auto& commit = commits.at(revision);
@@ -125,14 +125,10 @@ int compare_costs(const AbArgs& a, const std::string& root, const Commits& commi
   int status = 0;
   std::cout << "instructions per step (callgrind), head " << a.revisions[1] << " against base " << a.revisions[0]
             << ", tolerated increase " << 100.0 * a.max_instruction_increase << " %\n";
-  for (const auto& [name, base] : per_revision[0]) {
-    const auto head = per_revision[1].find(name);
-    if (head == per_revision[1].end()) continue;
-    const double change = head->second / base - 1.0;
-    const bool fail = change > a.max_instruction_increase;
-    if (fail) status = 1;
-    std::cout << std::left << std::setw(13) << (fail ? "FAIL" : "PASS") << one_line(name) << ": " << std::setprecision(10) << base
-              << " -> " << head->second << " (" << std::showpos << std::setprecision(3) << 100.0 * change << std::noshowpos << " %)\n";
+  for (const auto& c : compare_costs(per_revision[0], per_revision[1], a.max_instruction_increase)) {
+    if (c.fail) status = 1;
+    std::cout << std::left << std::setw(13) << (c.fail ? "FAIL" : "PASS") << one_line(c.benchmark) << ": " << std::setprecision(10)
+              << c.base << " -> " << c.head << " (" << std::showpos << std::setprecision(3) << 100.0 * c.change << std::noshowpos << " %)\n";
   }
   if (per_revision[0].empty() || per_revision[1].empty()) throw InputError("ab --cost: no cost_step benchmark contains '" + a.cost + "'");
   return status;
@@ -187,7 +183,7 @@ int run_ab(const AbArgs& a) {
     if (s == 1 || (s == 3 && status == 0)) status = s;
   }
   if (!a.cost.empty()) {
-    const int s = compare_costs(a, root, commits);
+    const int s = run_cost_ab(a, root, commits);
     if (s == 1 || (s == 3 && status == 0)) status = s;
   }
   return status;

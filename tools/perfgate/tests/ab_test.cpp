@@ -45,6 +45,21 @@ perfgate::AbMeasurements rounds_with(const std::vector<double>& head_over_base) 
   return m;
 }
 
+// More instructions in head is the regression: beyond the tolerated increase it fails, fewer never does.
+TEST(ab_analysis, cost_fails_when_head_does_more_work_than_tolerated) {
+  const std::map<std::string, double> base = {{"BM_A", 100.0}, {"BM_B", 100.0}, {"BM_C", 100.0}, {"BM_only_base", 5.0}};
+  const std::map<std::string, double> head = {{"BM_A", 101.0}, {"BM_B", 99.0}, {"BM_C", 100.4}};
+  const auto changes = perfgate::compare_costs(base, head, 0.005);
+  ASSERT_EQ(changes.size(), 3u);  // a benchmark missing from head is not judged
+  EXPECT_EQ(changes[0].benchmark, "BM_A");
+  EXPECT_NEAR(changes[0].change, 0.01, 1e-12);
+  EXPECT_TRUE(changes[0].fail);
+  EXPECT_NEAR(changes[1].change, -0.01, 1e-12);
+  EXPECT_FALSE(changes[1].fail);
+  EXPECT_FALSE(changes[2].fail);  // +0.4 % inside 0.5 %
+  EXPECT_THROW(perfgate::compare_costs({{"BM_A", 0.0}}, {{"BM_A", 1.0}}, 0.005), perfgate::InputError);
+}
+
 TEST(ab_analysis, verdict_follows_the_interval_against_the_tolerance) {
   const auto same = perfgate::compare_revisions(rounds_with({1.01, 0.99, 1.00, 1.02, 0.98, 1.01, 1.00, 0.99}), 0.05);
   ASSERT_EQ(same.size(), 1u);

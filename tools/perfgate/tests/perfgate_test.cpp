@@ -3,6 +3,7 @@
 #include "baseline.h"
 #include "compare.h"
 #include "error.h"
+#include "report_data.h"
 #include "results.h"
 #include "row_text.h"
 #include "update.h"
@@ -64,6 +65,18 @@ TEST(perfgate_compare, hard_limit_fails_even_within_tolerance) {
   EXPECT_EQ(r.findings, std::vector<perfgate::Finding>{perfgate::Finding::beyond_limit});
   EXPECT_EQ(perfgate::reason_text(r), "beyond the hard limit 0.35");
   EXPECT_EQ(perfgate::tolerance_text(r), "±0.5 abs, max 0.35");
+}
+
+// A limit on a higher-is-better metric is a floor: below it fails even inside the tolerance band.
+TEST(perfgate_compare, a_floor_on_a_higher_is_better_metric_fails_below_it) {
+  auto b = baseline("baseline_ok.json");
+  b.entries[0].limit = 22.2;  // psnr 22.0 is within ±1 of 22.5 but under the floor
+  const auto rows = perfgate::compare(results("results_ok.json"), b);
+  const auto& r = row_of(rows, "BM_Accuracy", "psnr_db");
+  EXPECT_EQ(r.verdict, perfgate::Verdict::fail);
+  EXPECT_EQ(r.findings, std::vector<perfgate::Finding>{perfgate::Finding::beyond_limit});
+  b.entries[0].limit = 21.8;
+  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::pass);
 }
 
 TEST(perfgate_compare, exact_tolerance) {
@@ -174,6 +187,31 @@ TEST(perfgate_update, timing_captures_must_agree_within_the_tolerance) {
   EXPECT_NO_THROW(perfgate::plan_update({first, scaled(0.95)}, std::nullopt, {timing}, false, {}));
   EXPECT_THROW(perfgate::plan_update({first, scaled(1.5)}, std::nullopt, {timing}, false, {}), perfgate::InputError);
   EXPECT_THROW(perfgate::plan_update({first, scaled(0.5)}, std::nullopt, {timing}, false, {}), perfgate::InputError);
+}
+
+// A baseline value is the median over the capture's repetitions, not any one of them (the first is often cold).
+TEST(perfgate_update, a_new_value_is_the_median_of_the_repetitions) {
+  perfgate::Results r;
+  r.source = "test";
+  const double reps[] = {9.0, 4.0, 5.0, 7.0, 6.0};
+  for (int i = 0; i < 5; ++i) r.measurements.push_back({"BM_Step", "instructions", reps[i], "", i});
+  const auto plan = perfgate::plan_update({r}, std::nullopt, {perfgate::parse_track_spec("instructions:lower:rel=0.01")}, false, {});
+  ASSERT_EQ(plan.next.entries.size(), 1u);
+  EXPECT_EQ(plan.next.entries[0].value, 6.0);
+}
+
+// The report's overall verdict with every check passing is the speedup's: FAIL, INCONCLUSIVE or PASS.
+TEST(perfgate_report, the_overall_verdict_follows_the_speedup_when_every_check_passes) {
+  perfgate::ReportData data;
+  data.checks.push_back({"accuracy", "r.json", "b.json", perfgate::compare(results("results_ok.json"), baseline("baseline_ok.json")), {}, {}});
+  ASSERT_EQ(perfgate::overall(data), perfgate::Overall::pass);
+  data.speedup.emplace();
+  for (const auto& [verdict, expected] : {std::pair{perfgate::SpeedupVerdict::fail, perfgate::Overall::fail},
+                                          std::pair{perfgate::SpeedupVerdict::inconclusive, perfgate::Overall::inconclusive},
+                                          std::pair{perfgate::SpeedupVerdict::pass, perfgate::Overall::pass}}) {
+    data.speedup->report.verdict = verdict;
+    EXPECT_EQ(perfgate::overall(data), expected) << perfgate::to_string(expected);
+  }
 }
 
 TEST(perfgate_update, malformed_track_specs_are_refused) {

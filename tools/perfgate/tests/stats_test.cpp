@@ -60,4 +60,18 @@ TEST(perfgate_speedup, verdict_follows_the_interval) {
   EXPECT_THROW(perfgate::judge_speedup(paired({1, 2, 3}, {1, 2, 3}), "ref", "cand", 3.0), perfgate::InputError);
 }
 
+// Each side is converted to one unit before the ratios are formed: a reference in ms against a candidate in us.
+TEST(perfgate_speedup, converts_each_side_to_one_unit) {
+  const std::vector<double> ref = {60, 62, 58, 61, 59, 63, 60, 61, 64, 57};
+  perfgate::Results r;
+  r.source = "test";
+  for (size_t i = 0; i < ref.size(); ++i) {
+    r.measurements.push_back({"ref", "real_time", ref[i], "ms", static_cast<int>(i)});
+    r.measurements.push_back({"cand", "real_time", ref[i] * 1000.0 / 4.0, "us", static_cast<int>(i)});  // 4x faster
+  }
+  const auto report = perfgate::judge_speedup(r, "ref", "cand", 3.0);
+  EXPECT_EQ(report.verdict, perfgate::SpeedupVerdict::pass);
+  EXPECT_NEAR(report.median, 4.0, 1e-9);
+}
+
 }  // namespace
