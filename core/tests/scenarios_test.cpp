@@ -20,16 +20,34 @@ TEST(scenarios, names_are_unique_and_found) {
   }
 }
 
-TEST(scenarios, dense_is_the_issue_scene) {
-  const auto& d = recon::scenario("dense");
-  EXPECT_EQ(d.grid, 256);
-  EXPECT_EQ(d.object, 64);
-  EXPECT_EQ(d.radius, 24.0);
-  EXPECT_EQ(d.samples, 60);
-  const auto problem = recon::make_problem(d);
-  EXPECT_EQ(problem.ground_truth.sizes(), (std::vector<int64_t>{256, 256}));
-  EXPECT_EQ(problem.centers.size(), 60u);
-  EXPECT_EQ(problem.object_size, 64);
+// Each scene is the one issue 12 and the README describe, budgets included: seed is PRISM's seed workload, dense the
+// issue's overlapping scene, partial the scene between them.
+TEST(scenarios, every_scene_is_the_documented_one) {
+  struct Expected {
+    const char* name;
+    recon::TargetKind target;
+    int64_t grid, object;
+    double radius;
+    int64_t samples, steps_per_sample, init_steps;
+  };
+  const Expected expected[] = {{"seed", recon::TargetKind::usaf, 512, 128, 20.0, 20, 50, 100},
+                               {"partial", recon::TargetKind::usaf, 256, 64, 20.0, 40, 50, 100},
+                               {"dense", recon::TargetKind::usaf, 256, 64, 24.0, 60, 50, 100}};
+  for (const auto& e : expected) {
+    const auto& d = recon::scenario(e.name);
+    EXPECT_EQ(d.target, e.target) << e.name;
+    EXPECT_EQ(d.grid, e.grid) << e.name;
+    EXPECT_EQ(d.object, e.object) << e.name;
+    EXPECT_EQ(d.radius, e.radius) << e.name;
+    EXPECT_EQ(d.pattern, recon::PatternKind::fermat) << e.name;
+    EXPECT_EQ(d.samples, e.samples) << e.name;
+    EXPECT_EQ(d.steps_per_sample, e.steps_per_sample) << e.name;
+    EXPECT_EQ(d.init_steps, e.init_steps) << e.name;
+    const auto problem = recon::make_problem(d);
+    EXPECT_EQ(problem.ground_truth.sizes(), (std::vector<int64_t>{e.grid, e.grid})) << e.name;
+    EXPECT_EQ(static_cast<int64_t>(problem.centers.size()), e.samples) << e.name;
+    EXPECT_EQ(problem.object_size, e.object) << e.name;
+  }
 }
 
 TEST(scenarios, overlap_grows_from_seed_to_dense) {

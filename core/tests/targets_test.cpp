@@ -23,6 +23,17 @@ TEST(targets, resize_to_the_shorter_side_then_crop) {
   EXPECT_EQ(recon::prepare_target(image, 16, 64).sizes(), (std::vector<int64_t>{64, 64}));
 }
 
+// Downscaling is antialiased, as PRISM's preparation: stripes two pixels apart, shrunk 3x, must average out to a
+// nearly flat grey instead of aliasing into full-contrast stripes.
+TEST(targets, downscaling_averages_detail_finer_than_the_new_pixels) {
+  auto columns = at::arange(96, at::kFloat).remainder(2.0) * 255.0;  // 0, 255, 0, ...
+  const auto image = columns.view({1, 96}).expand({96, 96}).contiguous();
+  const auto prepared = recon::prepare_target(image, 32, 64);  // the zero padding keeps the image from being constant
+  const auto box = prepared.narrow(0, 16, 32).narrow(1, 16, 32);
+  EXPECT_LT(box.std().item<double>(), 0.15);  // measured: 0.052 antialiased (the triangle filter's ripple), 0.50 not
+  EXPECT_GT(box.mean().item<double>(), 0.5);
+}
+
 TEST(targets, constant_image_is_rejected) {
   EXPECT_THROW(recon::prepare_target(at::full({8, 8}, 7.0), 8, 8), std::invalid_argument);  // no padding: constant
   EXPECT_NO_THROW(recon::prepare_target(at::full({8, 8}, 7.0), 8, 16));  // the zero padding gives contrast

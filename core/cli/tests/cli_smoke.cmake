@@ -31,6 +31,13 @@ string(JSON epie_fraction GET "${json}" epie error_unmeasured_fraction)
 if(epie_fraction STREQUAL fraction)
   message(FATAL_ERROR "ePIE's error_unmeasured_fraction equals the deep prior's (${fraction})")
 endif()
+# psnr_minus_epie_db is the deep prior's PSNR minus ePIE's: positive exactly when the deep prior is ahead.
+string(JSON psnr GET "${json}" psnr_db)
+string(JSON epie_psnr GET "${json}" epie psnr_db)
+string(JSON verdict GET "${json}" psnr_minus_epie_db)
+if((psnr GREATER epie_psnr AND NOT verdict GREATER 0) OR (psnr LESS epie_psnr AND NOT verdict LESS 0))
+  message(FATAL_ERROR "psnr_minus_epie_db ${verdict} has the wrong sign for ${psnr} dB against ePIE's ${epie_psnr} dB")
+endif()
 # Every update counts: the robust default's 8 initialisation candidates take 3 init steps and a 3-step trial each.
 string(JSON candidates GET "${json}" init_candidates)
 string(JSON fits LENGTH "${json}" init_candidate_fits)
