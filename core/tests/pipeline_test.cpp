@@ -108,6 +108,7 @@ TEST(pipeline, every_loss_and_noise_setting_steps_like_the_reference) {
 // The fused physics computes the L1 step in another summation order than the unfused path, so with it switched on
 // the gradients cannot be bit-identical to its being off. Identical gradients mean the fused path was not taken
 // although the switch reports it on (e.g. skipped when detector noise is enabled: ~40 % slower, no result changes).
+// A future fused kernel that sums in exactly the unfused order would fail this check and should replace it.
 TEST(pipeline, the_fused_physics_runs_for_l1_with_and_without_noise) {
   for (const bool noisy : {false, true}) {
     auto setup = setup_for(128, 32, 6.0, 7);

@@ -69,7 +69,7 @@ std::vector<CostChange> compare_costs(const std::map<std::string, double>& base,
     if (found == head.end()) continue;
     for (const double count : {base_count, found->second}) {
       if (!std::isfinite(count) || count <= 0.0) {
-        throw InputError("ab --cost: " + name + " has an instruction count that is not a positive number");
+        throw InputError(name + ": an instruction count that is not a positive number");
       }
     }
     const double change = found->second / base_count - 1.0;

@@ -34,9 +34,9 @@ endif()
 # psnr_minus_epie_db is the deep prior's PSNR minus ePIE's: positive exactly when the deep prior is ahead.
 string(JSON psnr GET "${json}" psnr_db)
 string(JSON epie_psnr GET "${json}" epie psnr_db)
-string(JSON verdict GET "${json}" psnr_minus_epie_db)
-if((psnr GREATER epie_psnr AND NOT verdict GREATER 0) OR (psnr LESS epie_psnr AND NOT verdict LESS 0))
-  message(FATAL_ERROR "psnr_minus_epie_db ${verdict} has the wrong sign for ${psnr} dB against ePIE's ${epie_psnr} dB")
+string(JSON difference GET "${json}" psnr_minus_epie_db)
+if((psnr GREATER epie_psnr AND NOT difference GREATER 0) OR (psnr LESS epie_psnr AND NOT difference LESS 0))
+  message(FATAL_ERROR "psnr_minus_epie_db ${difference} has the wrong sign for ${psnr} dB against ePIE's ${epie_psnr} dB")
 endif()
 # Every update counts: the robust default's 8 initialisation candidates take 3 init steps and a 3-step trial each.
 string(JSON candidates GET "${json}" init_candidates)

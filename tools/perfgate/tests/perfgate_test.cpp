@@ -189,7 +189,7 @@ TEST(perfgate_update, timing_captures_must_agree_within_the_tolerance) {
 TEST(perfgate_update, a_new_value_is_the_median_of_the_repetitions) {
   perfgate::Results r;
   r.source = "test";
-  const double reps[] = {9.0, 4.0, 5.0, 7.0, 6.0};
+  const double reps[] = {9.0, 4.0, 6.0, 7.0, 5.0};  // the median is neither the first nor the last
   for (int i = 0; i < 5; ++i) r.measurements.push_back({"BM_Step", "instructions", reps[i], "", i});
   const auto plan = perfgate::plan_update({r}, std::nullopt, {perfgate::parse_track_spec("instructions:lower:rel=0.01")}, false, {});
   ASSERT_EQ(plan.next.entries.size(), 1u);
