@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace perfgate {
 
@@ -34,6 +35,11 @@ std::vector<ChangePoint> detect_change_points(const std::vector<double>& values,
   }
   std::sort(found.begin(), found.end(), [](const ChangePoint& a, const ChangePoint& b) { return a.index < b.index; });
   return found;
+}
+
+std::pair<size_t, size_t> runs_around(const ChangePoint& c) {
+  if (c.index == 0) throw std::invalid_argument("runs_around: a change point cannot be the first run");
+  return {c.index - 1, c.index};
 }
 
 }  // namespace perfgate

@@ -1,6 +1,7 @@
 #pragma once
 // Change points in a metric's history: persistent shifts of level, not single noisy points. Pure.
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace perfgate {
@@ -18,5 +19,9 @@ struct ChangePoint {
 /// returns (10, 13, 10) gives two change points. Sorted by index.
 std::vector<ChangePoint> detect_change_points(const std::vector<double>& values, double min_shift = 0.05, double alpha = 0.01,
                                               size_t window = 10, size_t min_segment = 4);
+
+/// The runs either side of change point `c`, by index into the series it was found in: the last run at the old
+/// level and the first at the new one ({c.index − 1, c.index}); the commits a user bisects between.
+std::pair<size_t, size_t> runs_around(const ChangePoint& c);
 
 }  // namespace perfgate

@@ -60,7 +60,8 @@ int run_history(const HistoryArgs& a) {
     std::cout << one_line(benchmark) << " " << one_line(field) << ": " << points.size() << " runs, latest " << std::setprecision(6) << values.back() << ' '
               << points.back().unit << '\n';
     for (const auto& c : detect_change_points(values, a.min_shift)) {
-      std::cout << "  change point between " << one_line(points[c.index - 1].commit) << " and " << one_line(points[c.index].commit) << ": median "
+      const auto [last_old, first_new] = runs_around(c);
+      std::cout << "  change point between " << one_line(points[last_old].commit) << " and " << one_line(points[first_new].commit) << ": median "
                 << c.before << " -> " << c.after << " (" << std::showpos << std::setprecision(3) << 100.0 * (c.after / c.before - 1.0)
                 << std::noshowpos << std::setprecision(6) << " %, adjusted p " << c.p_value << ")\n";
     }

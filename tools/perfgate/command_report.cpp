@@ -40,7 +40,8 @@ void add_trends(ReportData& data, const std::string& db) {
     for (const auto& c : detect_change_points(values)) {
       t.changes.push_back(c.index);
       std::ostringstream note;
-      note << benchmark << " " << field << ": change point between " << points[c.index - 1].commit << " and " << points[c.index].commit
+      const auto [last_old, first_new] = runs_around(c);
+      note << benchmark << " " << field << ": change point between " << points[last_old].commit << " and " << points[first_new].commit
            << ", median " << std::setprecision(5) << c.before << " -> " << c.after;
       t.change_notes.push_back(note.str());
     }
@@ -81,9 +82,7 @@ int run_report(const ReportArgs& a) {
   if (!a.speedup_results.empty()) {
     if (a.reference.empty() || a.candidate.empty()) throw InputError("--speedup-results needs --reference and --candidate");
     const auto results = read_results(a.speedup_results);
-    SpeedupSection s{a.speedup_results, a.reference, a.candidate, judge_speedup(results, a.reference, a.candidate, a.threshold), a.target, {}};
-    if (a.target) s.target_verdict = judge_speedup(results, a.reference, a.candidate, *a.target).verdict;
-    data.speedup = s;
+    data.speedup = judge_speedup_section(results, a.speedup_results, a.reference, a.candidate, a.threshold, a.target);
     context = results.context;
   }
   if (context.empty() && !data.checks.empty()) context = data.checks.front().context;

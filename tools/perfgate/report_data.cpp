@@ -10,6 +10,13 @@
 
 namespace perfgate {
 
+SpeedupSection judge_speedup_section(const Results& results, const std::string& results_path, const std::string& reference,
+                                     const std::string& candidate, double threshold, std::optional<double> target) {
+  SpeedupSection s{results_path, reference, candidate, judge_speedup(results, reference, candidate, threshold), target, {}};
+  if (target) s.target_verdict = judge_speedup(results, reference, candidate, *target).verdict;
+  return s;
+}
+
 Overall overall(const ReportData& data) {
   for (const auto& c : data.checks) {
     if (exit_code_of(c.rows) != 0) return Overall::fail;

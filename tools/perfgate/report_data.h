@@ -66,6 +66,11 @@ struct ReportData {
   std::vector<TrendSection> trends;
 };
 
+/// The paired speedup of `candidate` over `reference` in `results` (read from `results_path`), judged at the gate's
+/// `threshold` and, when given, separately at the aspirational `target`.
+SpeedupSection judge_speedup_section(const Results& results, const std::string& results_path, const std::string& reference,
+                                     const std::string& candidate, double threshold, std::optional<double> target);
+
 enum class Overall { pass, fail, inconclusive };
 
 /// FAIL when any check failed or went missing, or the speedup failed; INCONCLUSIVE when nothing failed but the

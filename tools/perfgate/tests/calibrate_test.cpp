@@ -41,6 +41,33 @@ TEST(calibrate, flags_two_clusters_and_noise) {
   EXPECT_EQ(perfgate::calibrate(noisy, {}).benchmarks[0].flags, std::vector<std::string>{"unstable"});
 }
 
+// Each A/A run's speedup verdict is counted where it belongs: a run whose interval straddles the threshold is
+// INCONCLUSIVE (ctest fails it with exit code 3), not PASS.
+TEST(calibrate, counts_each_speedup_verdict_where_it_belongs) {
+  const auto paired = [](double factor, double jitter) {
+    perfgate::Results r;
+    r.source = "test";
+    for (int i = 0; i < 10; ++i) {
+      const double ref = 60.0 + (i % 3);
+      const double wobble = 1.0 + jitter * ((i % 2 == 0) ? 1.0 : -1.0) * (1.0 + 0.1 * i);
+      r.measurements.push_back({"ref", "real_time", ref, "ms", i});
+      r.measurements.push_back({"cand", "real_time", ref / factor * wobble, "ms", i});
+    }
+    return r;
+  };
+  perfgate::CalibrationOptions options;
+  options.pair = std::make_pair(std::string("ref"), std::string("cand"));
+  options.threshold = 3.0;
+  // ~4x (pass), ~2x (fail), ~3x with ±5-10 % wobble (an interval across 3x: inconclusive).
+  const auto c = perfgate::calibrate({paired(4.0, 0.01), paired(2.0, 0.01), paired(3.0, 0.08), paired(4.1, 0.01)}, options);
+  ASSERT_TRUE(c.speedup.has_value());
+  ASSERT_EQ(c.speedup->runs.size(), 4u);
+  EXPECT_EQ(c.speedup->runs[2].verdict, perfgate::SpeedupVerdict::inconclusive);
+  EXPECT_EQ(c.speedup->passes, 2);
+  EXPECT_EQ(c.speedup->fails, 1);
+  EXPECT_EQ(c.speedup->inconclusive, 1);
+}
+
 TEST(calibrate, refuses_too_few_runs_and_absent_fields) {
   EXPECT_THROW(perfgate::calibrate({run_with({1.0}), run_with({1.0})}, {}), perfgate::InputError);
   perfgate::CalibrationOptions options;

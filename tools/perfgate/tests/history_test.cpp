@@ -26,6 +26,12 @@ TEST(change_points, finds_a_persistent_shift_at_its_place) {
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].index, 12u);
   EXPECT_NEAR(found[0].after / found[0].before, 1.2, 0.05);
+  // The commits to bisect between: the last run at the old level and the first at the new one.
+  const auto [last_old, first_new] = perfgate::runs_around(found[0]);
+  EXPECT_EQ(last_old, 11u);
+  EXPECT_EQ(first_new, 12u);
+  EXPECT_LT(values[last_old], 11.0);
+  EXPECT_GT(values[first_new], 11.0);
 }
 
 TEST(change_points, finds_two_shifts) {

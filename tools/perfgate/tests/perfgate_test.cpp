@@ -4,6 +4,7 @@
 #include "compare.h"
 #include "error.h"
 #include "report_data.h"
+#include "report_render.h"
 #include "results.h"
 #include "row_text.h"
 #include "update.h"
@@ -208,6 +209,32 @@ TEST(perfgate_report, the_overall_verdict_follows_the_speedup_when_every_check_p
     data.speedup->report.verdict = verdict;
     EXPECT_EQ(perfgate::overall(data), expected) << perfgate::to_string(expected);
   }
+}
+
+// The aim is judged at its own threshold: a ~4x speedup passes the 3x gate and has not reached a 6x aim.
+TEST(perfgate_report, the_aim_is_judged_at_the_target_not_at_the_gate) {
+  perfgate::Results r;
+  r.source = "test";
+  const double ref[] = {60, 62, 58, 61, 59, 63, 60, 61, 64, 57};
+  for (int i = 0; i < 10; ++i) {
+    r.measurements.push_back({"ref", "real_time", ref[i], "ms", i});
+    r.measurements.push_back({"cand", "real_time", ref[i] / (4.0 + 0.01 * i), "ms", i});
+  }
+  const auto s = perfgate::judge_speedup_section(r, "r.json", "ref", "cand", 3.0, 6.0);
+  EXPECT_EQ(s.report.verdict, perfgate::SpeedupVerdict::pass);
+  ASSERT_TRUE(s.target_verdict.has_value());
+  EXPECT_EQ(*s.target_verdict, perfgate::SpeedupVerdict::fail);
+  EXPECT_FALSE(perfgate::judge_speedup_section(r, "r.json", "ref", "cand", 3.0, std::nullopt).target_verdict.has_value());
+}
+
+// A benchmark that vanished from the results is a JUnit failure, as it fails the gate; never "skipped".
+TEST(perfgate_report, junit_counts_a_missing_benchmark_as_a_failure) {
+  perfgate::ReportData data;
+  data.checks.push_back({"accuracy", "r.json", "b.json", perfgate::compare(results("results_ok.json"), baseline("baseline_vanished.json")), {}, {}});
+  ASSERT_EQ(perfgate::overall(data), perfgate::Overall::fail);
+  const auto junit = perfgate::render_junit(data);
+  EXPECT_NE(junit.find("failures=\"1\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<failure"), std::string::npos) << junit;
 }
 
 TEST(perfgate_update, malformed_track_specs_are_refused) {
