@@ -353,12 +353,16 @@ TEST(trainer, previous_reconstruction_memory_fits_the_union_of_the_earlier_discs
   // PRISM's memory (prism-compat): sample k's objective holds the output after sample k−1 through the union of discs
   // 0..k−1 and fits disc k's measurement. At a sample's first evaluation the old row is 0 whatever its mask (the
   // output has not moved yet), so each sample is checked at its second evaluation: the loss the trainer reports
-  // there must be that of an objective built here by hand from the same state.
+  // there must be that of an objective built here by hand from the same state. With detector noise on, so that each
+  // sample is also seen to fit its own noise draw (index k), not another sample's.
   recon::set_threads(1);
   for (auto kind : {recon::PipelineKind::reference, recon::PipelineKind::optimized}) {
     auto s = small_problem(kind);
     recon::apply_preset(recon::SettingsPreset::prism_compat, s.decoder, s.options);
     s.options.loss_threshold = 0.0;  // every evaluation updates
+    s.options.noise.enabled = true;
+    s.options.noise.snr_db = 20.0;
+    s.options.noise.seed = 2;
     ASSERT_EQ(s.options.memory, recon::SampleMemory::previous_reconstruction);
     recon::seed_everything(3);
     recon::ProgressiveDecoder decoder(s.decoder);
