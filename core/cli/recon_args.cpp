@@ -66,6 +66,10 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--disable", a.disable, "optimisation switches to turn off (optimized pipeline; the switches that need one go off with it): " + join(switch_names()));
   cmd.add_option("--algorithm", a.algorithm, "prism (deep-prior trainer) or epie (classical baseline)")->capture_default_str();
   cmd.add_option("--epochs", a.epochs, "epie only: passes over all samples")->capture_default_str();
+  cmd.add_option("--refine-epochs", a.refine_epochs,
+                 "prism only: refine the deep prior's reconstruction by this many ePIE epochs on the same measurements; "
+                 "the refined picture is the output (0: no refinement)")
+      ->capture_default_str();
   cmd.add_option("--seed", a.seed, "seed of the decoder's initialisation, random patterns and noise (0 to 2^63-1)")
       ->capture_default_str()
       ->check(CLI::Validator(
@@ -173,6 +177,10 @@ std::string validate(const ReconArgs& a) {
     why << "--samples " << a.samples << ": must be in [1, 100000]";
   } else if (a.steps < 0 || a.init_steps < 0 || a.epochs < 0) {
     why << "step and epoch counts must be >= 0";
+  } else if (a.refine_epochs < 0 || a.refine_epochs > 1000000) {
+    why << "--refine-epochs " << a.refine_epochs << ": must be in [0, 1000000]";
+  } else if (a.refine_epochs > 0 && a.algorithm == "epie") {
+    why << "--refine-epochs refines the deep prior's reconstruction: it needs --algorithm prism, not epie";
   } else if (a.threads < 1 || a.threads > 256) {
     why << "--threads " << a.threads << ": must be in [1, 256]";
   } else if (a.lr && (!std::isfinite(*a.lr) || *a.lr <= 0.0)) {

@@ -27,6 +27,7 @@ struct ReconArgs {
   std::vector<std::string> disable;  // optimisation switches turned off (ablation)
   std::string algorithm = "prism";   // prism | epie
   int64_t epochs = 100;              // epie only
+  int64_t refine_epochs = 0;         // prism only: ePIE epochs refining the deep prior's reconstruction (0: none)
   int64_t seed = 0;                  // >= 0 (a negative seed is refused, not wrapped)
   int64_t threads = 1;
   std::string out = "recon-out";

@@ -21,6 +21,10 @@ EpieResult epie_reconstruct(const ReconstructionProblem& p, const EpieOptions& o
   if (!(p.radius >= kMinRadius)) throw std::invalid_argument("epie: radius = " + std::to_string(p.radius) + ", must be >= 1 k-space pixel");
   if (o.epochs < 0) throw std::invalid_argument("EpieOptions::epochs must be >= 0");
   const int64_t n = p.ground_truth.size(-1), s = p.object_size, pre = (n - s) / 2;
+  if (o.start.defined() && (o.start.dim() != 2 || o.start.size(0) != n || o.start.size(1) != n)) {
+    throw std::invalid_argument("EpieOptions::start must be [" + std::to_string(n) + ", " + std::to_string(n) + "]");
+  }
+  if (o.start.defined() && !at::isfinite(o.start).all().item<bool>()) throw std::invalid_argument("EpieOptions::start must be finite");
   auto support = at::zeros({n, n}, at::kFloat);
   support.narrow(0, pre, s).narrow(1, pre, s).fill_(1.0);
 
@@ -34,7 +38,8 @@ EpieResult epie_reconstruct(const ReconstructionProblem& p, const EpieOptions& o
   }
 
   EpieResult result;
-  auto object = support.clone();  // PRISM's start: ones inside the support
+  auto object = o.start.defined() ? at::clamp(o.start.to(at::kFloat), 0.0, 1.0) * support
+                                   : support.clone();  // PRISM's start: ones inside the support
   std::vector<size_t> order(p.centers.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::mt19937_64 shuffler(o.seed);

@@ -108,6 +108,32 @@ if(NOT noisy STREQUAL compared_noisy)
   message(FATAL_ERROR "ePIE alone (${noisy} dB) and beside the deep prior (${compared_noisy} dB) saw different measurements")
 endif()
 
+# --refine-epochs continues from the deep prior's reconstruction with ePIE: the deep prior's figures move under
+# "refine" unchanged (the same run as compare_clean above), and the output's are the refined picture's.
+file(READ "${OUT}/compare_clean/metrics.json" json)
+string(JSON unrefined TYPE "${json}" refine)
+string(JSON deep_prior_psnr GET "${json}" psnr_db)
+if(NOT unrefined STREQUAL "NULL")
+  message(FATAL_ERROR "a run without --refine-epochs reports a refinement (${unrefined})")
+endif()
+epie_psnr(refined --refine-epochs 4 --out "${OUT}/refined")
+file(READ "${OUT}/refined/metrics.json" json)
+string(JSON refine_epochs GET "${json}" refine epochs)
+string(JSON before GET "${json}" refine deep_prior psnr_db)
+string(JSON gain GET "${json}" refine psnr_gain_db)
+if(NOT refine_epochs EQUAL 4 OR NOT before STREQUAL deep_prior_psnr)
+  message(FATAL_ERROR "refine: ${refine_epochs} epochs from the deep prior's ${before} dB; expected 4 from ${deep_prior_psnr} dB")
+endif()
+if(refined STREQUAL before OR (refined GREATER before AND NOT gain GREATER 0) OR (refined LESS before AND NOT gain LESS 0))
+  message(FATAL_ERROR "refining ${before} dB by 4 epochs reported ${refined} dB with a gain of ${gain} dB")
+endif()
+# The figures of the picture written: the refined one's error spectrum, not the deep prior's.
+string(JSON fraction_before GET "${json}" refine deep_prior error_unmeasured_fraction)
+string(JSON fraction_after GET "${json}" error_unmeasured_fraction)
+if(fraction_before STREQUAL fraction_after)
+  message(FATAL_ERROR "the refined run's error_unmeasured_fraction is the deep prior's (${fraction_before})")
+endif()
+
 # Every geometry and budget option given on the command line wins over the scenario's value.
 execute_process(COMMAND "${RECON}" reconstruct --scenario dense --target planet --grid 64 --object 16 --radius 5
                         --pattern random --samples 2 --steps 1 --init-steps 2 --out "${OUT}/scenario_overridden"

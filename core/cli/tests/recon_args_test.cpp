@@ -38,8 +38,8 @@ TEST(recon_args, parses_every_documented_option) {
   const auto o = parse({"--target", "star", "--grid", "256", "--object", "64", "--radius", "8.5", "--pattern", "rings",
                         "--samples", "7", "--steps", "3", "--init-steps", "4", "--pipeline", "reference", "--seed", "9",
                         "--threads", "2", "--out", "x", "--loss", "composite", "--snr-db", "30", "--settings",
-                        "prism-compat", "--lr", "0.01", "--output-average", "0.95", "--init-candidates", "3", "--disable", "fused_adam",
-                        "pruned_inverse"});
+                        "prism-compat", "--lr", "0.01", "--output-average", "0.95", "--init-candidates", "3", "--refine-epochs", "7",
+                        "--disable", "fused_adam", "pruned_inverse"});
   ASSERT_TRUE(o.args.has_value()) << o.output;
   EXPECT_EQ(o.args->target, "star");
   EXPECT_EQ(o.args->radius, 8.5);
@@ -51,6 +51,7 @@ TEST(recon_args, parses_every_documented_option) {
   EXPECT_EQ(*o.args->lr, 0.01);
   EXPECT_EQ(*o.args->output_average, 0.95);
   EXPECT_EQ(*o.args->init_candidates, 3);
+  EXPECT_EQ(o.args->refine_epochs, 7);
 }
 
 TEST(recon_args, refuses_bad_values) {
@@ -65,6 +66,8 @@ TEST(recon_args, refuses_bad_values) {
   expect_refused({"--init-candidates", "0"}, "--init-candidates");
   expect_refused({"--init-candidates", "-2"}, "--init-candidates");
   expect_refused({"--init-candidates", "1.5"}, "--init-candidates");
+  expect_refused({"--refine-epochs", "-1"}, "--refine-epochs");
+  expect_refused({"--refine-epochs", "3", "--algorithm", "epie"}, "needs --algorithm prism");
   expect_refused({"--radius", "-3"}, "--radius");
   expect_refused({"--radius", "256"}, "--radius");
   expect_refused({"--radius", "nan"}, "--radius");

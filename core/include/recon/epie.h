@@ -18,6 +18,10 @@ struct EpieOptions {
   double object_step = 1.0;    ///< α; with a binary pupil, 1 replaces the spectrum inside the pupil
   bool shuffle = false;        ///< visit samples in a seeded random order each epoch
   uint64_t seed = 0;
+  /// Where the object starts: an [N, N] estimate (e.g. the deep prior's reconstruction, to refine it against the
+  /// measurements), clamped to [0, 1] and cut to the support as every update is. Undefined: PRISM's start, ones
+  /// inside the support.
+  at::Tensor start;
 };
 
 struct EpieResult {
@@ -28,7 +32,7 @@ struct EpieResult {
 /// Each update uses the pupil at the sample's own centre (PRISM used the DC pupil for every update), amplitudes
 /// on both sides of the modulus constraint (PRISM mixed intensity and amplitude), and measurements indexed by
 /// sample, not by visiting position (PRISM paired them wrongly when shuffling). Object: real, clamped to [0, 1],
-/// zero outside the S×S box.
+/// zero outside the S×S box. Throws std::invalid_argument on a start that is not a finite [N, N] tensor.
 EpieResult epie_reconstruct(const ReconstructionProblem& problem, const EpieOptions& options,
                             const NoiseOptions& noise = {});
 
