@@ -176,9 +176,10 @@ nlohmann::json run_epie(const ReconArgs& a, const Prepared& p, at::Tensor& recon
   return metrics;
 }
 
-// Refines the deep prior's `reconstruction` by ePIE from it, on the same measurements and noise: the refined picture
-// becomes the run's output and its quality the top-level figures of `metrics`. Returns what was refined: the epochs,
-// their seconds and the deep prior's own quality, so that both stay visible (the trajectory stays the deep prior's).
+// Refines the deep prior's `reconstruction` by ePIE from it (clamped to [0, 1], as ePIE keeps every estimate), on the
+// same measurements and noise: the refined picture becomes the run's output and its quality the top-level figures of
+// `metrics`. Returns what was refined: the epochs that ran, their seconds and the deep prior's own quality, so that
+// both stay visible (the trajectory, its gain and seconds_to_quality stay the deep prior's).
 nlohmann::json refine_with_epie(const ReconArgs& a, const Prepared& p, at::Tensor& reconstruction, nlohmann::json& metrics,
                                 double deep_prior_unmeasured_fraction) {
   recon::EpieOptions options;
@@ -188,7 +189,7 @@ nlohmann::json refine_with_epie(const ReconArgs& a, const Prepared& p, at::Tenso
   const auto start = std::chrono::steady_clock::now();
   auto result = recon::epie_reconstruct(p.problem, options, p.trainer.noise);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  nlohmann::json refine = {{"epochs", a.refine_epochs},
+  nlohmann::json refine = {{"epochs", result.per_epoch.size()},
                            {"seconds", seconds},
                            {"deep_prior", {{"psnr_db", metrics["psnr_db"]},
                                            {"ssim", metrics["ssim"]},
@@ -230,6 +231,14 @@ int run(const ReconArgs& given) {
   auto prepared = prepare(a);
   at::Tensor reconstruction;
   auto metrics = a.algorithm == "epie" ? run_epie(a, prepared, reconstruction) : run_prism(a, prepared, reconstruction);
+  // A reconstruction with NaN or infinite values has no quality to report; say so instead of printing "inf dB" (or
+  // refining it).
+  const auto require_finite = [&reconstruction, &metrics] {
+    if (!reconstruction.isfinite().all().item<bool>() || !std::isfinite(metrics["ssim"].get<double>())) {
+      throw std::runtime_error("the reconstruction is not finite (NaN or infinite values); nothing was written");
+    }
+  };
+  require_finite();
   // Where the remaining error lies: in the measured frequencies (the data fit's) or outside them (the prior's guess).
   const auto unmeasured_fraction = [&prepared](const at::Tensor& estimate) {
     const auto& problem = prepared.problem;
@@ -238,13 +247,14 @@ int run(const ReconArgs& given) {
   };
   if (a.refine_epochs > 0) {
     metrics["refine"] = refine_with_epie(a, prepared, reconstruction, metrics, unmeasured_fraction(reconstruction));
+    require_finite();
   } else {
     metrics["refine"] = nullptr;
   }
   metrics["error_unmeasured_fraction"] = unmeasured_fraction(reconstruction);
   if (a.compare_epie && a.algorithm != "epie") {
     // The classical baseline on the same measurements (same problem, noise and seed), for the verdict a user wants
-    // first: does the deep prior beat it?
+    // first: does the output (the deep prior's, or its refinement with --refine-epochs) beat it?
     at::Tensor epie_reconstruction;
     const auto epie = run_epie(a, prepared, epie_reconstruction);
     metrics["epie"] = {{"psnr_db", epie["psnr_db"]}, {"ssim", epie["ssim"]}, {"epochs", a.epochs},
@@ -272,10 +282,6 @@ int run(const ReconArgs& given) {
   metrics["torch_version"] = info.torch_version;
   metrics["cpu_capability"] = info.cpu_capability;
   metrics["cpu_model"] = info.cpu_model;
-  // A reconstruction with NaN or infinite values has no quality to report; say so instead of printing "inf dB".
-  if (!reconstruction.isfinite().all().item<bool>() || !std::isfinite(metrics["ssim"].get<double>())) {
-    throw std::runtime_error("the reconstruction is not finite (NaN or infinite values); nothing was written");
-  }
   std::filesystem::create_directories(a.out);  // only now: a failed run leaves no empty output folder behind
   recon::cli::write_images(a.out, reconstruction, prepared.problem.ground_truth, a.object, prepared.problem.centers, a.radius);
   recon::cli::write_metrics(a.out, metrics);
@@ -286,13 +292,13 @@ int run(const ReconArgs& given) {
               1000.0 * metrics["seconds_per_step"].get<double>(), metrics["seconds_total"].get<double>(), a.out.c_str());
   if (metrics.contains("trajectory_gain_db")) {
     const auto& first = metrics["trajectory"].front()["psnr_db"];
-    std::printf("  samples added %+.2f dB (first %.2f dB); within 0.5 dB of the final PSNR after %.1f s\n",
+    std::printf("  samples added %+.2f dB (first %.2f dB); within 0.5 dB of their final PSNR after %.1f s\n",
                 metrics["trajectory_gain_db"].get<double>(), first.is_null() ? std::numeric_limits<double>::infinity() : first.get<double>(),
                 metrics["seconds_to_quality"].get<double>());
   }
   if (!metrics["refine"].is_null() && !metrics["refine"]["psnr_gain_db"].is_null()) {
-    std::printf("  refined by %lld ePIE epochs (%.1f s): the deep prior's %.2f dB became %.2f dB\n",
-                static_cast<long long>(a.refine_epochs), metrics["refine"]["seconds"].get<double>(),
+    std::printf("  refined by %lld ePIE epochs (%.1f s more): the deep prior's %.2f dB became %.2f dB\n",
+                metrics["refine"]["epochs"].get<long long>(), metrics["refine"]["seconds"].get<double>(),
                 metrics["refine"]["deep_prior"]["psnr_db"].get<double>(), metrics["psnr_db"].get<double>());
   }
   if (metrics.contains("epie") && !metrics["epie"]["psnr_db"].is_null()) {

@@ -127,11 +127,48 @@ endif()
 if(refined STREQUAL before OR (refined GREATER before AND NOT gain GREATER 0) OR (refined LESS before AND NOT gain LESS 0))
   message(FATAL_ERROR "refining ${before} dB by 4 epochs reported ${refined} dB with a gain of ${gain} dB")
 endif()
-# The figures of the picture written: the refined one's error spectrum, not the deep prior's.
+# The figures of the picture written: the refined one's error spectrum and SSIM, not the deep prior's.
 string(JSON fraction_before GET "${json}" refine deep_prior error_unmeasured_fraction)
 string(JSON fraction_after GET "${json}" error_unmeasured_fraction)
-if(fraction_before STREQUAL fraction_after)
-  message(FATAL_ERROR "the refined run's error_unmeasured_fraction is the deep prior's (${fraction_before})")
+string(JSON ssim_before GET "${json}" refine deep_prior ssim)
+string(JSON ssim_after GET "${json}" ssim)
+if(fraction_before STREQUAL fraction_after OR ssim_before STREQUAL ssim_after)
+  message(FATAL_ERROR "the refined run reports the deep prior's figures: unmeasured fraction ${fraction_after}, SSIM ${ssim_after}")
+endif()
+# It starts from the deep prior's picture: ePIE from its own start (ones) for the same 4 epochs ends elsewhere.
+execute_process(COMMAND "${RECON}" reconstruct --target planet --grid 64 --object 16 --radius 4 --samples 5
+                        --seed 1 --algorithm epie --epochs 4 --progress off --out "${OUT}/epie_4_epochs"
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "recon --algorithm epie --epochs 4 failed (${rc}): ${err}")
+endif()
+file(READ "${OUT}/epie_4_epochs/metrics.json" json)
+string(JSON from_ones GET "${json}" psnr_db)
+if(from_ones STREQUAL refined)
+  message(FATAL_ERROR "refining gave ${refined} dB, exactly ePIE's own 4 epochs from ones: the deep prior's picture was not its start")
+endif()
+# It refines against the measurements the deep prior saw, detector noise included. Without deep-prior steps (and one
+# candidate) the deep prior's output is the seeded decoder's, the same with or without noise; the refined one is not.
+set(noise_clean "")
+set(noise_noisy --snr-db 10)
+foreach(name clean noisy)
+  execute_process(COMMAND "${RECON}" reconstruct --target planet --grid 64 --object 16 --radius 4 --samples 5 --seed 1
+                          --steps 0 --init-steps 0 --init-candidates 1 --refine-epochs 4 ${noise_${name}} --progress off
+                          --out "${OUT}/refined_${name}"
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "recon --refine-epochs 4 (${name}) failed (${rc}): ${err}")
+  endif()
+endforeach()
+file(READ "${OUT}/refined_clean/metrics.json" clean_json)
+file(READ "${OUT}/refined_noisy/metrics.json" noisy_json)
+string(JSON unlearned_clean GET "${clean_json}" psnr_db)
+string(JSON unlearned_noisy GET "${noisy_json}" psnr_db)
+string(JSON clean_before GET "${clean_json}" refine deep_prior psnr_db)
+string(JSON noisy_before GET "${noisy_json}" refine deep_prior psnr_db)
+if(NOT clean_before STREQUAL noisy_before OR unlearned_clean STREQUAL unlearned_noisy)
+  message(FATAL_ERROR "with --snr-db 10 the unlearned start went ${clean_before} -> ${noisy_before} dB and the refined picture "
+                      "${unlearned_clean} -> ${unlearned_noisy} dB: the refinement must see the noise and the start must not")
 endif()
 
 # Every geometry and budget option given on the command line wins over the scenario's value.
