@@ -135,33 +135,28 @@ string(JSON ssim_after GET "${json}" ssim)
 if(fraction_before STREQUAL fraction_after OR ssim_before STREQUAL ssim_after)
   message(FATAL_ERROR "the refined run reports the deep prior's figures: unmeasured fraction ${fraction_after}, SSIM ${ssim_after}")
 endif()
+# Runs recon on the 5-sample planet scene with ARGN into ${OUT}/<name> and sets out_var to its metrics.json.
+function(small_scene_metrics out_var name)
+  execute_process(COMMAND "${RECON}" reconstruct --target planet --grid 64 --object 16 --radius 4 --samples 5 --seed 1
+                          --progress off --out "${OUT}/${name}" ${ARGN}
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "recon ${ARGN} failed (${rc}): ${err}")
+  endif()
+  file(READ "${OUT}/${name}/metrics.json" json)
+  set(${out_var} "${json}" PARENT_SCOPE)
+endfunction()
 # It starts from the deep prior's picture: ePIE from its own start (ones) for the same 4 epochs ends elsewhere.
-execute_process(COMMAND "${RECON}" reconstruct --target planet --grid 64 --object 16 --radius 4 --samples 5
-                        --seed 1 --algorithm epie --epochs 4 --progress off --out "${OUT}/epie_4_epochs"
-                RESULT_VARIABLE rc ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "recon --algorithm epie --epochs 4 failed (${rc}): ${err}")
-endif()
-file(READ "${OUT}/epie_4_epochs/metrics.json" json)
+small_scene_metrics(json epie_4_epochs --algorithm epie --epochs 4)
 string(JSON from_ones GET "${json}" psnr_db)
 if(from_ones STREQUAL refined)
   message(FATAL_ERROR "refining gave ${refined} dB, exactly ePIE's own 4 epochs from ones: the deep prior's picture was not its start")
 endif()
 # It refines against the measurements the deep prior saw, detector noise included. Without deep-prior steps (and one
 # candidate) the deep prior's output is the seeded decoder's, the same with or without noise; the refined one is not.
-set(noise_clean "")
-set(noise_noisy --snr-db 10)
-foreach(name clean noisy)
-  execute_process(COMMAND "${RECON}" reconstruct --target planet --grid 64 --object 16 --radius 4 --samples 5 --seed 1
-                          --steps 0 --init-steps 0 --init-candidates 1 --refine-epochs 4 ${noise_${name}} --progress off
-                          --out "${OUT}/refined_${name}"
-                  RESULT_VARIABLE rc ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "recon --refine-epochs 4 (${name}) failed (${rc}): ${err}")
-  endif()
-endforeach()
-file(READ "${OUT}/refined_clean/metrics.json" clean_json)
-file(READ "${OUT}/refined_noisy/metrics.json" noisy_json)
+set(unlearned --steps 0 --init-steps 0 --init-candidates 1 --refine-epochs 4)
+small_scene_metrics(clean_json refined_clean ${unlearned})
+small_scene_metrics(noisy_json refined_noisy ${unlearned} --snr-db 10)
 string(JSON unlearned_clean GET "${clean_json}" psnr_db)
 string(JSON unlearned_noisy GET "${noisy_json}" psnr_db)
 string(JSON clean_before GET "${clean_json}" refine deep_prior psnr_db)
