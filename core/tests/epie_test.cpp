@@ -52,6 +52,23 @@ TEST(epie, a_better_start_ends_nearer_the_object) {
   EXPECT_GT(recon::epie_reconstruct(p, o).per_epoch.back().psnr_db, from_ones + 3.0);
 }
 
+// Every measurement acts: a problem of any one sample alone must move ePIE from its start in one epoch (a loop that
+// leaves out the first or the last sample leaves such a problem untouched).
+TEST(epie, each_sample_alone_moves_the_estimate) {
+  const auto p = dense_problem();
+  recon::EpieOptions o;
+  o.epochs = 1;
+  recon::EpieOptions no_epochs;
+  no_epochs.epochs = 0;
+  const auto start = recon::epie_reconstruct(p, no_epochs).reconstruction;  // PRISM's start, untouched
+  for (const size_t k : {size_t{0}, size_t{1}, p.centers.size() - 1}) {
+    auto alone = p;
+    alone.centers = {p.centers[k]};
+    const auto moved = (recon::epie_reconstruct(alone, o).reconstruction - start).abs().max().item<float>();
+    EXPECT_GT(moved, 1e-3f) << "sample " << k << " alone left the start unchanged";
+  }
+}
+
 TEST(epie, refuses_a_start_of_the_wrong_shape_or_not_finite) {
   const auto p = dense_problem();
   recon::EpieOptions o;
