@@ -21,8 +21,8 @@ bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 at::Tensor crop_pad(const at::Tensor& x, int64_t t) {
   const int64_t s = x.size(-1);
   if (t >= s) {
-    const int64_t pre = (t - s) / 2, post = t - s - pre;
-    return at::constant_pad_nd(x, {pre, post, pre, post}, 0.0);
+    const auto box = object_box(t, s);
+    return at::constant_pad_nd(x, {box.before, box.after, box.before, box.after}, 0.0);
   }
   const int64_t offset = (s - t) / 2 + 1;
   return x.narrow(-2, offset, t).narrow(-1, offset, t);

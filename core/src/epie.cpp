@@ -2,6 +2,7 @@
 
 #include "recon/fourier.h"
 #include "recon/limits.h"
+#include "recon/object_box.h"
 
 #include <ATen/ATen.h>
 
@@ -20,7 +21,7 @@ EpieResult epie_reconstruct(const ReconstructionProblem& p, const EpieOptions& o
   if (p.centers.empty()) throw std::invalid_argument("epie: no sampling centres");
   if (!(p.radius >= kMinRadius)) throw std::invalid_argument("epie: radius = " + std::to_string(p.radius) + ", must be >= 1 k-space pixel");
   if (o.epochs < 0) throw std::invalid_argument("EpieOptions::epochs must be >= 0");
-  const int64_t n = p.ground_truth.size(-1), s = p.object_size, pre = (n - s) / 2;
+  const int64_t n = p.ground_truth.size(-1), s = p.object_size, pre = object_box(n, s).before;
   if (o.start.defined() && (o.start.dim() != 2 || o.start.size(0) != n || o.start.size(1) != n)) {
     throw std::invalid_argument("EpieOptions::start must be [" + std::to_string(n) + ", " + std::to_string(n) + "]");
   }

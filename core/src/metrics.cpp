@@ -1,5 +1,6 @@
 #include "recon/metrics.h"
 #include "recon/limits.h"
+#include "recon/object_box.h"
 
 #include <ATen/ATen.h>
 
@@ -64,7 +65,7 @@ at::Tensor evaluation_window(const at::Tensor& image, int64_t object_size) {
   const int64_t n = image.size(-1);
   if (object_size < 1 || object_size > n) throw std::invalid_argument("evaluation_window: object size out of range");
   if (object_size == n) return image;
-  const int64_t offset = (n - object_size) / 2 + 1;
+  const int64_t offset = object_box(n, object_size).before + 1;  // PRISM's metric window, one pixel past the box
   const int64_t length = std::min(object_size, n - offset);
   return image.narrow(-2, offset, length).narrow(-1, offset, length);
 }

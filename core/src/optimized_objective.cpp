@@ -5,6 +5,7 @@
 
 #include "recon/fourier.h"
 #include "recon/measurement.h"
+#include "recon/object_box.h"
 
 #include <ATen/ATen.h>
 
@@ -53,8 +54,7 @@ class OptimizedObjective final : public SampleObjective {
     const auto object = planted("decoder_output_copied") ? decoder_output.clone() : decoder_output;
     if (use_fused()) {
       const int64_t s = object.size(-1);
-      // The object box's place on the grid, as ProgressiveDecoder pads it.
-      auto rows = fused_l1_physics(object.view({s, s}), (n_ - s) / 2, fused_);
+      auto rows = fused_l1_physics(object.view({s, s}), object_box(n_, s).before, fused_);
       return {rows[0], rows[1]};
     }
     const bool per_step = !switches_.precompute_sample;
@@ -120,17 +120,18 @@ class OptimizedObjective final : public SampleObjective {
   }
 
   at::Tensor full_grid(const at::Tensor& object) const {
-    const int64_t s = object.size(-1), before = (n_ - s) / 2, after = n_ - s - before;
-    return at::constant_pad_nd(object, {before, after, before, after}).view({n_, n_});
+    const auto box = object_box(n_, object.size(-1));
+    return at::constant_pad_nd(object, {box.before, box.after, box.before, box.after}).view({n_, n_});
   }
 
   // Spectrum of the output in FFT order, [N, N] complex64.
   at::Tensor spectrum(const at::Tensor& object) const {
     if (!switches_.pruned_forward) return at::fft_fft2(full_grid(object), c10::nullopt, kLastTwoDims, "ortho");
     // Only the S rows of the object box are non-zero: transform those rows, then all columns.
-    const int64_t s = object.size(-1), before = (n_ - s) / 2, after = n_ - s - before;
-    auto rows = at::fft_fft(at::constant_pad_nd(object.view({s, s}), {before, after}), c10::nullopt, -1, "ortho");
-    return at::fft_fft(at::constant_pad_nd(rows, {0, 0, before, after}), c10::nullopt, -2, "ortho");
+    const int64_t s = object.size(-1);
+    const auto box = object_box(n_, s);
+    auto rows = at::fft_fft(at::constant_pad_nd(object.view({s, s}), {box.before, box.after}), c10::nullopt, -1, "ortho");
+    return at::fft_fft(at::constant_pad_nd(rows, {0, 0, box.before, box.after}), c10::nullopt, -2, "ortho");
   }
 
   // |inverse| of the spectrum restricted to the disc's box. Moving the box to the origin multiplies the inverse by

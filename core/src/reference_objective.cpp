@@ -2,6 +2,7 @@
 
 #include "recon/fourier.h"
 #include "recon/measurement.h"
+#include "recon/object_box.h"
 
 #include <ATen/ATen.h>
 
@@ -27,8 +28,8 @@ class ReferenceObjective final : public SampleObjective {
   LossPair operator()(const at::Tensor& object) override {
     const int64_t n = setup_.ground_truth.size(-1), s = object.size(-1);
     // PRISM's final CropPad to the grid, as ProgressiveDecoder::forward() does.
-    const int64_t pre = (n - s) / 2, post = n - s - pre;
-    auto out = at::constant_pad_nd(object, {pre, post, pre, post}).view({n, n});
+    const auto box = object_box(n, s);
+    auto out = at::constant_pad_nd(object, {box.before, box.after, box.before, box.after}).view({n, n});
     auto predicted_new = measure_amplitude(out, disc_mask(n, setup_.center, setup_.radius));
     auto new_row = row_loss(predicted_new, new_target_, loss_normaliser(new_target_, setup_.loss), setup_.loss);
     if (setup_.first) return {new_row, new_row};

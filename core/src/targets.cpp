@@ -1,5 +1,7 @@
 #include "recon/targets.h"
 
+#include "recon/object_box.h"
+
 #include <ATen/ATen.h>
 #include <torch/nn/functional/upsampling.h>
 
@@ -128,9 +130,8 @@ at::Tensor prepare_target(const at::Tensor& image, int64_t object_size, int64_t 
   auto cropped = resized.view({rh, rw}).narrow(0, top, object_size).narrow(1, left, object_size);
   // PRISM resizes in uint8: round half to even and saturate, as the conversion back to 8 bits does.
   auto quantised = at::round(cropped).clamp(0.0, 255.0);
-  const int64_t pre = (grid_size - object_size) / 2;
-  const int64_t post = grid_size - object_size - pre;
-  auto padded = at::constant_pad_nd(quantised, {pre, post, pre, post}, 0.0);
+  const auto box = object_box(grid_size, object_size);
+  auto padded = at::constant_pad_nd(quantised, {box.before, box.after, box.before, box.after}, 0.0);
   auto lo = padded.min();
   auto span = (padded - lo).max();
   if (span.item<float>() <= 0.0f) throw std::invalid_argument("prepare_target: the image is constant; nothing to reconstruct");

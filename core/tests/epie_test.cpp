@@ -43,6 +43,23 @@ TEST(epie, starting_at_the_object_stays_there) {
   EXPECT_GT((recon::epie_reconstruct(p, o).reconstruction - p.ground_truth).abs().max().item<float>(), 1e-2f);
 }
 
+// A user's photo fills its box to the edge, unlike the built-in planet. ePIE's support must be exactly the object box
+// (recon/object_box.h), odd N − S included: a support one pixel off cuts the object's edge row and column, and the
+// object is then no longer where ePIE stays.
+TEST(epie, an_object_that_fills_its_box_is_where_it_stays) {
+  for (const int64_t s : {16, 15}) {
+    auto p = dense_problem();
+    p.object_size = s;
+    const auto ramp = at::arange(s * s, at::kFloat).view({s, s}).remainder(7.0) * 30.0 + 40.0;  // no zero anywhere
+    p.ground_truth = recon::prepare_target(ramp, s, 64);
+    recon::EpieOptions o;
+    o.epochs = 3;
+    o.start = p.ground_truth;
+    const auto r = recon::epie_reconstruct(p, o);
+    EXPECT_LT((r.reconstruction - p.ground_truth).abs().max().item<float>(), 1e-4f) << "S " << s;
+  }
+}
+
 TEST(epie, a_better_start_ends_nearer_the_object) {
   const auto p = dense_problem();
   recon::EpieOptions o;

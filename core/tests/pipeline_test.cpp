@@ -82,6 +82,15 @@ TEST(pipeline, first_sample_step_matches_reference) { check_all_variants(128, 32
 
 TEST(pipeline, later_sample_step_matches_reference) { check_all_variants(128, 32, 6.0, 7); }
 
+// An odd N − S is where a placement of the object box computed apart from recon/object_box.h (n/2 − s/2, one pixel
+// on) would differ; every gated workload has an even one.
+TEST(pipeline, odd_object_sizes_step_like_the_reference) {
+  for (const int64_t s : {15, 31}) {
+    check_all_variants(64, s, 5.0, 0, {}, {}, "S " + std::to_string(s) + ", first sample: ");
+    check_all_variants(64, s, 5.0, 7, {}, {}, "S " + std::to_string(s) + ", sample 7: ");
+  }
+}
+
 // The gated workloads all use the L1 loss without noise, so a kernel that handles only that case (a fused path
 // widened to a loss it does not compute, a noise draw skipped) would pass every gate: every loss the CLI offers,
 // normalised and not, with and without detector noise, first and later sample, against the reference.

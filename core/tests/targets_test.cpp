@@ -1,10 +1,14 @@
 // Contract: targets are prepared like PRISM (resize, 8-bit rounding, centred pad, min–max, square root) and the
 // built-in objects are non-trivial images.
+#include "recon/decoder.h"
 #include "recon/noise.h"
+#include "recon/object_box.h"
 #include "recon/targets.h"
 #include "test_util.h"
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -32,6 +36,23 @@ TEST(targets, downscaling_averages_detail_finer_than_the_new_pixels) {
   const auto box = prepared.narrow(0, 16, 32).narrow(1, 16, 32);
   EXPECT_LT(box.std().item<double>(), 0.15);  // measured: 0.052 antialiased (the triangle filter's ripple), 0.50 not
   EXPECT_GT(box.mean().item<double>(), 0.5);  // and a bright grey, not a flat black box
+}
+
+// The prepared object fills exactly the box the decoder places its output in, the box recon/object_box.h defines, for
+// odd N − S too (there ⌊(N − S)/2⌋ and N/2 − S/2 differ by a pixel, and no gated workload has one).
+TEST(targets, the_prepared_object_and_the_decoder_output_share_one_box) {
+  for (const auto& [n, s] : std::vector<std::pair<int64_t, int64_t>>{{64, 15}, {64, 16}, {32, 31}, {8, 5}}) {
+    const auto box = recon::object_box(n, s);
+    ASSERT_EQ(box.before + s + box.after, n);
+    auto expected = at::zeros({n, n}, at::kBool);
+    expected.narrow(0, box.before, s).narrow(1, box.before, s).fill_(true);
+    const auto prepared = recon::prepare_target(at::full({s, s}, 200.0), s, n);  // the padding is the only contrast
+    EXPECT_TRUE(at::equal(prepared > 0, expected)) << "N " << n << ", S " << s << ": prepared target";
+    recon::ProgressiveDecoder decoder(recon::DecoderOptions(n, s));
+    EXPECT_TRUE(at::equal(decoder->on_grid(at::ones({1, 1, s, s})).view({n, n}) > 0, expected))
+        << "N " << n << ", S " << s << ": decoder output";
+    EXPECT_EQ(decoder->object_offset(), box.before);
+  }
 }
 
 TEST(targets, constant_image_is_rejected) {

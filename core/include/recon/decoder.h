@@ -1,6 +1,7 @@
 #pragma once
 /// PRISM's ProgressiveDecoder: a decoder-only deep image prior whose output is the reconstruction.
 #include "recon/choices.h"
+#include "recon/object_box.h"
 
 #include <torch/arg.h>
 #include <torch/nn/cloneable.h>
@@ -68,8 +69,8 @@ class ProgressiveDecoderImpl : public torch::nn::Cloneable<ProgressiveDecoderImp
   /// An object box ([1, 1, S, S], e.g. from forward_object()) placed on the N grid as forward() places it:
   /// [1, 1, N, N], zero outside the box.
   at::Tensor on_grid(const at::Tensor& object) const;
-  /// Row (and column) index in the N grid where the S×S object box starts: (N − S) / 2.
-  int64_t object_offset() const { return (options.grid_size() - options.object_size()) / 2; }
+  /// Row (and column) index in the N grid where the S×S object box starts (recon/object_box.h).
+  int64_t object_offset() const { return object_box(options.grid_size(), options.object_size()).before; }
 
   /// The first layer's weight and its pending factored gradient (empty unless factored_first_layer_grad).
   at::Tensor& first_layer_weight() { return first_->weight; }
