@@ -77,6 +77,26 @@ TEST(sampling, random_is_fixed_by_its_seed_and_starts_at_dc) {
   EXPECT_NE(a[5].y, c[5].y);
 }
 
+// Acquisition order is centre-out for every pattern (recon/choices.h): the first sample is the innermost, which the
+// robust initialisation fits as the object's low-pass picture, and a truncated pattern drops the outermost nodes.
+TEST(sampling, every_pattern_is_acquired_centre_out) {
+  for (const auto& [kind, name] : recon::Choices<recon::PatternKind>::table) {
+    for (const int64_t n : {2, 7, 20, 64}) {
+      for (const uint64_t seed : {0u, 3u}) {
+        recon::PatternOptions o(kind, n, 100.0);
+        o.seed = seed;
+        const auto c = recon::sample_centers(o);
+        for (size_t i = 1; i < c.size(); ++i) {
+          if (std::hypot(c[i - 1].y, c[i - 1].x) <= std::hypot(c[i].y, c[i].x) + 1e-9) continue;
+          ADD_FAILURE() << name << ", " << n << " samples, seed " << seed << ": centre " << i
+                        << " is nearer DC than centre " << i - 1;
+          break;  // one line per pattern and count
+        }
+      }
+    }
+  }
+}
+
 TEST(sampling, names_round_trip_and_bad_input_is_rejected) {
   for (const char* name : {"fermat", "random", "rings", "jittered", "star"}) {
     EXPECT_EQ(recon::to_string(recon::parse_choice<recon::PatternKind>(name)), name);

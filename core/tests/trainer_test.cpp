@@ -275,6 +275,28 @@ TEST(trainer, the_initialisation_fits_the_first_measurement_as_recorded_noise_an
   EXPECT_NEAR(result.init_loss, expected, 1e-5 * expected);
 }
 
+// PRISM's initialisation target (prism-compat): the binary disc y² + x² ≤ (S/2)² about the grid's DC pixel, in image
+// space. With one step the recorded init loss is the untrained output's L1 distance to it over the disc's mean.
+TEST(trainer, the_disc_initialisation_fits_prisms_disc_of_half_the_object_size) {
+  recon::set_threads(1);
+  auto s = small_problem(recon::PipelineKind::reference);
+  recon::apply_preset(recon::SettingsPreset::prism_compat, s.decoder, s.options);
+  ASSERT_EQ(s.options.init_target, recon::InitTarget::disc);
+  s.options.init_steps = 1;
+  s.options.steps_per_sample = 0;
+  const int64_t n = s.decoder.grid_size();
+  const double r = static_cast<double>(s.problem.object_size) / 2.0;
+  const auto offset = at::arange(n, at::kDouble) - static_cast<double>(n / 2);
+  const auto disc = ((offset.view({n, 1}).pow(2) + offset.view({1, n}).pow(2)) <= r * r).to(at::kFloat);
+  const double expected = [&] {
+    recon::seed_everything(11);
+    recon::ProgressiveDecoder decoder(s.decoder);
+    at::NoGradGuard no_grad;
+    return ((decoder->forward().view({n, n}) - disc).abs().mean() / disc.mean()).item<double>();
+  }();
+  EXPECT_NEAR(run(s, 11).init_loss, expected, 1e-5 * expected);
+}
+
 TEST(trainer, the_best_candidate_is_the_lowest_trial_loss_wherever_it_stands) {
   auto with_losses = [](std::vector<double> losses) {
     std::vector<recon::InitCandidate> candidates;

@@ -34,16 +34,6 @@ void print(const SpeedupReport& r, const SpeedupArgs& a) {
             << " paired repetitions; threshold " << r.threshold << "x\n";
 }
 
-// Appends `more`'s iteration runs to `pooled`, their repetition indices shifted past the ones already there.
-void pool(Results& pooled, const Results& more) {
-  int next = 0;
-  for (const auto& m : pooled.measurements) next = std::max(next, m.repetition + 1);
-  for (auto m : more.measurements) {
-    m.repetition += next;
-    pooled.measurements.push_back(m);
-  }
-}
-
 }  // namespace
 
 CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& a) {
@@ -87,7 +77,7 @@ int run_speedup(const SpeedupArgs& a) {
       if (values_of(more, a.reference, "real_time").empty() || values_of(more, a.candidate, "real_time").empty()) {
         throw InputError("speedup: the command after -- did not measure both '" + a.reference + "' and '" + a.candidate + "'");
       }
-      pool(results, more);
+      append_repetitions(results, more);
     } catch (const BenchmarkTimedOut& e) {
       std::cout << "measuring more stopped: " << one_line(e.what()) << " (the --more-seconds budget)\n";
       break;

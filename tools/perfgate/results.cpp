@@ -98,6 +98,10 @@ Results parse_results(const std::string& text, const std::string& source) {
       if (!std::isfinite(v)) throw InputError(source + ": '" + name + "' field '" + field + "' is not finite");
       const bool is_time = field == "real_time" || field == "cpu_time";
       if (is_time && v < 0) throw InputError(source + ": '" + name + "' has a negative " + field);
+      // Times are compared in one unit: one that overflows in nanoseconds (1e308 s) could only be compared as inf.
+      if (is_time && !std::isfinite(convert_time(v, time_unit, "ns"))) {
+        throw InputError(source + ": '" + name + "' has a " + field + " of " + value.dump() + " " + time_unit + ", beyond any time");
+      }
       results.measurements.push_back({name, field, v, is_time ? time_unit : "", repetition});
     }
   }
@@ -124,6 +128,15 @@ std::vector<double> values_in_unit(const Results& results, const std::string& be
   std::vector<double> values;
   for (const auto& [rep, v] : found) values.push_back(v);
   return values;
+}
+
+void append_repetitions(Results& pooled, const Results& more) {
+  int next = 0;
+  for (const auto& m : pooled.measurements) next = std::max(next, m.repetition + 1);
+  for (auto m : more.measurements) {
+    m.repetition += next;
+    pooled.measurements.push_back(m);
+  }
 }
 
 std::vector<double> values_of(const Results& results, const std::string& benchmark, const std::string& field) {

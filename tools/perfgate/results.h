@@ -36,6 +36,10 @@ Results parse_results(const std::string& text, const std::string& source);
 std::vector<double> values_in_unit(const Results& results, const std::string& benchmark, const std::string& field,
                                    const std::string& unit);
 
+/// Appends `more`'s measurements to `pooled` as further repetitions: their indices are shifted past every index
+/// `pooled` holds, so no repetition of either replaces or pairs with one of the other's.
+void append_repetitions(Results& pooled, const Results& more);
+
 /// All values of (benchmark, field) as written, in repetition order; empty when absent.
 std::vector<double> values_of(const Results& results, const std::string& benchmark, const std::string& field);
 

@@ -187,3 +187,30 @@ string(JSON first_steps GET "${json}" trajectory 0 steps)
 if(NOT first_steps EQUAL 1)
   message(FATAL_ERROR "--scenario dense overrode the given --steps 1: the first sample took ${first_steps}")
 endif()
+
+# Every training option given on the command line wins over the preset's value and is recorded as given (rates that
+# binary floating point holds exactly, so the recorded text is the given one). Each preset
+# gets values that differ from both presets' own (or from its own, where there are only two choices).
+foreach(preset robust prism-compat)
+  if(preset STREQUAL "robust")
+    set(opposite --normalize-loss true --memory previous-reconstruction --init-target disc)
+    set(opposite_recorded "normalize_loss=ON" "memory=previous-reconstruction" "init_target=disc")
+  else()
+    set(opposite --normalize-loss false --memory measured-data --init-target first-measurement)
+    set(opposite_recorded "normalize_loss=OFF" "memory=measured-data" "init_target=first-measurement")
+  endif()
+  small_scene_metrics(json "options_over_${preset}" --settings ${preset} --steps 1 --init-steps 1
+                      --keep-optimizer true --lr 0.001953125 --init-lr 0.00390625 --isolated-lr 0.0009765625 --loss-threshold 0.25
+                      --replayed-per-step 2 --output-average 0.5 --init-candidates 2 --activation softplus ${opposite})
+  foreach(pair "fresh_optimizer_per_sample=OFF" "learning_rate=0.001953125" "init_learning_rate=0.00390625"
+               "isolated_learning_rate=0.0009765625" "loss_threshold=0.25" "replayed_per_step=2" "output_average=0.5"
+               "init_candidates=2" "output_activation=softplus" ${opposite_recorded})
+    string(REPLACE "=" ";" pair "${pair}")
+    list(GET pair 0 key)
+    list(GET pair 1 given)
+    string(JSON value GET "${json}" ${key})
+    if(NOT value STREQUAL given)
+      message(FATAL_ERROR "--settings ${preset}: the given ${key} ${given} was recorded as ${value}")
+    endif()
+  endforeach()
+endforeach()

@@ -60,6 +60,18 @@ TEST(perfgate_speedup, verdict_follows_the_interval) {
   EXPECT_THROW(perfgate::judge_speedup(paired({1, 2, 3}, {1, 2, 3}), "ref", "cand", 3.0), perfgate::InputError);
 }
 
+// Measuring more (speedup --more-seconds) pools each new run's repetitions after the earlier ones: every pair counts,
+// however many runs there were and however their own indices were numbered.
+TEST(perfgate_speedup, pooled_runs_add_their_pairs_to_the_judgement) {
+  const std::vector<double> ref = {60, 62, 58, 61, 59, 63, 60, 61};
+  const std::vector<double> cand = {15, 15.5, 14.8, 15.2, 15, 15.9, 15.1, 15};
+  auto pooled = paired(ref, cand);
+  for (int run = 1; run <= 3; ++run) {
+    perfgate::append_repetitions(pooled, paired(ref, cand));  // each run numbers its repetitions from 0
+    EXPECT_EQ(perfgate::judge_speedup(pooled, "ref", "cand", 3.0).pairs, 8 * (run + 1)) << "after run " << run;
+  }
+}
+
 // Each side is converted to one unit before the ratios are formed: a reference in ms against a candidate in us.
 TEST(perfgate_speedup, converts_each_side_to_one_unit) {
   const std::vector<double> ref = {60, 62, 58, 61, 59, 63, 60, 61, 64, 57};
