@@ -1,7 +1,5 @@
 #include "image_io.h"
 
-#include "atomic_file.h"
-
 #include <ATen/ATen.h>
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -29,23 +27,27 @@ at::Tensor read_grayscale(const std::string& path) {
 }
 
 namespace {
-void write_png(const std::string& path, const at::Tensor& bytes, int channels) {
+// Encoded in memory: the file is written by the caller, whose writes are checked (stb's are not).
+std::string png(const at::Tensor& bytes, int channels) {
   auto contiguous = bytes.contiguous();
   const int height = static_cast<int>(contiguous.size(0)), width = static_cast<int>(contiguous.size(1));
-  write_atomically(path, [&](const std::string& temporary) {
-    if (stbi_write_png(temporary.c_str(), width, height, channels, contiguous.data_ptr<uint8_t>(), width * channels) == 0) {
-      throw std::runtime_error("cannot write '" + path + "'");
-    }
-  });
+  std::string encoded;
+  const auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+  };
+  if (stbi_write_png_to_func(append, &encoded, width, height, channels, contiguous.data_ptr<uint8_t>(), width * channels) == 0) {
+    throw std::runtime_error("cannot encode a " + std::to_string(width) + "x" + std::to_string(height) + " PNG");
+  }
+  return encoded;
 }
 }  // namespace
 
-void write_grayscale_png(const std::string& path, const at::Tensor& image, double lo, double hi) {
+std::string grayscale_png(const at::Tensor& image, double lo, double hi) {
   const double span = hi > lo ? hi - lo : 1.0;
   auto scaled = ((image.detach().to(at::kDouble) - lo) * (255.0 / span)).round().clamp(0.0, 255.0).to(at::kByte);
-  write_png(path, scaled, 1);
+  return png(scaled, 1);
 }
 
-void write_rgb_png(const std::string& path, const at::Tensor& rgb) { write_png(path, rgb.to(at::kByte), 3); }
+std::string rgb_png(const at::Tensor& rgb) { return png(rgb.to(at::kByte), 3); }
 
 }  // namespace recon::cli

@@ -10,11 +10,11 @@ namespace recon::cli {
 /// and the decoder's reason when the file is missing or not an image.
 at::Tensor read_grayscale(const std::string& path);
 
-/// Writes [H, W] values mapped linearly from [lo, hi] to 0..255 (clamped) as an 8-bit grayscale PNG, atomically
-/// (temporary file, then rename). Throws std::runtime_error on failure.
-void write_grayscale_png(const std::string& path, const at::Tensor& image, double lo, double hi);
+/// [H, W] values mapped linearly from [lo, hi] to 0..255 (clamped), encoded as an 8-bit grayscale PNG file's bytes.
+/// Throws std::runtime_error when the encoder fails.
+std::string grayscale_png(const at::Tensor& image, double lo, double hi);
 
-/// Writes [H, W, 3] uint8 as an RGB PNG, atomically.
-void write_rgb_png(const std::string& path, const at::Tensor& rgb);
+/// [H, W, 3] uint8 encoded as an RGB PNG file's bytes. Throws std::runtime_error when the encoder fails.
+std::string rgb_png(const at::Tensor& rgb);
 
 }  // namespace recon::cli

@@ -16,6 +16,8 @@
 #include <set>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace recon::cli {
 namespace {
 
@@ -161,8 +163,17 @@ ParseOutcome parse_recon_args(const std::vector<std::string>& argv) {
   return outcome;
 }
 
+namespace {
+double physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+}
+}  // namespace
+
 std::string validate(const ReconArgs& a) {
   std::ostringstream why;
+  const double memory = physical_memory_bytes();
+  const double needed = kBytesPerSamplePixel * static_cast<double>(a.samples) * static_cast<double>(a.grid) * static_cast<double>(a.grid);
   if (!is_power_of_two(a.grid) || a.grid < 8 || a.grid > 8192) {
     why << "--grid " << a.grid << ": must be a power of two in [8, 8192]";
   } else if (a.object < kMinObjectSize || a.object > a.grid) {
@@ -175,6 +186,9 @@ std::string validate(const ReconArgs& a) {
     why << "--seed " << a.seed << ": must be >= 0";
   } else if (a.samples < 1 || a.samples > 100000) {
     why << "--samples " << a.samples << ": must be in [1, 100000]";
+  } else if (memory > 0.0 && needed > memory) {
+    why << "--samples " << a.samples << " at --grid " << a.grid << ": the measurements alone would take about "
+        << std::llround(needed / 1e9) << " GB, more than this machine's " << std::llround(memory / 1e9) << " GB";
   } else if (a.steps < 0 || a.init_steps < 0 || a.epochs < 0) {
     why << "step and epoch counts must be >= 0";
   } else if (a.refine_epochs < 0 || a.refine_epochs > 1000000) {

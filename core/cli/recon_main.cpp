@@ -227,6 +227,7 @@ int run(const ReconArgs& given) {
     throw std::invalid_argument(problem + " (with --scenario " + a.scenario + ")");
   }
   if (const auto problem = output_folder_problem(a.out); !problem.empty()) throw std::invalid_argument("--out " + a.out + ": " + problem);
+  recon::cli::require_writable_outputs(a.out);
   recon::set_threads(a.threads);
   auto prepared = prepare(a);
   at::Tensor reconstruction;
@@ -283,8 +284,8 @@ int run(const ReconArgs& given) {
   metrics["cpu_capability"] = info.cpu_capability;
   metrics["cpu_model"] = info.cpu_model;
   std::filesystem::create_directories(a.out);  // only now: a failed run leaves no empty output folder behind
-  recon::cli::write_images(a.out, reconstruction, prepared.problem.ground_truth, a.object, prepared.problem.centers, a.radius);
-  recon::cli::write_metrics(a.out, metrics);
+  recon::cli::write_outputs(a.out, reconstruction, prepared.problem.ground_truth, a.object, prepared.problem.centers,
+                            a.radius, metrics);
   std::printf("%s %s seed %llu: PSNR %.2f dB, SSIM %.4f, RMSE %.2f %%, %.1f ms/step, %.1f s -> %s\n", a.algorithm.c_str(),
               a.pipeline.c_str(), static_cast<unsigned long long>(a.seed),
               metrics["psnr_db"].is_null() ? std::numeric_limits<double>::infinity() : metrics["psnr_db"].get<double>(),

@@ -1,40 +1,43 @@
 #include "run_outputs.h"
 
-#include "atomic_file.h"
 #include "image_io.h"
+#include "staged_files.h"
 #include "recon/fourier.h"
 
 #include <ATen/ATen.h>
 
 #include <cmath>
-#include <fstream>
 
 namespace recon::cli {
 
-void write_images(const std::string& folder, const at::Tensor& reconstruction, const at::Tensor& ground_truth,
-                  int64_t object_size, const std::vector<Center>& centers, double radius) {
+const std::vector<std::string>& output_file_names() {
+  static const std::vector<std::string> names = {"reconstruction.png", "ground_truth.png", "error_map.png",
+                                                 "kspace_coverage.png", "metrics.json"};
+  return names;
+}
+
+void require_writable_outputs(const std::string& folder) {
+  for (const auto& name : output_file_names()) require_replaceable(folder + "/" + name);
+}
+
+void write_outputs(const std::string& folder, const at::Tensor& reconstruction, const at::Tensor& ground_truth,
+                   int64_t object_size, const std::vector<Center>& centers, double radius, const nlohmann::json& metrics) {
   const auto rec = evaluation_window(reconstruction.detach(), object_size);
   const auto gt = evaluation_window(ground_truth, object_size);
-  write_grayscale_png(folder + "/reconstruction.png", rec, 0.0, 1.0);
-  write_grayscale_png(folder + "/ground_truth.png", gt, 0.0, 1.0);
   const auto error = (rec - gt).abs();
-  write_grayscale_png(folder + "/error_map.png", error, 0.0, std::max(error.max().item<double>(), 1e-12));
-
   const int64_t n = ground_truth.size(-1);
   auto spectrum = at::log1p(at::abs(fft2c(ground_truth)) * 100.0);
   spectrum = spectrum / spectrum.max();
   auto coverage = union_mask(n, centers, radius).to(at::kFloat);
   auto rgb = at::stack({spectrum * 0.8, spectrum * 0.5 + coverage * 0.5, spectrum * 0.8}, -1);
-  write_rgb_png(folder + "/kspace_coverage.png", (rgb * 255.0).round().clamp(0.0, 255.0));
-}
-
-void write_metrics(const std::string& folder, const nlohmann::json& metrics) {
-  const std::string path = folder + "/metrics.json";
-  write_atomically(path, [&](const std::string& temporary) {
-    std::ofstream out(temporary);
-    out << metrics.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';  // a non-UTF-8 path cannot fail the run
-    if (!out.good()) throw std::runtime_error("cannot write '" + path + "'");
-  });
+  const std::vector<std::string> contents = {
+      grayscale_png(rec, 0.0, 1.0), grayscale_png(gt, 0.0, 1.0),
+      grayscale_png(error, 0.0, std::max(error.max().item<double>(), 1e-12)),
+      rgb_png((rgb * 255.0).round().clamp(0.0, 255.0)),
+      metrics.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + '\n'};  // a non-UTF-8 path cannot fail the run
+  StagedFiles files;
+  for (size_t i = 0; i < contents.size(); ++i) files.stage(folder + "/" + output_file_names()[i], contents[i]);
+  files.commit();
 }
 
 nlohmann::json quality_json(const QualityReport& q) {

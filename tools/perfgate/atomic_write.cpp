@@ -74,7 +74,16 @@ std::string write_target_of(const std::string& path) {
   return at.lexically_normal().string();
 }
 
+void require_replaceable(const std::string& path) {
+  const fs::path target = write_target_of(path);
+  struct stat existing {};
+  if (lstat(target.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
+    throw InputError("'" + path + "' exists and is not a regular file; perfgate only replaces files");
+  }
+}
+
 void write_file_atomically(const std::string& path, const std::string& content) {
+  require_replaceable(path);
   const fs::path target = write_target_of(path);
   std::string staged;
   const int fd = create_staged_file(target, staged);

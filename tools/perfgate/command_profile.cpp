@@ -1,10 +1,12 @@
 // perfgate profile: runs perf_tests/profile_step (which records a Chrome trace of training steps with LibTorch's
 // profiler) and prints where the time went, by operator self time. perfgate itself never links the core.
+#include "atomic_write.h"
 #include "commands.h"
 #include "read_file.h"
 #include "error.h"
 #include "one_line.h"
 #include "process.h"
+#include "temporary_folder.h"
 #include "trace_summary.h"
 
 #include <unistd.h>
@@ -42,23 +44,28 @@ CLI::App* add_profile_command(CLI::App& app, ProfileArgs& a) {
 
 int run_profile(const ProfileArgs& a) {
   std::string trace = a.trace;
+  std::string text;
   if (trace.empty()) {
     trace = a.out;
-    // An earlier trace at --out must not be summarised as this run's if the program fails to write it.
-    std::error_code error;
-    if (std::filesystem::is_directory(trace, error)) throw InputError("profile: --out '" + trace + "' is a folder");
-    std::filesystem::remove(trace, error);
-    if (error) throw InputError("profile: cannot replace the earlier trace '" + trace + "' (" + error.message() + ")");
+    require_replaceable(trace);  // before the run: a folder or a device at --out is refused, never removed
+    // The program records into a private folder, so that an earlier trace at --out is neither summarised as this
+    // run's nor lost when the program fails; the new trace replaces it only once it has been read.
+    TemporaryFolder folder("profile");
+    const auto recorded = (folder.path() / "trace.json").string();
     const auto binary = a.binary.empty() ? default_binary() : a.binary;
     ProcessOptions options;
     options.standard_error = StandardError::merge;
-    const auto r = run_process({binary, trace, a.pipeline, std::to_string(a.steps), std::to_string(a.grid)}, options);
+    const auto r = run_process({binary, recorded, a.pipeline, std::to_string(a.steps), std::to_string(a.grid)}, options);
     if (r.status != 0) {
       const auto why = output_tail(r.output);
       throw InputError("profile: '" + binary + "' " + (r.status < 0 ? "could not run" : "failed") + (why.empty() ? "" : ": " + why));
     }
+    text = read_whole_file(recorded, "trace");
+  } else {
+    text = read_whole_file(trace, "trace");
   }
-  const auto s = summarise_trace(read_whole_file(trace, "trace"), trace);
+  const auto s = summarise_trace(text, trace);
+  if (a.trace.empty()) write_file_atomically(a.out, text);  // only a trace that could be read replaces the earlier one
   const double steps = a.trace.empty() ? static_cast<double>(a.steps) : 1.0;
   std::cout << "trace " << one_line(trace) << ": " << s.events << " events, " << std::fixed << std::setprecision(2) << s.wall_us / 1000.0
             << " ms traced" << (a.trace.empty() ? " over " + std::to_string(a.steps) + " " + a.pipeline + " steps at N=" + std::to_string(a.grid) : "")

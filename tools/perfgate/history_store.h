@@ -40,7 +40,8 @@ class HistoryStore {
   /// The metrics recorded on `branch`, as (benchmark, field) pairs, sorted.
   std::vector<std::pair<std::string, std::string>> metrics(const std::string& branch) const;
 
-  /// The last `last` runs of one metric on `branch`, oldest first.
+  /// The last `last` runs of one metric on `branch`, oldest first, times in the newest run's unit (InputError when
+  /// the metric was recorded both as a time and as a non-time).
   std::vector<HistoryPoint> series(const std::string& branch, const std::string& benchmark, const std::string& field, int last) const;
 
  private:

@@ -8,6 +8,9 @@
 #include <cmath>
 #include <filesystem>
 #include <random>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -67,6 +70,28 @@ TEST(history_store, keeps_runs_in_order_and_reopens) {
   EXPECT_DOUBLE_EQ(series[1].value, 13.0);  // median of 12 and 14
   EXPECT_EQ(series[1].unit, "ms");
   EXPECT_TRUE(store.series("other-branch", "BM_A", "real_time", 10).empty());
+  std::filesystem::remove(path);
+}
+
+// A suite that changes a benchmark's time unit between runs: the series is in one unit (the newest run's), so the
+// same 10 ms recorded as 10000 us is no change point.
+TEST(history_store, a_series_is_in_one_unit_when_runs_recorded_different_ones) {
+  const auto path = (std::filesystem::temp_directory_path() / "perfgate_history_units_test.db").string();
+  std::filesystem::remove(path);
+  perfgate::Results r;
+  r.source = "test";
+  for (const auto& [value, unit] : std::vector<std::pair<double, std::string>>{{10.0, "ms"}, {10000.0, "us"}}) {
+    r.measurements = {{"BM_A", "real_time", value, unit, 0}};
+    perfgate::HistoryStore store(path, perfgate::HistoryStore::Access::create);
+    store.record({"sha-" + unit, "main", "2026-11-22T00:00:00Z", "m"}, {r});
+  }
+  const perfgate::HistoryStore store(path, perfgate::HistoryStore::Access::read_only);
+  const auto series = store.series("main", "BM_A", "real_time", 10);
+  ASSERT_EQ(series.size(), 2u);
+  for (const auto& p : series) {
+    EXPECT_EQ(p.unit, "us") << p.commit;
+    EXPECT_DOUBLE_EQ(p.value, 10000.0) << p.commit;
+  }
   std::filesystem::remove(path);
 }
 

@@ -266,6 +266,20 @@ printf '[{"ph": "X", "name": "a", "ts": 1e308, "dur": 1e308}]\n' >"$in/trace_ove
 check trace_time_overflow 2 -- profile --trace "$in/trace_overflow.json"
 check calibrate_threshold_needs_a_pair 2 -- calibrate --results "$in/speedup.json" --results "$in/speedup.json" --results "$in/speedup.json" --threshold 2
 check unknown_subcommand_named 2 --expect "unknown subcommand 'frobnicate'" -- frobnicate
+# Outputs only ever replace regular files: a FIFO (or, as root, /dev/null) at --out is refused before any work and
+# stays what it was; a user's file at profile's --out survives a program that cannot run.
+mkfifo "$work/a_fifo"
+check speedup_out_is_a_fifo 2 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --out "$work/a_fifo"
+check profile_out_is_a_fifo 2 -- profile --out "$work/a_fifo" --binary /bin/true
+cases=$((cases + 1))
+if [[ -p $work/a_fifo ]]; then echo "ok     the_fifo_is_still_a_fifo"; else failures=$((failures + 1)); echo "DEFECT an output replaced a FIFO"; fi
+echo precious >"$work/notes.txt"
+check profile_keeps_out_when_the_program_cannot_run 2 -- profile --out "$work/notes.txt" --binary "$work/no_such_program"
+cases=$((cases + 1))
+if [[ $(cat "$work/notes.txt") == precious ]]; then echo "ok     profile_kept_the_users_file"; else failures=$((failures + 1)); echo "DEFECT profile removed or changed --out before its program ran"; fi
+# A time that overflows in nanoseconds could only be stored and plotted as inf.
+results time_beyond_ns.json "$(row BM_T 0 '"real_time": 1e308, "cpu_time": 1, "time_unit": "s"')"
+check time_overflowing_in_ns 2 -- history record --db "$work/inf.db" --commit c1 --results "$in/time_beyond_ns.json"
 
 echo "hostile inputs: $cases cases, $((cases - failures)) handled as documented, $failures defects"
 [[ $failures == 0 ]]

@@ -1,0 +1,57 @@
+cmake_minimum_required(VERSION 3.25)
+# A run's five outputs are written all or none. A file-size limit (a full disk's stand-in that needs no mount) makes
+# a second run into the same folder fail part-way through writing: exit 2, one line, the first run's files
+# byte-identical and no staged file left. A folder where an output file belongs is refused before the run.
+# Usage: cmake -DRECON=<path> -DOUT=<dir> -P cli_outputs.cmake
+file(REMOVE_RECURSE "${OUT}")
+set(small --target planet --grid 64 --object 16 --radius 4 --samples 2 --steps 1 --init-steps 1 --progress off)
+set(outputs reconstruction.png ground_truth.png error_map.png kspace_coverage.png metrics.json)
+
+function(expect_one_error_line rc err what)
+  string(STRIP "${err}" err)
+  string(FIND "${err}" "\n" newline)
+  if(NOT rc EQUAL 2 OR NOT newline EQUAL -1 OR NOT err MATCHES "^recon: error: ")
+    message(FATAL_ERROR "${what}: expected exit 2 and one 'recon: error:' line, got ${rc}: ${err}")
+  endif()
+endfunction()
+
+execute_process(COMMAND "${RECON}" reconstruct ${small} --seed 1 --out "${OUT}/run" RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the first run failed (${rc}): ${err}")
+endif()
+foreach(name ${outputs})
+  file(SHA256 "${OUT}/run/${name}" before_${name})
+  file(SIZE "${OUT}/run/${name}" size)
+  if(name STREQUAL "metrics.json")
+    set(metrics_size ${size})
+  endif()
+endforeach()
+# The limit (1 KiB blocks) lets the small PNGs through and stops metrics.json part-way, the last file staged.
+math(EXPR limit_kib "${metrics_size} / 2048")
+if(limit_kib LESS 1)
+  message(FATAL_ERROR "metrics.json is only ${metrics_size} bytes: the size limit cannot stop it part-way")
+endif()
+execute_process(COMMAND bash -c "trap '' XFSZ; ulimit -f ${limit_kib}; exec \"$0\" \"$@\"" "${RECON}" reconstruct
+                        ${small} --seed 2 --out "${OUT}/run"
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+expect_one_error_line("${rc}" "${err}" "a write stopped by the size limit")
+foreach(name ${outputs})
+  file(SHA256 "${OUT}/run/${name}" after)
+  if(NOT after STREQUAL before_${name})
+    message(FATAL_ERROR "${name} changed although the run that wrote it failed: the outputs now mix two runs")
+  endif()
+endforeach()
+file(GLOB staged LIST_DIRECTORIES true "${OUT}/run/.*")
+if(staged)
+  message(FATAL_ERROR "staged files left behind: ${staged}")
+endif()
+
+# A folder named like an output: refused before any work, nothing written beside it.
+file(MAKE_DIRECTORY "${OUT}/blocked/metrics.json")
+execute_process(COMMAND "${RECON}" reconstruct ${small} --out "${OUT}/blocked" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+expect_one_error_line("${rc}" "${err}" "a folder named metrics.json")
+file(GLOB written "${OUT}/blocked/*.png")
+if(written OR out MATCHES "PSNR")
+  message(FATAL_ERROR "a folder named metrics.json was found only after the run: ${written} ${out}")
+endif()
