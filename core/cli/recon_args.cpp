@@ -164,15 +164,20 @@ ParseOutcome parse_recon_args(const std::vector<std::string>& argv) {
 }
 
 namespace {
-double physical_memory_bytes() {
+// The memory a run may use: the machine's, or a container's cgroup (v2) limit when that is smaller. 0 when unknown.
+double usable_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+  double bytes = pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+  std::ifstream cgroup("/sys/fs/cgroup/memory.max");  // "max" when unlimited
+  double limit = 0.0;
+  if (cgroup >> limit && limit > 0.0 && (bytes == 0.0 || limit < bytes)) bytes = limit;
+  return bytes;
 }
 }  // namespace
 
 std::string validate(const ReconArgs& a) {
   std::ostringstream why;
-  const double memory = physical_memory_bytes();
+  const double memory = usable_memory_bytes();
   const double needed = kBytesPerSamplePixel * static_cast<double>(a.samples) * static_cast<double>(a.grid) * static_cast<double>(a.grid);
   if (!is_power_of_two(a.grid) || a.grid < 8 || a.grid > 8192) {
     why << "--grid " << a.grid << ": must be a power of two in [8, 8192]";
@@ -188,7 +193,7 @@ std::string validate(const ReconArgs& a) {
     why << "--samples " << a.samples << ": must be in [1, 100000]";
   } else if (memory > 0.0 && needed > memory) {
     why << "--samples " << a.samples << " at --grid " << a.grid << ": the measurements alone would take about "
-        << std::llround(needed / 1e9) << " GB, more than this machine's " << std::llround(memory / 1e9) << " GB";
+        << std::llround(needed / 1e9) << " GB, more than the " << std::llround(memory / 1e9) << " GB this machine (or container) allows";
   } else if (a.steps < 0 || a.init_steps < 0 || a.epochs < 0) {
     why << "step and epoch counts must be >= 0";
   } else if (a.refine_epochs < 0 || a.refine_epochs > 1000000) {

@@ -283,9 +283,16 @@ int run(const ReconArgs& given) {
   metrics["torch_version"] = info.torch_version;
   metrics["cpu_capability"] = info.cpu_capability;
   metrics["cpu_model"] = info.cpu_model;
-  std::filesystem::create_directories(a.out);  // only now: a failed run leaves no empty output folder behind
-  recon::cli::write_outputs(a.out, reconstruction, prepared.problem.ground_truth, a.object, prepared.problem.centers,
-                            a.radius, metrics);
+  // Only now, and removed again if the outputs cannot be written: a failed run leaves no empty output folder behind.
+  const bool created = std::filesystem::create_directories(a.out);
+  try {
+    recon::cli::write_outputs(a.out, reconstruction, prepared.problem.ground_truth, a.object, prepared.problem.centers,
+                              a.radius, metrics);
+  } catch (...) {
+    std::error_code ignored;
+    if (created) std::filesystem::remove(a.out, ignored);  // removes only an empty folder
+    throw;
+  }
   std::printf("%s %s seed %llu: PSNR %.2f dB, SSIM %.4f, RMSE %.2f %%, %.1f ms/step, %.1f s -> %s\n", a.algorithm.c_str(),
               a.pipeline.c_str(), static_cast<unsigned long long>(a.seed),
               metrics["psnr_db"].is_null() ? std::numeric_limits<double>::infinity() : metrics["psnr_db"].get<double>(),

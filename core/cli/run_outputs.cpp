@@ -6,6 +6,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace recon::cli {
@@ -15,6 +16,14 @@ const std::vector<std::string>& output_file_names() {
                                                  "kspace_coverage.png", "metrics.json"};
   return names;
 }
+
+namespace {
+// The index of `name` in output_file_names(): the contents below are placed by name, never by position.
+size_t output_index(const std::string& name) {
+  const auto& names = output_file_names();
+  return static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+}
+}  // namespace
 
 void require_writable_outputs(const std::string& folder) {
   for (const auto& name : output_file_names()) require_replaceable(folder + "/" + name);
@@ -30,11 +39,13 @@ void write_outputs(const std::string& folder, const at::Tensor& reconstruction, 
   spectrum = spectrum / spectrum.max();
   auto coverage = union_mask(n, centers, radius).to(at::kFloat);
   auto rgb = at::stack({spectrum * 0.8, spectrum * 0.5 + coverage * 0.5, spectrum * 0.8}, -1);
-  const std::vector<std::string> contents = {
-      grayscale_png(rec, 0.0, 1.0), grayscale_png(gt, 0.0, 1.0),
-      grayscale_png(error, 0.0, std::max(error.max().item<double>(), 1e-12)),
-      rgb_png((rgb * 255.0).round().clamp(0.0, 255.0)),
-      metrics.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + '\n'};  // a non-UTF-8 path cannot fail the run
+  std::vector<std::string> contents(output_file_names().size());
+  contents.at(output_index("reconstruction.png")) = grayscale_png(rec, 0.0, 1.0);
+  contents.at(output_index("ground_truth.png")) = grayscale_png(gt, 0.0, 1.0);
+  contents.at(output_index("error_map.png")) = grayscale_png(error, 0.0, std::max(error.max().item<double>(), 1e-12));
+  contents.at(output_index("kspace_coverage.png")) = rgb_png((rgb * 255.0).round().clamp(0.0, 255.0));
+  // a non-UTF-8 path cannot fail the run
+  contents.at(output_index("metrics.json")) = metrics.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
   StagedFiles files;
   for (size_t i = 0; i < contents.size(); ++i) files.stage(folder + "/" + output_file_names()[i], contents[i]);
   files.commit();

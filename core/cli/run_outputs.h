@@ -21,7 +21,8 @@ void require_writable_outputs(const std::string& folder);
 
 /// Writes, all or none (staged_files.h): reconstruction.png, ground_truth.png and error_map.png (the S×S evaluation
 /// window), kspace_coverage.png (log spectrum of the ground truth, sampled discs in green) and `metrics` as
-/// pretty-printed JSON in metrics.json. Throws std::runtime_error naming the file that could not be written.
+/// pretty-printed JSON in metrics.json. Throws std::runtime_error naming the file that could not be written (or,
+/// out of memory only, the PNG that could not be encoded).
 void write_outputs(const std::string& folder, const at::Tensor& reconstruction, const at::Tensor& ground_truth,
                    int64_t object_size, const std::vector<Center>& centers, double radius, const nlohmann::json& metrics);
 

@@ -8,14 +8,36 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 namespace recon::cli {
+namespace {
+
+// The process's umask, read without changing it: umask(0) then umask(mask) would open a window in which LibTorch's
+// threads create files with no mask. Linux reports it in /proc/self/status; 022 where it cannot be read.
+mode_t current_umask() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("Umask:", 0) == 0) return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
+  }
+  return 022;
+}
+
+std::runtime_error write_error(const std::string& path, int error) {
+  return std::runtime_error("cannot write '" + path + "': " + std::strerror(error));
+}
+
+}  // namespace
 
 void require_replaceable(const std::string& path) {
   struct stat s {};
-  if (stat(path.c_str(), &s) != 0) return;  // absent (or a dangling link, whose target the rename does not touch)
-  if (!S_ISREG(s.st_mode)) throw std::runtime_error("cannot write '" + path + "': it exists and is not a regular file");
+  // lstat: what the rename replaces is the entry itself, so a symbolic link is replaced (whatever it points to), as
+  // a regular file is; a folder, a device, a FIFO or a socket is refused.
+  if (lstat(path.c_str(), &s) != 0) return;
+  if (!S_ISREG(s.st_mode) && !S_ISLNK(s.st_mode)) {
+    throw std::runtime_error("cannot write '" + path + "': it exists and is neither a file nor a link");
+  }
 }
 
 StagedFiles::~StagedFiles() {
@@ -29,7 +51,7 @@ void StagedFiles::stage(const std::string& path, const std::string& content) {
                       ("." + std::filesystem::path(path).filename().string() + ".recon-XXXXXX"))
                          .string();
   const int fd = mkstemp(name.data());
-  if (fd < 0) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+  if (fd < 0) throw write_error(path, errno);
   staged_.push_back({name, path});
   size_t written = 0;
   int error = 0;
@@ -42,19 +64,18 @@ void StagedFiles::stage(const std::string& path, const std::string& content) {
     }
     written += static_cast<size_t>(n);
   }
-  const mode_t mask = umask(0);
-  umask(mask);
-  if (error == 0 && fchmod(fd, 0666 & ~mask) != 0) error = errno;  // mkstemp's 0600 is for the staging only
-  if (error == 0 && fsync(fd) != 0) error = errno;                 // a full disk may only show here
+  if (error == 0 && fchmod(fd, 0666 & ~current_umask()) != 0) error = errno;  // mkstemp's 0600 is for staging only
+  if (error == 0 && fsync(fd) != 0) error = errno;                           // a full disk may only show here
   if (close(fd) != 0 && error == 0) error = errno;
-  if (error != 0) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(error));
+  if (error != 0) throw write_error(path, error);
 }
 
 void StagedFiles::commit() {
   while (!staged_.empty()) {
     const auto f = staged_.front();
     if (std::rename(f.temporary.c_str(), f.target.c_str()) != 0) {
-      throw std::runtime_error("cannot replace '" + f.target + "': " + std::strerror(errno));
+      const int error = errno;
+      throw std::runtime_error("cannot replace '" + f.target + "': " + std::strerror(error));
     }
     staged_.erase(staged_.begin());
   }

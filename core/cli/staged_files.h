@@ -1,14 +1,17 @@
 #pragma once
 // Writes a run's output files together: either every one is replaced by its complete new content, or (on any failure
 // before the renames) every one is left as it was. A full disk, a folder where a file should be or a device at an
-// output's name is one error line, never a truncated PNG or an output folder mixing two runs.
+// output's name is one error line, never a truncated PNG or an output folder mixing two runs. The contents are
+// flushed to disk before the renames; the renames themselves are not synced (a power cut right after a run may leave
+// the previous outputs, each complete).
 #include <string>
 #include <vector>
 
 namespace recon::cli {
 
-/// Throws std::runtime_error when `path` exists and is not a regular file (a folder, a device, a FIFO, a socket, or
-/// a link to one): outputs only ever replace files. Called before the run, so that nothing is computed in vain.
+/// Throws std::runtime_error when `path` exists and is neither a regular file nor a symbolic link (a folder, a device,
+/// a FIFO, a socket): the rename replaces the entry itself, so a link is replaced, never written through. Called
+/// before the run too, so that nothing is computed in vain.
 void require_replaceable(const std::string& path);
 
 /// Files staged beside their targets, each fully written and flushed to disk before any target is touched.

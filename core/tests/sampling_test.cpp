@@ -78,7 +78,7 @@ TEST(sampling, random_is_fixed_by_its_seed_and_starts_at_dc) {
 }
 
 // Acquisition order is centre-out for every pattern (recon/choices.h): the first sample is the innermost, which the
-// robust initialisation fits as the object's low-pass picture, and a truncated pattern drops the outermost nodes.
+// robust initialisation fits as the object's low-pass picture.
 TEST(sampling, every_pattern_is_acquired_centre_out) {
   for (const auto& [kind, name] : recon::Choices<recon::PatternKind>::table) {
     for (const int64_t n : {2, 7, 20, 64}) {

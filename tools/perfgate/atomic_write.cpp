@@ -6,7 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <vector>
 
@@ -89,16 +91,23 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   const int fd = create_staged_file(target, staged);
   if (fd < 0) throw InputError("cannot create a file to write '" + path + "' (is its folder writable?)");
   size_t written = 0;
+  int error = 0;
   while (written < content.size()) {
     const ssize_t n = write(fd, content.data() + written, content.size() - written);
-    if (n <= 0) break;
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = n < 0 ? errno : ENOSPC;
+      break;
+    }
     written += static_cast<size_t>(n);
   }
-  const bool ok = written == content.size() && fchmod(fd, mode_for(target)) == 0 && fsync(fd) == 0;
-  close(fd);
-  if (!ok || std::rename(staged.c_str(), target.c_str()) != 0) {
+  if (error == 0 && fchmod(fd, mode_for(target)) != 0) error = errno;
+  if (error == 0 && fsync(fd) != 0) error = errno;  // a full disk may only show here
+  if (close(fd) != 0 && error == 0) error = errno;
+  if (error == 0 && std::rename(staged.c_str(), target.c_str()) != 0) error = errno;
+  if (error != 0) {
     std::remove(staged.c_str());
-    throw InputError("cannot write '" + path + "'");
+    throw InputError("cannot write '" + path + "': " + std::strerror(error));
   }
 }
 

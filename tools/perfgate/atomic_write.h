@@ -9,7 +9,8 @@ namespace perfgate {
 std::string write_target_of(const std::string& path);
 
 /// Throws InputError when write_target_of(path) exists and is not a regular file (a folder, a device such as
-/// /dev/null, a FIFO): perfgate's outputs only ever replace files. Writers call it before their work, too.
+/// /dev/null, a FIFO): perfgate's outputs only ever replace files. Commands whose output comes after long work
+/// (profile, speedup, cost) call it before that work, too.
 void require_replaceable(const std::string& path);
 
 /// Writes `content` to a new file, flushes it to disk, gives it the mode of the file it replaces (or 0666 less

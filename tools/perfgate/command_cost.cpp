@@ -41,6 +41,7 @@ int run_cost(const CostArgs& a) {
     if (!std::filesystem::is_directory(folder) || access(folder.c_str(), W_OK) != 0) {
       throw InputError("cost: cannot write --out '" + a.out + "' (its folder is missing or not writable)");
     }
+    require_replaceable(a.out);
   }
   const auto run = measure_cost(a.command);
   context["cost_tool"] = "callgrind (" + run.valgrind + "), cache simulation";

@@ -29,6 +29,20 @@ CLI::App* add_history_command(CLI::App& app, HistoryArgs& a) {
   return cmd;
 }
 
+namespace {
+// 2026-11-23, 2026-11-23T04:00 or 2026-11-23T04:00:00Z, naming a day of the Gregorian calendar and a time of day
+// (a leap second allowed).
+bool is_calendar_date(const std::string& text) {
+  std::smatch m;
+  if (!std::regex_match(text, m, std::regex(R"((\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(:(\d{2}))?Z?)?)"))) return false;
+  const auto field = [&m](size_t i) { return m[i].matched ? std::stoi(m[i].str()) : 0; };
+  const int year = field(1), month = field(2), day = field(3);
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  const int days[] = {31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return month >= 1 && month <= 12 && day >= 1 && day <= days[month - 1] && field(5) <= 23 && field(6) <= 59 && field(8) <= 60;
+}
+}  // namespace
+
 int run_history(const HistoryArgs& a) {
   if (a.action == "record") {
     if (a.results.empty()) throw InputError("history record: give --results");
@@ -39,7 +53,7 @@ int run_history(const HistoryArgs& a) {
     run.commit = !a.commit.empty() ? a.commit : ctx.count("git_sha") != 0 ? ctx.at("git_sha") : "";
     if (run.commit.empty()) throw InputError("history record: no --commit and no git_sha in " + results.front().source);
     run.branch = a.branch;
-    if (!a.date.empty() && !std::regex_match(a.date, std::regex(R"(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?Z?)?)"))) {
+    if (!a.date.empty() && !is_calendar_date(a.date)) {
       throw InputError("history record: --date '" + a.date + "' is not a date like 2026-11-23 or 2026-11-23T04:00:00Z");
     }
     run.recorded_at = a.date.empty() ? utc_now() : a.date;

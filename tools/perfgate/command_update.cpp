@@ -7,6 +7,7 @@
 #include "folder_lock.h"
 #include "git.h"
 #include "one_line.h"
+#include "read_file.h"
 #include "results.h"
 #include "update.h"
 #include "utc_time.h"
@@ -38,8 +39,17 @@ CLI::App* add_update_command(CLI::App& app, UpdateArgs& a) {
 int run_update(const UpdateArgs& a) {
   if (a.results.size() > 2) throw InputError("update: give one capture, or two for timings");
   if (a.reason.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError("update: --reason must say why the baseline changes");
+  std::vector<std::string> texts;
   std::vector<Results> captures;
-  for (const auto& path : a.results) captures.push_back(read_results(path));
+  for (const auto& path : a.results) {
+    texts.push_back(read_whole_file(path, "results"));
+    captures.push_back(parse_results(texts.back(), path));
+  }
+  // Two captures are two measurements, or the check that they agree proves nothing: the same file (or a copy of it,
+  // byte for byte: no two timing runs write the same text) is one capture given twice.
+  if (texts.size() == 2 && texts[0] == texts[1]) {
+    throw InputError("update: the two --results are one capture given twice ('" + a.results[0] + "' and '" + a.results[1] + "')");
+  }
   std::vector<TrackSpec> track;
   for (const auto& spec : a.track) track.push_back(parse_track_spec(spec));
   // Read, plan and write under one lock: a concurrent update waits and then builds on this one's result.

@@ -164,12 +164,12 @@ std::vector<HistoryPoint> HistoryStore::series(const std::string& branch, const 
   while (q.step()) out.push_back({q.text(0), q.text(1), q.real(2), q.text(3)});
   // One unit for the whole series, the newest run's: suites may change a benchmark's time unit between runs, and a
   // series mixing 10 ms with 10000 us would show a thousandfold change point that is not there.
-  if (!out.empty() && is_time_unit(out.back().unit)) {
-    const std::string unit = out.back().unit;
-    for (auto& p : out) {
-      if (!is_time_unit(p.unit)) {
-        throw InputError("history: " + benchmark + " / " + field + " is recorded in '" + p.unit + "' and in '" + unit + "'");
-      }
+  const std::string unit = out.empty() ? std::string() : out.back().unit;
+  for (auto& p : out) {
+    if (is_time_unit(p.unit) != is_time_unit(unit)) {
+      throw InputError("history: " + benchmark + " / " + field + " is recorded in '" + p.unit + "' and in '" + unit + "'");
+    }
+    if (is_time_unit(unit)) {
       p.value = convert_time(p.value, p.unit, unit);
       p.unit = unit;
     }

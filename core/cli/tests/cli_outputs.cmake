@@ -1,7 +1,9 @@
 cmake_minimum_required(VERSION 3.25)
-# A run's five outputs are written all or none. A file-size limit (a full disk's stand-in that needs no mount) makes
-# a second run into the same folder fail part-way through writing: exit 2, one line, the first run's files
-# byte-identical and no staged file left. A folder where an output file belongs is refused before the run.
+# A run's five outputs are written all or none. A per-file size limit (a full disk's stand-in that needs no mount)
+# lets the first outputs through and stops the largest part-way, so a second run into the same folder fails while
+# writing: exit 2, one line naming the file and the cause, the first run's files byte-identical (the ones written
+# before the failure included) and no staged file left. A folder where an output file belongs is refused before
+# the run.
 # Usage: cmake -DRECON=<path> -DOUT=<dir> -P cli_outputs.cmake
 file(REMOVE_RECURSE "${OUT}")
 set(small --target planet --grid 64 --object 16 --radius 4 --samples 2 --steps 1 --init-steps 1 --progress off)
@@ -19,22 +21,28 @@ execute_process(COMMAND "${RECON}" reconstruct ${small} --seed 1 --out "${OUT}/r
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the first run failed (${rc}): ${err}")
 endif()
+set(largest 0)
 foreach(name ${outputs})
   file(SHA256 "${OUT}/run/${name}" before_${name})
-  file(SIZE "${OUT}/run/${name}" size)
-  if(name STREQUAL "metrics.json")
-    set(metrics_size ${size})
+  file(SIZE "${OUT}/run/${name}" size_${name})
+  if(size_${name} GREATER largest)
+    set(largest ${size_${name}})
   endif()
 endforeach()
-# The limit (1 KiB blocks) lets the small PNGs through and stops metrics.json part-way, the last file staged.
-math(EXPR limit_kib "${metrics_size} / 2048")
-if(limit_kib LESS 1)
-  message(FATAL_ERROR "metrics.json is only ${metrics_size} bytes: the size limit cannot stop it part-way")
+# The limit, in bash's 1 KiB blocks: half the largest output. The first output staged must fit under it, so that
+# a writer that renamed each file as it went would have replaced it before the failure.
+math(EXPR limit_kib "${largest} / 2048")
+math(EXPR limit_bytes "${limit_kib} * 1024")
+if(limit_kib LESS 1 OR NOT size_reconstruction.png LESS limit_bytes)
+  message(FATAL_ERROR "outputs of ${size_reconstruction.png} to ${largest} bytes: no size limit passes the first and stops the largest")
 endif()
 execute_process(COMMAND bash -c "trap '' XFSZ; ulimit -f ${limit_kib}; exec \"$0\" \"$@\"" "${RECON}" reconstruct
                         ${small} --seed 2 --out "${OUT}/run"
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 expect_one_error_line("${rc}" "${err}" "a write stopped by the size limit")
+if(NOT err MATCHES "cannot write '[^']*/run/[a-z_]+\\.(png|json)': File too large")
+  message(FATAL_ERROR "the run failed for another reason than the size limit: ${err}")
+endif()
 foreach(name ${outputs})
   file(SHA256 "${OUT}/run/${name}" after)
   if(NOT after STREQUAL before_${name})

@@ -262,6 +262,9 @@ check history_show_in_one_unit 0 --expect 'latest 10 ms' -- history show --db "$
 results newline_history.json "$(row 'BM_T\n::error::forged' 0 '"real_time": 1, "cpu_time": 1, "time_unit": "ms"')"
 check history_names_stay_on_one_line 0 --forbid '^::error::' -- history record --db "$work/nl.db" --commit $'c\n::error::x' --results "$in/newline_history.json"
 check history_bad_date 2 -- history record --db "$work/nl.db" --commit c2 --date 'not a date' --results "$in/newline_history.json"
+check history_date_not_in_the_calendar 2 --expect 'is not a date' -- history record --db "$work/nl.db" --commit c2 --date '2026-13-45T99:99:99Z' --results "$in/newline_history.json"
+check history_date_february_31 2 --expect 'is not a date' -- history record --db "$work/nl.db" --commit c2 --date '2026-02-31' --results "$in/newline_history.json"
+check history_date_leap_day 0 -- history record --db "$work/nl.db" --commit c2 --date '2028-02-29' --results "$in/newline_history.json"
 printf '[{"ph": "X", "name": "a", "ts": 1e308, "dur": 1e308}]\n' >"$in/trace_overflow.json"
 check trace_time_overflow 2 -- profile --trace "$in/trace_overflow.json"
 check calibrate_threshold_needs_a_pair 2 -- calibrate --results "$in/speedup.json" --results "$in/speedup.json" --results "$in/speedup.json" --threshold 2
@@ -270,13 +273,20 @@ check unknown_subcommand_named 2 --expect "unknown subcommand 'frobnicate'" -- f
 # stays what it was; a user's file at profile's --out survives a program that cannot run.
 mkfifo "$work/a_fifo"
 check speedup_out_is_a_fifo 2 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --out "$work/a_fifo"
-check profile_out_is_a_fifo 2 -- profile --out "$work/a_fifo" --binary /bin/true
+# A program that would record a valid trace (and leave a mark): refused before it runs, not after.
+printf '#!/bin/sh\nprintf %%s %s > "$1"\ntouch "%s"\n' "'[{\"ph\": \"X\", \"name\": \"a\", \"ts\": 0, \"dur\": 1}]'" "$work/profiler_ran" >"$in/fake_profiler.sh"
+chmod +x "$in/fake_profiler.sh"
+check profile_out_is_a_fifo 2 --absent "$work/profiler_ran" -- profile --out "$work/a_fifo" --binary "$in/fake_profiler.sh"
+check profile_with_a_fake_profiler 0 -- profile --out "$work/fake_trace.json" --binary "$in/fake_profiler.sh"
+rm -f "$work/profiler_ran"
 cases=$((cases + 1))
 if [[ -p $work/a_fifo ]]; then echo "ok     the_fifo_is_still_a_fifo"; else failures=$((failures + 1)); echo "DEFECT an output replaced a FIFO"; fi
 echo precious >"$work/notes.txt"
 check profile_keeps_out_when_the_program_cannot_run 2 -- profile --out "$work/notes.txt" --binary "$work/no_such_program"
 cases=$((cases + 1))
 if [[ $(cat "$work/notes.txt") == precious ]]; then echo "ok     profile_kept_the_users_file"; else failures=$((failures + 1)); echo "DEFECT profile removed or changed --out before its program ran"; fi
+b=$(guard same_capture_twice time_ms.json)
+check update_one_capture_given_twice 2 --baseline "$b" --expect 'one capture given twice' -- update --allow-dirty --reason x --results "$in/same_in_us.json" --results "$in/same_in_us.json" --baseline "$b"
 # A time that overflows in nanoseconds could only be stored and plotted as inf.
 results time_beyond_ns.json "$(row BM_T 0 '"real_time": 1e308, "cpu_time": 1, "time_unit": "s"')"
 check time_overflowing_in_ns 2 -- history record --db "$work/inf.db" --commit c1 --results "$in/time_beyond_ns.json"
