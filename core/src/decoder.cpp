@@ -88,18 +88,19 @@ at::Tensor upsample_subpixel(const at::Tensor& x, const at::Tensor& weight) {
   return at::pixel_shuffle(at::conv2d(x, kernel, no_bias, one, one, one, 1), 2);
 }
 
-at::Tensor activate(const at::Tensor& x, OutputActivation a) {
+
+}  // namespace
+
+at::Tensor output_activation(const at::Tensor& x, OutputActivation a) {
   switch (a) {
     case OutputActivation::none: return x;
     case OutputActivation::relu: return at::relu(x);
     case OutputActivation::sigmoid: return at::sigmoid(x);
-    case OutputActivation::softplus: return at::softplus(x, 1.0, 20.0);
+    case OutputActivation::softplus: return at::softplus(x, 1.0, 20.0);  // beta 1, linear above 20 (PyTorch's defaults)
     case OutputActivation::abs: return at::abs(x);
   }
   return x;
 }
-
-}  // namespace
 
 void FactoredGradient::move_into(at::Tensor& weight) {
   if (terms.empty()) return;
@@ -187,7 +188,7 @@ at::Tensor ProgressiveDecoderImpl::forward_object() {
     x = refine(j, x);
     if (j + 1 < refines_.size()) x = normalize(norm++, x);
   }
-  return crop_pad(activate(x, options.output_activation()), options.object_size());
+  return crop_pad(output_activation(x, options.output_activation()), options.object_size());
 }
 
 at::Tensor ProgressiveDecoderImpl::refine(size_t j, const at::Tensor& x) {

@@ -6,6 +6,7 @@
 #include "recon/fourier.h"
 #include "recon/limits.h"
 #include "recon/optimizer.h"
+#include "recon/plateau_scheduler.h"
 
 #include <ATen/ATen.h>
 #include <torch/autograd.h>
@@ -55,24 +56,6 @@ void validate(const ProgressiveDecoder& decoder, const ReconstructionProblem& p,
   }
 }
 
-// PRISM's ReduceLROnPlateau(mode=min, factor=0.5, patience=10, relative threshold 1e-4), stepped once per 100
-// initialisation steps.
-class PlateauScheduler {
- public:
-  void step(double loss, StepOptimizer& optimizer) {
-    if (loss < best_ * (1.0 - 1e-4)) {
-      best_ = loss;
-      bad_ = 0;
-    } else if (++bad_ > 10) {
-      optimizer.set_learning_rate(optimizer.learning_rate() * 0.5);
-      bad_ = 0;
-    }
-  }
-
- private:
-  double best_ = std::numeric_limits<double>::infinity();
-  int64_t bad_ = 0;
-};
 
 // The exponential average of the decoder's outputs, bias-corrected as Adam's moments are: after t outputs it is
 // Σ β^(t−i) x_i / Σ β^(t−i), so it does not lean toward its zero start however short the run.
@@ -350,6 +333,7 @@ bool ProgressiveTrainer::step() {
     if (o.fresh_optimizer_per_sample || !s.optimizer) s.optimizer = make_optimizer(s.plan, s.decoder, s.learning_rate);
     s.optimizer->set_learning_rate(s.learning_rate);
     s.optimizer_ready = true;
+    record.learning_rate = s.optimizer->learning_rate();  // the rate the steps run at, read back from the optimizer
   }
   s.optimizer->zero_grad();
   total.backward();

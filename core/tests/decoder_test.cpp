@@ -135,6 +135,27 @@ TEST(decoder, non_negative_activations_give_non_negative_output) {
   }
 }
 
+// Each activation is the function its name says, checked on negative and positive values against its closed form
+// (a range check alone lets a softplus with swapped beta and threshold, a ReLU with a soft knee, through).
+TEST(decoder, every_output_activation_is_its_closed_form) {
+  const auto x = at::tensor({-3.0, -1.0, -0.25, 0.0, 0.5, 2.0}, at::kDouble);
+  for (const auto& [a, name] : recon::Choices<recon::OutputActivation>::table) {
+    const auto y = recon::output_activation(x, a);
+    for (int64_t i = 0; i < x.size(0); ++i) {
+      const double v = x[i].item<double>();
+      double expected = v;
+      switch (a) {
+        case recon::OutputActivation::none: expected = v; break;
+        case recon::OutputActivation::relu: expected = std::max(v, 0.0); break;
+        case recon::OutputActivation::sigmoid: expected = 1.0 / (1.0 + std::exp(-v)); break;
+        case recon::OutputActivation::softplus: expected = std::log1p(std::exp(v)); break;
+        case recon::OutputActivation::abs: expected = std::abs(v); break;
+      }
+      EXPECT_NEAR(y[i].item<double>(), expected, 1e-12) << name << " at " << v;
+    }
+  }
+}
+
 TEST(decoder, rejects_invalid_sizes) {
   EXPECT_THROW(recon::ProgressiveDecoder(recon::DecoderOptions(100, 32)), std::invalid_argument);
   EXPECT_THROW(recon::ProgressiveDecoder(recon::DecoderOptions(64, 65)), std::invalid_argument);

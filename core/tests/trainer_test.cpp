@@ -4,6 +4,8 @@
 #include "recon/measurement.h"
 #include "recon/metrics.h"
 #include "recon/noise.h"
+#include "recon/optimizer.h"
+#include "recon/plateau_scheduler.h"
 #include "recon/progressive_trainer.h"
 #include "recon/runtime.h"
 #include "recon/sampling.h"
@@ -434,6 +436,37 @@ TEST(trainer, measured_data_memory_lets_later_samples_count) {
 
 namespace {
 
+// PRISM's plateau schedule past the budgets the workloads run (they call it once, at most): on a flat loss the rate
+// halves at the 12th call and then every 11th (the count starts again after each reduction, as in PyTorch); an
+// improvement of more than 1e-4 of the best resets the count, a smaller one does not.
+TEST(trainer, the_plateau_schedule_halves_after_eleven_calls_without_improvement_and_starts_counting_again) {
+  struct RateOnly : recon::StepOptimizer {
+    void zero_grad() override {}
+    void step() override {}
+    void set_learning_rate(double lr) override { rate = lr; }
+    double learning_rate() const override { return rate; }
+    double rate = 1.0;
+  };
+  RateOnly optimizer;
+  recon::PlateauScheduler flat;
+  std::vector<int> halved_at;
+  for (int call = 1; call <= 40; ++call) {
+    const double before = optimizer.rate;
+    flat.step(1.0, optimizer);
+    if (optimizer.rate != before) halved_at.push_back(call);
+  }
+  EXPECT_EQ(halved_at, (std::vector<int>{12, 23, 34}));
+  RateOnly improving;
+  recon::PlateauScheduler falling;
+  double loss = 1.0;
+  for (int call = 1; call <= 40; ++call) falling.step(loss *= 0.999, improving);  // 1e-3 better each call
+  EXPECT_EQ(improving.rate, 1.0);
+  RateOnly creeping;
+  recon::PlateauScheduler barely;
+  for (int call = 1; call <= 12; ++call) barely.step(1.0 - 1e-6 * call, creeping);  // all within 1e-4 of the first
+  EXPECT_EQ(creeping.rate, 0.5);
+}
+
 TEST(trainer, isolated_learning_rate_applies_to_discs_no_earlier_one_overlaps) {
   recon::set_threads(1);
   auto s = small_problem(recon::PipelineKind::optimized);
@@ -444,17 +477,24 @@ TEST(trainer, isolated_learning_rate_applies_to_discs_no_earlier_one_overlaps) {
   s.problem.centers = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 20.0}, {0.0, 26.0}};
   s.options.learning_rate = 1e-2;
   s.options.isolated_learning_rate = 1e-4;
-  const auto r = run(s, 0);
-  ASSERT_EQ(r.samples.size(), 4u);
-  EXPECT_DOUBLE_EQ(r.samples[0].covered, 0.0);
-  EXPECT_DOUBLE_EQ(r.samples[0].learning_rate, 1e-4);
-  EXPECT_DOUBLE_EQ(r.samples[1].covered, 1.0);
-  EXPECT_DOUBLE_EQ(r.samples[1].learning_rate, 1e-2);
-  EXPECT_DOUBLE_EQ(r.samples[2].covered, 0.0);
-  EXPECT_DOUBLE_EQ(r.samples[2].learning_rate, 1e-4);
-  EXPECT_GT(r.samples[3].covered, recon::kOverlapped);
-  EXPECT_LT(r.samples[3].covered, 0.5);
-  EXPECT_DOUBLE_EQ(r.samples[3].learning_rate, 1e-2);
+  // The recorded rate is read back from the optimizer after its first update, so a kept optimizer (one Adam for all
+  // samples, re-rated per sample) must show each sample's own rate too.
+  for (const bool fresh : {true, false}) {
+    s.options.fresh_optimizer_per_sample = fresh;
+    SCOPED_TRACE(fresh ? "fresh optimizer per sample" : "one optimizer kept across samples");
+    const auto r = run(s, 0);
+    ASSERT_EQ(r.samples.size(), 4u);
+    EXPECT_DOUBLE_EQ(r.samples[0].covered, 0.0);
+    EXPECT_DOUBLE_EQ(r.samples[0].learning_rate, 1e-4);
+    EXPECT_DOUBLE_EQ(r.samples[1].covered, 1.0);
+    EXPECT_DOUBLE_EQ(r.samples[1].learning_rate, 1e-2);
+    EXPECT_DOUBLE_EQ(r.samples[2].covered, 0.0);
+    EXPECT_DOUBLE_EQ(r.samples[2].learning_rate, 1e-4);
+    EXPECT_GT(r.samples[3].covered, recon::kOverlapped);
+    EXPECT_LT(r.samples[3].covered, 0.5);
+    EXPECT_DOUBLE_EQ(r.samples[3].learning_rate, 1e-2);
+  }
+  s.options.fresh_optimizer_per_sample = true;
   // Off (0): every sample runs at learning_rate.
   s.options.isolated_learning_rate = 0.0;
   for (const auto& sample : run(s, 0).samples) EXPECT_DOUBLE_EQ(sample.learning_rate, 1e-2);

@@ -93,6 +93,10 @@ class ProgressiveDecoderImpl : public torch::nn::Cloneable<ProgressiveDecoderImp
 };
 TORCH_MODULE(ProgressiveDecoder);
 
+/// The decoder's output activation applied to `x` (OutputActivation, recon/choices.h): the identity, max(x, 0),
+/// 1/(1 + e^−x), ln(1 + e^x) or |x|.
+at::Tensor output_activation(const at::Tensor& x, OutputActivation a);
+
 /// Number of trainable scalars (latent included).
 int64_t parameter_count(const torch::nn::Module& module);
 

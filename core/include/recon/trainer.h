@@ -66,7 +66,8 @@ struct SampleRecord {
   int64_t steps = 0;        ///< gradient updates applied
   double covered = 0.0;     ///< fraction of this sub-aperture's disc inside the union of the earlier ones
                             ///< (measured only when isolated_learning_rate is on; 0 otherwise)
-  double learning_rate = 0.0;  ///< the rate its steps ran at
+  double learning_rate = 0.0;  ///< the rate its steps ran at, read back from the optimizer (the planned rate
+                               ///< when the sample took no step)
   double first_loss = 0.0;  ///< total loss at the sample's first evaluation
   double loss_old = 0.0;    ///< last evaluated row losses
   double loss_new = 0.0;
