@@ -3,7 +3,7 @@ cmake_minimum_required(VERSION 3.25)
 # lets the first outputs through and stops the largest part-way, so a second run into the same folder fails while
 # writing: exit 2, one line naming the file and the cause, the first run's files byte-identical (the ones written
 # before the failure included) and no staged file left. A folder where an output file belongs is refused before
-# the run.
+# the run. Under umask 027 the outputs have mode 640 (staging creates them 0600, so the mode is set explicitly).
 # Usage: cmake -DRECON=<path> -DOUT=<dir> -P cli_outputs.cmake
 file(REMOVE_RECURSE "${OUT}")
 set(small --target planet --grid 64 --object 16 --radius 4 --samples 2 --steps 1 --init-steps 1 --progress off)
@@ -63,3 +63,16 @@ file(GLOB written "${OUT}/blocked/*.png")
 if(written OR out MATCHES "PSNR")
   message(FATAL_ERROR "a folder named metrics.json was found only after the run: ${written} ${out}")
 endif()
+
+# The outputs get the mode a plain file would get, 0666 less the caller's umask (staging makes them 0600 first).
+execute_process(COMMAND bash -c "umask 027; exec \"$0\" \"$@\"" "${RECON}" reconstruct ${small} --out "${OUT}/masked"
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the run under umask 027 failed (${rc}): ${err}")
+endif()
+foreach(name ${outputs})
+  execute_process(COMMAND stat -c %a "${OUT}/masked/${name}" OUTPUT_VARIABLE mode OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT mode STREQUAL "640")
+    message(FATAL_ERROR "${name} has mode ${mode} under umask 027; expected 640")
+  endif()
+endforeach()
