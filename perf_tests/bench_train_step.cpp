@@ -5,6 +5,7 @@
 #include "memory_counters.h"
 #include "scenarios.h"
 
+#include <ATen/Context.h>
 #include <benchmark/benchmark.h>
 
 namespace {
@@ -40,6 +41,16 @@ void BM_TrainStep_Reference(benchmark::State& state) {
   run_steps(state, p, state.range(0));
 }
 
+// The reference pipeline on the CUDA device (registered only where LibTorch sees one; the optimized pipeline's
+// kernels are CPU loops). Its steps are timed on the host's clock like the others: every step reads its losses back,
+// which waits for the previous step's queued work, so the steady-state time per step is the device's.
+void BM_TrainStep_ReferenceCuda(benchmark::State& state) {
+  recon::PipelineOptions p;
+  p.kind = recon::PipelineKind::reference;
+  p.device = recon::ComputeDevice::cuda;
+  run_steps(state, p, state.range(0));
+}
+
 void BM_TrainStep_Optimized(benchmark::State& state) { run_steps(state, recon::PipelineOptions{}, state.range(0)); }
 
 void BM_TrainStep_OptimizedToggled(benchmark::State& state, const std::string& name) {
@@ -62,6 +73,12 @@ BENCHMARK(BM_TrainStep_OptimizedNoSwitches)->Unit(benchmark::kMillisecond)->MinT
 // One registration per switch of the table (recon/optimization_switches.h), named after it: the optimized pipeline
 // with that switch flipped from its default (a saving removed together with the savings that need it, or an
 // off-by-default variant tried), so each row shows that switch's share.
+static const bool kCudaRegistered = [] {
+  if (!at::hasCUDA()) return false;
+  benchmark::RegisterBenchmark("BM_TrainStep_ReferenceCuda", BM_TrainStep_ReferenceCuda)
+      ->ArgName("n")->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->MinTime(0.5);
+  return true;
+}();
 static const bool kAblationRegistered = [] {
   if (perf::kSlowdownInjectionBuilt) benchmark::AddCustomContext("slowdown_injection_build", "yes (test-only; not a measurement of the code)");
   for (const auto& name : recon::OptimizationSwitches::names()) {

@@ -66,6 +66,9 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--init-steps", a.init_steps, "initialisation steps")->capture_default_str();
   cmd.add_option("--pipeline", a.pipeline, recon::expected_choices<recon::PipelineKind>())->capture_default_str();
   cmd.add_option("--disable", a.disable, "optimisation switches to turn off (optimized pipeline; the switches that need one go off with it): " + join(switch_names()));
+  cmd.add_option("--device", a.device,
+                 recon::expected_choices<recon::ComputeDevice>() + ": where the deep prior trains (cuda: the reference pipeline only)")
+      ->capture_default_str();
   cmd.add_option("--algorithm", a.algorithm, "prism (deep-prior trainer) or epie (classical baseline)")->capture_default_str();
   cmd.add_option("--epochs", a.epochs, "epie only: passes over all samples")->capture_default_str();
   cmd.add_option("--refine-epochs", a.refine_epochs,
@@ -232,6 +235,12 @@ std::string validate(const ReconArgs& a) {
     why << "--init-candidates " << *a.init_candidates << ": must be in [1, 1000]";
   } else if (!names_choice<recon::PipelineKind>(a.pipeline)) {
     why << "--pipeline " << a.pipeline << ": expected " << recon::expected_choices<recon::PipelineKind>();
+  } else if (!names_choice<recon::ComputeDevice>(a.device)) {
+    why << "--device " << a.device << ": expected " << recon::expected_choices<recon::ComputeDevice>();
+  } else if (recon::parse_choice<recon::ComputeDevice>(a.device) == recon::ComputeDevice::cuda &&
+             (a.algorithm != "prism" || recon::parse_choice<recon::PipelineKind>(a.pipeline) != recon::PipelineKind::reference)) {
+    why << "--device cuda runs the deep prior's reference pipeline only: give --algorithm prism --pipeline reference (the "
+           "optimized pipeline's kernels and ePIE run on the CPU)";
   } else if (a.algorithm != "prism" && a.algorithm != "epie") {
     why << "--algorithm " << a.algorithm << ": expected prism or epie";
   } else if (a.progress != "auto" && a.progress != "on" && a.progress != "off") {

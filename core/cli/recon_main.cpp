@@ -69,6 +69,7 @@ Prepared prepare(const ReconArgs& a) {
     p.trainer.noise.seed = a.seed;
   }
   p.trainer.pipeline.kind = recon::parse_choice<recon::PipelineKind>(a.pipeline);
+  p.trainer.pipeline.device = recon::parse_choice<recon::ComputeDevice>(a.device);
   // Turning a switch off turns off the switches that need it (the table's needs), so that any list is a valid plan.
   for (const auto& name : a.disable) p.trainer.pipeline.switches = p.trainer.pipeline.switches.without(name);
   recon::apply_preset(recon::parse_choice<recon::SettingsPreset>(a.settings), p.decoder, p.trainer);
@@ -269,6 +270,9 @@ int run(const ReconArgs& given) {
   metrics["algorithm"] = a.algorithm;
   metrics["scenario"] = a.scenario.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.scenario);
   metrics["pipeline"] = a.pipeline;
+  metrics["device"] = a.device;
+  // On cuda the pipeline's scope keeps float32 exact (recon/pipeline.h): no TF32 anywhere, on any device.
+  metrics["tf32"] = false;
   metrics["settings"] = a.settings;
   metrics["seed"] = a.seed;
   metrics["threads"] = info.threads;

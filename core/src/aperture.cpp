@@ -17,24 +17,24 @@ void check_grid(int64_t n, double radius) {
 
 // The reference computes (int64 coordinate − float centre) in float32; doing the same keeps every boundary
 // pixel of a sub-pixel disc identical to PRISM's mask.
-at::Tensor centred_coordinate(int64_t n) {
-  return (at::arange(n, at::kLong) - n / 2).to(at::kFloat);
+at::Tensor centred_coordinate(int64_t n, c10::Device device) {
+  return (at::arange(n, at::TensorOptions().dtype(at::kLong).device(device)) - n / 2).to(at::kFloat);
 }
 
 }  // namespace
 
-at::Tensor disc_mask(int64_t n, Center center, double radius) {
+at::Tensor disc_mask(int64_t n, Center center, double radius, c10::Device device) {
   check_grid(n, radius);
-  auto coord = centred_coordinate(n);
+  auto coord = centred_coordinate(n, device);
   auto dx = (coord - static_cast<float>(center.x)).pow(2).view({1, n});
   auto dy = (coord - static_cast<float>(center.y)).pow(2).view({n, 1});
   return (dx + dy) <= static_cast<float>(radius * radius);
 }
 
-at::Tensor union_mask(int64_t n, const std::vector<Center>& centers, double radius) {
+at::Tensor union_mask(int64_t n, const std::vector<Center>& centers, double radius, c10::Device device) {
   check_grid(n, radius);
-  auto mask = at::zeros({n, n}, at::kBool);
-  for (const auto& c : centers) mask.logical_or_(disc_mask(n, c, radius));
+  auto mask = at::zeros({n, n}, at::TensorOptions().dtype(at::kBool).device(device));
+  for (const auto& c : centers) mask.logical_or_(disc_mask(n, c, radius, device));
   return mask;
 }
 

@@ -1,5 +1,7 @@
 #include "caching_allocator.h"
 
+#include "torch_compat.h"
+
 #include <c10/core/Allocator.h>
 #include <c10/core/CPUAllocator.h>
 
@@ -19,7 +21,7 @@ class CachingCpuAllocator final : public c10::Allocator {
  public:
   // Every block, small or large, comes with a header of kAlignment bytes in front holding its size, so that the
   // deleter needs only the data pointer (LibTorch's raw_allocate/raw_deallocate, used by oneDNN, require that).
-  c10::DataPtr allocate(size_t bytes) const override {
+  c10::DataPtr allocate(size_t bytes) RECON_ALLOCATE_QUALIFIER override {
     void* base = bytes >= kSmallest ? take(bytes) : nullptr;
     if (base == nullptr && posix_memalign(&base, kAlignment, bytes + kAlignment) != 0) throw std::bad_alloc();
     *static_cast<size_t*>(base) = bytes;
@@ -27,6 +29,7 @@ class CachingCpuAllocator final : public c10::Allocator {
     return {data, data, &release, c10::Device(c10::DeviceType::CPU)};
   }
   c10::DeleterFnPtr raw_deleter() const override { return &release; }
+  RECON_ALLOCATOR_COPY_DATA
 
   void open() {
     std::lock_guard<std::mutex> guard(lock_);

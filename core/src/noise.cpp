@@ -15,7 +15,8 @@ at::Tensor add_measurement_noise(const at::Tensor& amplitude, const NoiseOptions
   const double sigma = std::sqrt(signal_power / std::pow(10.0, options.snr_db / 10.0));
   // One generator per (seed, draw): the noise of a sample does not depend on what was drawn before it.
   auto gen = at::make_generator<at::CPUGeneratorImpl>(options.seed * 1000003ULL + draw);
-  auto eps = at::normal(0.0, 1.0, intensity.sizes(), gen, at::TensorOptions().dtype(at::kFloat));
+  // Drawn on the CPU whatever the amplitude's device: a draw is the same numbers on every device.
+  auto eps = at::normal(0.0, 1.0, intensity.sizes(), gen, at::TensorOptions().dtype(at::kFloat)).to(intensity.device());
   return at::sqrt(at::clamp_min(intensity + sigma * eps, 0.0));
 }
 

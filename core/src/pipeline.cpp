@@ -1,8 +1,12 @@
 #include "recon/pipeline.h"
 
 #include "caching_allocator.h"
+#include "exact_cuda_math.h"
 #include "optimized_objective.h"
 #include "reference_objective.h"
+
+#include <ATen/Context.h>
+#include <torch/version.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -11,9 +15,24 @@ namespace recon {
 
 ExecutionPlan::ExecutionPlan(const PipelineOptions& options)
     : kind_(options.kind),
-      switches_(options.kind == PipelineKind::optimized ? options.switches : OptimizationSwitches::none()) {
+      switches_(options.kind == PipelineKind::optimized ? options.switches : OptimizationSwitches::none()),
+      device_(options.device) {
   const auto unmet = unmet_switch_need(switches_);
   if (!unmet.empty()) throw std::invalid_argument("optimisation switches: " + unmet);
+  if (device_ == ComputeDevice::cuda) {
+    if (kind_ == PipelineKind::optimized) {
+      throw std::invalid_argument("device cuda: the optimized pipeline's kernels run on the CPU only; use the reference "
+                                  "pipeline on cuda");
+    }
+    if (!at::hasCUDA()) {
+      throw std::invalid_argument("device cuda: LibTorch " + std::string(TORCH_VERSION) +
+                                  " sees no CUDA device (a CPU-only LibTorch, or no GPU or driver)");
+    }
+  }
+}
+
+c10::Device ExecutionPlan::torch_device() const {
+  return device_ == ComputeDevice::cuda ? c10::Device(c10::kCUDA) : c10::Device(c10::kCPU);
 }
 
 void configure_decoder(DecoderOptions& decoder, const ExecutionPlan& plan) {
@@ -35,7 +54,10 @@ std::unique_ptr<StepOptimizer> make_optimizer(const ExecutionPlan& plan, Progres
 
 PipelineScope::PipelineScope(const ExecutionPlan& plan) {
   if (plan.switches().caching_allocator) {
-    resources_ = std::make_shared<detail::CachingAllocatorScope>();
+    resources_.push_back(std::make_shared<detail::CachingAllocatorScope>());
+  }
+  if (plan.device() == ComputeDevice::cuda) {
+    resources_.push_back(std::make_shared<detail::ExactCudaMathScope>());
   }
 }
 

@@ -77,12 +77,13 @@ class OutputAverage {
 };
 
 at::Tensor init_target(const ReconstructionProblem& p, const TrainerOptions& o, int64_t n) {
+  const auto device = p.ground_truth.device();
   if (o.init_target == InitTarget::disc) {
-    return disc_mask(n, Center{}, static_cast<double>(p.object_size) / 2.0).to(at::kFloat);
+    return disc_mask(n, Center{}, static_cast<double>(p.object_size) / 2.0, device).to(at::kFloat);
   }
   // The low-pass image through the first pupil, aligned with the object: |Fc⁻¹(Fc(x)·M)| is PRISM's measurement
   // rolled back by one pixel (prism-core.md §1.3), so the decoder output and the ground truth stay registered.
-  auto first = at::abs(ifft2c(fft2c(p.ground_truth) * disc_mask(n, p.centers.front(), p.radius)));
+  auto first = at::abs(ifft2c(fft2c(p.ground_truth) * disc_mask(n, p.centers.front(), p.radius, device)));
   first = add_registered_measurement_noise(first, o.noise, 0);
   const auto lo = first.min(), span = first.max() - lo;
   return ((first - lo) / at::clamp_min(span, 1e-12)).contiguous();
@@ -156,18 +157,26 @@ double trial_first_fit(ProgressiveDecoder& decoder, const ExecutionPlan& plan, c
   }
 }
 
+// The problem with its ground truth on the plan's device: every objective and target is built from it there.
+ReconstructionProblem on_device(ReconstructionProblem p, const ExecutionPlan& plan) {
+  p.ground_truth = p.ground_truth.to(plan.torch_device());
+  return p;
+}
+
 }  // namespace
 
 struct ProgressiveTrainer::State {
   State(ProgressiveDecoder& d, const ReconstructionProblem& p, const TrainerOptions& o, ProgressCallback cb)
-      : decoder(d), problem(p), options(o), on_progress(std::move(cb)), plan(o.pipeline), measured(plan, o.replayed_per_step) {}
+      : decoder(d), plan(o.pipeline), problem(on_device(p, plan)), ground_truth_cpu(p.ground_truth.cpu()), options(o),
+        on_progress(std::move(cb)), measured(plan, o.replayed_per_step) {}
 
   ProgressiveDecoder& decoder;
+  const ExecutionPlan plan;  // resolved once; everything below runs it, on its device
   const ReconstructionProblem problem;
+  const at::Tensor ground_truth_cpu;  // quality is evaluated on the CPU, whatever the device
   const TrainerOptions options;
   const ProgressCallback on_progress;
   const Clock::time_point start = Clock::now();
-  const ExecutionPlan plan;  // resolved once; everything below runs it
   std::optional<PipelineScope> scope;
   ReconstructionResult result;
   bool initialised = false;
@@ -219,6 +228,7 @@ ProgressiveTrainer::ProgressiveTrainer(ProgressiveDecoder& decoder, const Recons
   validate(decoder, problem, options);
   state_ = std::make_unique<State>(decoder, problem, options, std::move(on_progress));
   configure_decoder(decoder->options, state_->plan);
+  decoder->to(state_->plan.torch_device());
   state_->scope.emplace(state_->plan);
   if (options.output_average > 0.0) state_->average.emplace(options.output_average);
 }
@@ -286,7 +296,7 @@ void ProgressiveTrainer::begin_sample() {
   }
   double covered = 0.0;
   if (s.options.isolated_learning_rate > 0.0) {
-    const auto disc = disc_mask(s.n(), setup.center, s.problem.radius) > 0.5;
+    const auto disc = disc_mask(s.n(), setup.center, s.problem.radius, s.problem.ground_truth.device()) > 0.5;
     if (!s.covered_so_far.defined()) s.covered_so_far = at::zeros_like(disc);
     covered = cover_and_add(disc, s.covered_so_far);
   }
@@ -353,7 +363,9 @@ void ProgressiveTrainer::end_sample() {
     s.current = s.output();
     s.update_reconstruction();
   }
-  if (!s.reconstruction_quality) s.reconstruction_quality = evaluate(s.reconstruction, s.problem.ground_truth, s.problem.object_size);
+  if (!s.reconstruction_quality) {
+    s.reconstruction_quality = evaluate(s.reconstruction.cpu(), s.ground_truth_cpu, s.problem.object_size);
+  }
   s.record.quality = *s.reconstruction_quality;
   s.record.seconds = seconds_since(s.sample_start);
   s.result.total_steps += s.record.steps;
@@ -371,7 +383,7 @@ ReconstructionResult ProgressiveTrainer::finish() {
     s.current = s.output();
     s.update_reconstruction();
   }
-  s.result.reconstruction = s.reconstruction;
+  s.result.reconstruction = s.reconstruction.cpu();
   s.result.seconds_total = seconds_since(s.start);
   return std::move(s.result);
 }

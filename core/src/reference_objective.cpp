@@ -18,8 +18,9 @@ class ReferenceObjective final : public SampleObjective {
  public:
   explicit ReferenceObjective(const SampleSetup& s) : setup_(s) {
     const int64_t n = s.ground_truth.size(-1);
-    cumulative_mask_ = union_mask(n, s.previous_centers, s.radius);
-    auto clean = measure_amplitude(s.ground_truth, disc_mask(n, s.center, s.radius));
+    const auto device = s.ground_truth.device();  // every tensor of the objective lives where the ground truth does
+    cumulative_mask_ = union_mask(n, s.previous_centers, s.radius, device);
+    auto clean = measure_amplitude(s.ground_truth, disc_mask(n, s.center, s.radius, device));
     new_target_ = add_measurement_noise(clean, s.noise, static_cast<uint64_t>(s.index));
     old_target_ = s.first ? new_target_ : measure_amplitude(s.previous_reconstruction.to(at::kComplexFloat), cumulative_mask_);
   }
@@ -30,7 +31,7 @@ class ReferenceObjective final : public SampleObjective {
     // PRISM's final CropPad to the grid, as ProgressiveDecoder::forward() does.
     const auto box = object_box(n, s);
     auto out = at::constant_pad_nd(object, {box.before, box.after, box.before, box.after}).view({n, n});
-    auto predicted_new = measure_amplitude(out, disc_mask(n, setup_.center, setup_.radius));
+    auto predicted_new = measure_amplitude(out, disc_mask(n, setup_.center, setup_.radius, out.device()));
     auto new_row = row_loss(predicted_new, new_target_, loss_normaliser(new_target_, setup_.loss), setup_.loss);
     if (setup_.first) return {new_row, new_row};
     auto predicted_old = measure_amplitude(out.to(at::kComplexFloat), cumulative_mask_);

@@ -57,6 +57,13 @@ std::string spelled(recon::PipelineKind v) {
   }
   return "?";
 }
+std::string spelled(recon::ComputeDevice v) {
+  switch (v) {
+    case recon::ComputeDevice::cpu: return "cpu";
+    case recon::ComputeDevice::cuda: return "cuda";
+  }
+  return "?";
+}
 std::string spelled(recon::SettingsPreset v) {
   switch (v) {
     case recon::SettingsPreset::robust: return "robust";
@@ -113,6 +120,7 @@ TEST(choices, every_table_is_complete_ordered_and_round_trips) {
   expect_table_is_the_vocabulary<recon::TargetKind>();
   expect_table_is_the_vocabulary<recon::OutputActivation>();
   expect_table_is_the_vocabulary<recon::PipelineKind>();
+  expect_table_is_the_vocabulary<recon::ComputeDevice>();
   expect_table_is_the_vocabulary<recon::SettingsPreset>();
   expect_table_is_the_vocabulary<recon::InitTarget>();
   expect_table_is_the_vocabulary<recon::SampleMemory>();

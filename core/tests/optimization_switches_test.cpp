@@ -3,7 +3,9 @@
 #include "recon/optimization_switches.h"
 #include "recon/pipeline.h"
 
+#include <ATen/Context.h>
 #include <gtest/gtest.h>
+#include <torch/version.h>
 
 #include <stdexcept>
 
@@ -59,6 +61,42 @@ TEST(execution_plan, reference_pipeline_runs_no_switch) {
   options.switches.pruned_forward = false;  // ignored: the reference pipeline has no switches
   const recon::ExecutionPlan plan(options);
   for (const auto& name : recon::OptimizationSwitches::names()) EXPECT_FALSE(plan.switches().by_name(name)) << name;
+}
+
+TEST(execution_plan, carries_its_device) {
+  const recon::ExecutionPlan on_cpu(recon::PipelineOptions{});
+  EXPECT_EQ(on_cpu.device(), recon::ComputeDevice::cpu);
+  EXPECT_TRUE(on_cpu.torch_device().is_cpu());
+}
+
+TEST(execution_plan, refuses_the_optimized_pipeline_on_cuda) {
+  recon::PipelineOptions options;
+  options.device = recon::ComputeDevice::cuda;
+  try {
+    recon::ExecutionPlan plan(options);
+    FAIL() << "the optimized pipeline was planned on cuda";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "device cuda: the optimized pipeline's kernels run on the CPU only; use the reference pipeline on cuda");
+  }
+}
+
+TEST(execution_plan, plans_cuda_only_where_libtorch_sees_a_device) {
+  recon::PipelineOptions options;
+  options.kind = recon::PipelineKind::reference;
+  options.device = recon::ComputeDevice::cuda;
+  if (at::hasCUDA()) {
+    const recon::ExecutionPlan plan(options);
+    EXPECT_TRUE(plan.torch_device().is_cuda());
+    return;
+  }
+  try {
+    recon::ExecutionPlan plan(options);
+    FAIL() << "cuda was planned where LibTorch sees no CUDA device";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("device cuda: LibTorch " + std::string(TORCH_VERSION) + " sees no CUDA device"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

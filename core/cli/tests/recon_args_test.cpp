@@ -52,6 +52,10 @@ TEST(recon_args, parses_every_documented_option) {
   EXPECT_EQ(*o.args->output_average, 0.95);
   EXPECT_EQ(*o.args->init_candidates, 3);
   EXPECT_EQ(o.args->refine_epochs, 7);
+  const auto on_cuda = parse({"--device", "cuda", "--pipeline", "reference"});
+  ASSERT_TRUE(on_cuda.args.has_value()) << on_cuda.output;
+  EXPECT_EQ(on_cuda.args->device, "cuda");
+  EXPECT_EQ(parse({}).args->device, "cpu");
 }
 
 TEST(recon_args, refuses_bad_values) {
@@ -76,6 +80,10 @@ TEST(recon_args, refuses_bad_values) {
   expect_refused({"--target", "notatarget"}, "--target");
   expect_refused({"--pattern", "spiral"}, "--pattern");
   expect_refused({"--pipeline", "fast"}, "--pipeline");
+  expect_refused({"--device", "gpu"}, "--device gpu: expected cpu or cuda");
+  // cuda runs the deep prior's reference pipeline only: the optimized pipeline's kernels and ePIE are CPU code.
+  expect_refused({"--device", "cuda"}, "--device cuda runs the deep prior's reference pipeline only");
+  expect_refused({"--device", "cuda", "--pipeline", "reference", "--algorithm", "epie"}, "--device cuda");
   // Choices as their tables spell them (recon/choices.h), so that metrics.json records a name users can look up;
   // the message lists the table's names.
   expect_refused({"--loss", "ms_ssim"}, "expected l1, l2, ssim, ms-ssim or composite");

@@ -1,6 +1,7 @@
 #pragma once
 /// Circular sub-aperture masks in centred k-space coordinates.
 #include <ATen/Tensor.h>
+#include <c10/core/Device.h>
 
 #include <cstdint>
 #include <vector>
@@ -16,10 +17,11 @@ struct Center {
 
 /// Bool [N, N] mask of the disc (X − cx)² + (Y − cy)² ≤ r², X = i − N/2 for column index i, Y likewise for
 /// rows; inclusive test evaluated in float32 like the reference (r = 20 at an integer centre: 1257 pixels).
-at::Tensor disc_mask(int64_t n, Center center, double radius);
+/// Computed on `device` (the same float32 operations, so the same pixels on every device).
+at::Tensor disc_mask(int64_t n, Center center, double radius, c10::Device device = c10::kCPU);
 
 /// Bool [N, N] union (logical OR) of the discs at `centers`; all false when `centers` is empty.
-at::Tensor union_mask(int64_t n, const std::vector<Center>& centers, double radius);
+at::Tensor union_mask(int64_t n, const std::vector<Center>& centers, double radius, c10::Device device = c10::kCPU);
 
 /// Half-open index window [row0, row1) × [col0, col1) that contains every pixel of the disc, clipped to the grid.
 struct PixelBox {

@@ -50,6 +50,12 @@ enum class PipelineKind {
   optimized,  ///< the same mathematics with the optimisation switches
 };
 
+/// Where a pipeline's tensors live and its operations run (recon/pipeline.h).
+enum class ComputeDevice {
+  cpu,   ///< LibTorch's CPU operations (and the optimized pipeline's own CPU kernels)
+  cuda,  ///< LibTorch's CUDA operations on the current device: cuDNN, cuBLAS, and cuFFT for every FFT
+};
+
 /// Named settings presets (recon/settings.h).
 enum class SettingsPreset {
   robust,        ///< default: choices that make the result stable across seeds (see apply_preset)
@@ -123,6 +129,12 @@ struct Choices<PipelineKind> {
   static constexpr const char* what = "pipeline";
   static constexpr ChoiceEntry<PipelineKind> table[] = {{PipelineKind::reference, "reference"},
                                                         {PipelineKind::optimized, "optimized"}};
+};
+
+template <>
+struct Choices<ComputeDevice> {
+  static constexpr const char* what = "device";
+  static constexpr ChoiceEntry<ComputeDevice> table[] = {{ComputeDevice::cpu, "cpu"}, {ComputeDevice::cuda, "cuda"}};
 };
 
 template <>

@@ -9,6 +9,7 @@
 #include "recon/optimizer.h"
 
 #include <ATen/Tensor.h>
+#include <c10/core/Device.h>
 
 #include <memory>
 #include <string>
@@ -20,23 +21,31 @@ namespace recon {
 struct PipelineOptions {
   PipelineKind kind = PipelineKind::optimized;
   OptimizationSwitches switches;
+  ComputeDevice device = ComputeDevice::cpu;
 };
 
 /// A pipeline resolved once into what runs: for the optimized pipeline its switches, validated against the switch
-/// table's needs; for the reference pipeline every switch off. The decoder, objective and optimizer factories and
-/// the PipelineScope take a plan; a PipelineOptions converts implicitly, so a caller that passes one is resolved there.
+/// table's needs; for the reference pipeline every switch off; and the device everything runs on. The decoder,
+/// objective and optimizer factories and the PipelineScope take a plan; a PipelineOptions converts implicitly, so a
+/// caller that passes one is resolved there.
 /// Example: ExecutionPlan plan(PipelineOptions{}); make_objective(setup, plan);
 class ExecutionPlan {
  public:
   /// Throws std::invalid_argument naming both switches when a switch that is on needs one that is off (e.g.
   /// fused_physics with pruned_forward off): turn the dependent off too (OptimizationSwitches::without does).
+  /// Throws std::invalid_argument for the optimized pipeline on cuda (its kernels are CPU loops) and for cuda when
+  /// LibTorch sees no CUDA device (a CPU-only LibTorch, or no GPU or driver).
   ExecutionPlan(const PipelineOptions& options);  // NOLINT(google-explicit-constructor): see above
   PipelineKind kind() const { return kind_; }
   const OptimizationSwitches& switches() const { return switches_; }  ///< all off for the reference pipeline
+  ComputeDevice device() const { return device_; }
+  /// LibTorch's name of device(): where the trainer puts the decoder, the ground truth and every step tensor.
+  c10::Device torch_device() const;
 
  private:
   PipelineKind kind_;
   OptimizationSwitches switches_;
+  ComputeDevice device_;
 };
 
 /// Sets the decoder's kernel flags (matvec_first_layer, subpixel_upsampling, blas_upsampling, fused_batchnorm_relu,
@@ -44,15 +53,17 @@ class ExecutionPlan {
 /// reconstruct() applies its plan to the decoder it is given, whatever those flags said before.
 void configure_decoder(DecoderOptions& decoder, const ExecutionPlan& plan);
 
-/// Process-wide resources a pipeline uses while it runs: for the optimized pipeline with caching_allocator on, a
-/// caching CPU allocator (LibTorch has one CPU allocator per process, so this is a scope, not an option of a call).
-/// Hold one around a reconstruction or a benchmark loop; the reference pipeline's scope does nothing.
+/// Process-wide resources and settings a pipeline uses while it runs (LibTorch keeps one CPU allocator and one set of
+/// math flags per process, so this is a scope, not an option of a call): for the optimized pipeline with
+/// caching_allocator on, a caching CPU allocator; on cuda, float32 kept exact (TF32 off for cuBLAS and cuDNN) and
+/// cuDNN's deterministic algorithms, with the previous flags restored when the scope ends. Hold one around a
+/// reconstruction or a benchmark loop; the reference pipeline's scope on the CPU does nothing.
 class PipelineScope {
  public:
   explicit PipelineScope(const ExecutionPlan& plan);
 
  private:
-  std::shared_ptr<void> resources_;
+  std::vector<std::shared_ptr<void>> resources_;  // released in reverse order of acquisition
 };
 
 /// Adam over the decoder's parameters for this pipeline: the fused loop when the optimized pipeline's fused_adam

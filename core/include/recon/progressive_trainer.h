@@ -21,8 +21,9 @@ namespace recon {
 class ProgressiveTrainer {
  public:
   /// Validates the problem against the decoder and the options (std::invalid_argument, as reconstruct() documents),
-  /// resolves the pipeline's plan once, applies it to the decoder's kernel flags, and holds the pipeline's scope until
-  /// destroyed. `decoder` must outlive the trainer. The clock of the run's seconds starts here.
+  /// resolves the pipeline's plan once, applies it to the decoder's kernel flags, moves the decoder to the plan's
+  /// device, and holds the pipeline's scope until destroyed. `decoder` must outlive the trainer. The clock of the run's
+  /// seconds starts here.
   ProgressiveTrainer(ProgressiveDecoder& decoder, const ReconstructionProblem& problem, const TrainerOptions& options,
                      ProgressCallback on_progress = {});
   ~ProgressiveTrainer();

@@ -88,8 +88,8 @@ struct InitCandidate {
 size_t best_candidate(const std::vector<InitCandidate>& candidates);
 
 struct ReconstructionResult {
-  at::Tensor reconstruction;  ///< [N, N] float32: the decoder output after the last sample, or the average of its
-                              ///< outputs (TrainerOptions::output_average)
+  at::Tensor reconstruction;  ///< [N, N] float32 on the CPU: the decoder output after the last sample, or the
+                              ///< average of its outputs (TrainerOptions::output_average), whatever the device
   int64_t init_steps = 0;     ///< of the chosen candidate
   double init_loss = 0.0;      ///< of the chosen candidate
   std::vector<InitCandidate> init_candidates;  ///< in draw order; empty without a multi-start initialisation
@@ -118,8 +118,10 @@ struct Progress {
 using ProgressCallback = std::function<void(const Progress&)>;
 
 /// Runs PRISM's algorithm on `decoder` (already initialised, e.g. after torch::manual_seed). Throws
-/// std::invalid_argument when the problem and the decoder disagree (grid or object size, no centres). Drives a
-/// ProgressiveTrainer (recon/progressive_trainer.h) through the initialisation and every sample's step budget.
+/// std::invalid_argument when the problem and the decoder disagree (grid or object size, no centres), or the pipeline
+/// cannot run on its device (ExecutionPlan). The decoder is moved to the pipeline's device (options.pipeline.device)
+/// and stays there. Drives a ProgressiveTrainer (recon/progressive_trainer.h) through the initialisation and every
+/// sample's step budget.
 ReconstructionResult reconstruct(ProgressiveDecoder& decoder, const ReconstructionProblem& problem,
                                  const TrainerOptions& options, const ProgressCallback& on_progress = {});
 

@@ -1,0 +1,330 @@
+// Contract: the reference pipeline on a CUDA device is the CPU's computation on another device. One step gives the
+// same losses, gradients and updated parameters within float32 rounding; a short reconstruction reaches the CPU's
+// quality; a run's device memory does not grow with its length; a step is faster than the CPU's. Without a device,
+// or with a CPU-only LibTorch, every test is skipped with the reason.
+//
+// Each test writes its measurements as Markdown table rows (test | measure | value | limit) to standard output and,
+// when RECON_GPU_REPORT names a file, appends them there (tools/gpu-check collects them into its summary).
+#include "cufft_measurement.h"
+#include "device_probe.h"
+
+#include "recon/recon.h"
+
+#include <ATen/ATen.h>
+#include <gtest/gtest.h>
+#include <torch/version.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+namespace {
+
+std::string why_no_gpu() {
+  std::string why;
+  if (!recon::cuda::device_available(&why)) return "no usable CUDA device: " + why;
+  if (!at::hasCUDA()) return "LibTorch " + std::string(TORCH_VERSION) + " has no CUDA support (a CPU-only build)";
+  return "";
+}
+
+#define SKIP_WITHOUT_GPU()                                  \
+  if (const auto why = why_no_gpu(); !why.empty()) {        \
+    GTEST_SKIP() << why;                                    \
+  }
+
+void report(const std::string& test, const std::string& measure, const std::string& value, const std::string& limit) {
+  const std::string row = "| " + test + " | " + measure + " | " + value + " | " + limit + " |";
+  std::cout << row << "\n";
+  if (const char* path = std::getenv("RECON_GPU_REPORT"); path != nullptr && *path != '\0') {
+    std::ofstream(path, std::ios::app) << row << "\n";
+  }
+}
+
+std::string fixed(double v, int digits) {
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(digits);
+  s << v;
+  return s.str();
+}
+
+std::string scientific(double v) {
+  std::ostringstream s;
+  s.setf(std::ios::scientific);
+  s.precision(2);
+  s << v;
+  return s.str();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 == 1 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+// The CPU side of every comparison runs on all of the machine's cores, recorded in the report.
+int64_t cpu_threads() { return std::max<int64_t>(1, static_cast<int64_t>(std::thread::hardware_concurrency())); }
+
+recon::PipelineOptions reference_on(recon::ComputeDevice device) {
+  recon::PipelineOptions p;
+  p.kind = recon::PipelineKind::reference;
+  p.device = device;
+  return p;
+}
+
+// ‖a − b‖₂ / ‖b‖₂ in double; 0 when both are zero.
+double relative_l2(const at::Tensor& a, const at::Tensor& b) {
+  const auto ad = a.detach().cpu().to(at::kDouble), bd = b.detach().cpu().to(at::kDouble);
+  const double scale = bd.norm().item<double>();
+  const double diff = (ad - bd).norm().item<double>();
+  return scale > 0.0 ? diff / scale : diff;
+}
+
+// The seed workload's mid-run sample (index 10 of 20: both rows active, a cumulative mask of ten discs), with 20 dB
+// detector noise so that the noise path runs too; every tensor on `device`.
+recon::SampleSetup mid_run_sample(const recon::ReconstructionProblem& p, c10::Device device) {
+  recon::SampleSetup s;
+  s.ground_truth = p.ground_truth.to(device);
+  s.previous_reconstruction = (p.ground_truth * 0.9).to(device);
+  s.previous_centers.assign(p.centers.begin(), p.centers.begin() + 10);
+  s.center = p.centers[10];
+  s.radius = p.radius;
+  s.first = false;
+  s.index = 10;
+  s.noise.enabled = true;
+  s.noise.snr_db = 20.0;
+  return s;
+}
+
+struct StepOutcome {
+  double loss_old = 0.0, loss_new = 0.0;
+  std::vector<at::Tensor> gradients, before, after;  // per parameter, on the CPU
+};
+
+StepOutcome one_step(recon::ProgressiveDecoder& decoder, const recon::ExecutionPlan& plan, const recon::SampleSetup& setup,
+                     double lr) {
+  auto objective = recon::make_objective(setup, plan);
+  auto optimizer = recon::make_optimizer(plan, decoder, lr);
+  StepOutcome out;
+  for (const auto& p : decoder->parameters()) out.before.push_back(p.detach().cpu().clone());
+  optimizer->zero_grad();
+  const auto losses = (*objective)(*decoder);
+  (losses.old_row + losses.new_row).backward();
+  out.loss_old = losses.old_row.item<double>();
+  out.loss_new = losses.new_row.item<double>();
+  for (const auto& p : decoder->parameters()) out.gradients.push_back(p.grad().detach().cpu().clone());
+  optimizer->step();
+  for (const auto& p : decoder->parameters()) out.after.push_back(p.detach().cpu().clone());
+  return out;
+}
+
+TEST(gpu, reference_step_matches_the_cpu) {
+  SKIP_WITHOUT_GPU();
+  recon::set_threads(cpu_threads());
+  const auto problem = recon::make_problem(recon::scenario("seed"));  // N = 512, S = 128
+  const recon::ExecutionPlan cpu_plan(reference_on(recon::ComputeDevice::cpu));
+  const recon::ExecutionPlan gpu_plan(reference_on(recon::ComputeDevice::cuda));
+  const recon::PipelineScope scope(gpu_plan);  // TF32 off, cuDNN deterministic
+  const auto options = recon::DecoderOptions(512, 128).output_activation(recon::OutputActivation::sigmoid);
+  recon::seed_everything(0);
+  recon::ProgressiveDecoder cpu(options);
+  recon::seed_everything(0);
+  recon::ProgressiveDecoder gpu(options);
+  gpu->to(gpu_plan.torch_device());
+  constexpr double kLr = 1e-3;
+  const auto on_cpu = one_step(cpu, cpu_plan, mid_run_sample(problem, cpu_plan.torch_device()), kLr);
+  const auto on_gpu = one_step(gpu, gpu_plan, mid_run_sample(problem, gpu_plan.torch_device()), kLr);
+
+  // Losses: means over 512² float32 pixels after two 512² FFTs each; cuFFT and pocketfft round differently, by
+  // ~1e-6 relative. 1e-4 leaves room for the sums' order and fails on any change of the computation.
+  constexpr double kLossLimit = 1e-4;
+  const double old_error = std::abs(on_gpu.loss_old - on_cpu.loss_old) / std::abs(on_cpu.loss_old);
+  const double new_error = std::abs(on_gpu.loss_new - on_cpu.loss_new) / std::abs(on_cpu.loss_new);
+  report("reference_step_matches_the_cpu", "old-row loss, relative difference", scientific(old_error), "< " + scientific(kLossLimit));
+  report("reference_step_matches_the_cpu", "new-row loss, relative difference", scientific(new_error), "< " + scientific(kLossLimit));
+  EXPECT_LT(old_error, kLossLimit) << on_gpu.loss_old << " vs " << on_cpu.loss_old;
+  EXPECT_LT(new_error, kLossLimit) << on_gpu.loss_new << " vs " << on_cpu.loss_new;
+
+  // Gradients: every parameter's ‖g_gpu − g_cpu‖ / ‖g_cpu‖. Backward through seven BatchNorm layers and a 2.8 M
+  // parameter decoder in float32 on cuDNN against oneDNN/OpenBLAS; 5e-3 is far below what a wrong kernel, a missed
+  // mask or a different noise draw gives (order 1).
+  constexpr double kGradientLimit = 5e-3;
+  double worst_gradient = 0.0;
+  size_t worst_index = 0;
+  for (size_t i = 0; i < on_cpu.gradients.size(); ++i) {
+    const double e = relative_l2(on_gpu.gradients[i], on_cpu.gradients[i]);
+    if (e > worst_gradient) worst_gradient = e, worst_index = i;
+  }
+  report("reference_step_matches_the_cpu", "largest per-parameter gradient difference, ‖Δg‖/‖g‖",
+         scientific(worst_gradient) + " (parameter " + std::to_string(worst_index) + ")", "< " + scientific(kGradientLimit));
+  EXPECT_LT(worst_gradient, kGradientLimit) << "parameter " << worst_index;
+
+  // Updated parameters: Adam's first step moves each element by lr·g/(|g| + ε), ±lr wherever |g| ≫ ε, so a
+  // gradient element whose sign differs between the devices moves its parameter 2·lr the other way. Only elements
+  // whose gradient is within rounding of zero may do that: at most 1 in 1,000 may move by more than lr/10 apart.
+  int64_t apart = 0, total = 0;
+  for (size_t i = 0; i < on_cpu.after.size(); ++i) {
+    const auto moved_cpu = on_cpu.after[i] - on_cpu.before[i];
+    const auto moved_gpu = on_gpu.after[i] - on_gpu.before[i];
+    apart += ((moved_gpu - moved_cpu).abs() > 0.1 * kLr).sum().item<int64_t>();
+    total += moved_cpu.numel();
+  }
+  const double apart_fraction = static_cast<double>(apart) / static_cast<double>(total);
+  report("reference_step_matches_the_cpu", "updated parameters moved > lr/10 apart",
+         std::to_string(apart) + " of " + std::to_string(total) + " (" + scientific(apart_fraction) + ")", "< 1.00e-03");
+  EXPECT_LT(apart_fraction, 1e-3);
+  report("reference_step_matches_the_cpu", "CPU threads", std::to_string(at::get_num_threads()), "");
+}
+
+// The robust defaults on the dense scene's first 30 sub-apertures, 20 steps each after 100 initialisation steps, one
+// initialisation candidate (its cost is not the point here).
+recon::ReconstructionResult short_run(const recon::ReconstructionProblem& problem, recon::ComputeDevice device, uint64_t seed) {
+  recon::TrainerOptions options;
+  recon::DecoderOptions decoder_options(256, 64);
+  recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
+  options.pipeline = reference_on(device);
+  options.init_steps = 100;
+  options.steps_per_sample = 20;
+  options.init_candidates = 1;
+  recon::seed_everything(seed);
+  recon::ProgressiveDecoder decoder(decoder_options);
+  return recon::reconstruct(decoder, problem, options);
+}
+
+TEST(gpu, short_reconstruction_reaches_the_cpus_quality) {
+  SKIP_WITHOUT_GPU();
+  recon::set_threads(cpu_threads());
+  auto problem = recon::make_problem(recon::scenario("dense"));
+  problem.centers.resize(30);
+  // Over hundreds of steps, float32 rounding differences grow into different trajectories (as between two CPU
+  // builds), so single seeds are not compared: the medians over three seeds are, with the gate's accuracy rule
+  // (a PSNR drop below 1 dB).
+  constexpr double kDropLimitDb = 1.0;
+  std::vector<double> cpu_psnr, gpu_psnr;
+  double cpu_seconds = 0.0, gpu_seconds = 0.0;
+  for (uint64_t seed = 0; seed < 3; ++seed) {
+    const auto on_cpu = short_run(problem, recon::ComputeDevice::cpu, seed);
+    const auto on_gpu = short_run(problem, recon::ComputeDevice::cuda, seed);
+    ASSERT_TRUE(on_gpu.reconstruction.device().is_cpu()) << "the result's reconstruction is returned on the CPU";
+    cpu_psnr.push_back(on_cpu.samples.back().quality.psnr_db);
+    gpu_psnr.push_back(on_gpu.samples.back().quality.psnr_db);
+    cpu_seconds += on_cpu.seconds_total;
+    gpu_seconds += on_gpu.seconds_total;
+    report("short_reconstruction_reaches_the_cpus_quality", "seed " + std::to_string(seed) + " PSNR, GPU / CPU (dB)",
+           fixed(gpu_psnr.back(), 2) + " / " + fixed(cpu_psnr.back(), 2), "");
+  }
+  const double drop = median(cpu_psnr) - median(gpu_psnr);
+  report("short_reconstruction_reaches_the_cpus_quality", "median PSNR drop, CPU − GPU (dB)", fixed(drop, 2),
+         "< " + fixed(kDropLimitDb, 1));
+  report("short_reconstruction_reaches_the_cpus_quality", "seconds for the three runs, GPU / CPU",
+         fixed(gpu_seconds, 1) + " / " + fixed(cpu_seconds, 1), "");
+  EXPECT_LT(drop, kDropLimitDb);
+}
+
+// Device memory a reference run holds at its end, above what the process held before it: LibTorch's caching
+// allocator keeps every block it took, so this is the run's peak reservation plus cuFFT plans and cuDNN workspaces.
+std::size_t held_after_run(const recon::ReconstructionProblem& problem, int64_t samples) {
+  auto p = problem;
+  p.centers.resize(static_cast<size_t>(samples));
+  recon::TrainerOptions options;
+  recon::DecoderOptions decoder_options(512, 128);
+  recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
+  options.pipeline = reference_on(recon::ComputeDevice::cuda);
+  options.init_steps = 20;
+  options.steps_per_sample = 10;
+  options.init_candidates = 1;
+  recon::seed_everything(0);
+  recon::ProgressiveDecoder decoder(decoder_options);
+  recon::reconstruct(decoder, p, options);
+  recon::cuda::synchronize();
+  return recon::cuda::device_bytes_in_use();
+}
+
+TEST(gpu, a_runs_device_memory_does_not_grow_with_its_length) {
+  SKIP_WITHOUT_GPU();
+  const auto problem = recon::make_problem(recon::scenario("seed"));  // N = 512
+  (void)at::ones({1}, at::TensorOptions().device(c10::kCUDA));       // LibTorch's context, before the baseline
+  recon::cuda::synchronize();
+  const std::size_t before = recon::cuda::device_bytes_in_use();
+  const std::size_t after_short = held_after_run(problem, 5);
+  const std::size_t after_long = held_after_run(problem, 20);
+  constexpr double kMiB = 1024.0 * 1024.0;
+  const double held_mib = static_cast<double>(after_short - before) / kMiB;
+  const double growth_mib = (static_cast<double>(after_long) - static_cast<double>(after_short)) / kMiB;
+  // A run of 20 samples (220 steps) against one of 5 (70 steps), same process: the measured-data rows keep one
+  // 512² target per sample (1 MiB each), everything else is reused. 64 MiB is far below what a tensor kept per
+  // step would take (≥ 2 MiB a step, 300 MiB over the longer run).
+  constexpr double kGrowthLimitMiB = 64.0;
+  // Held by a 512-grid run: the decoder (11 MiB), its Adam moments and gradients, FFT buffers, cuDNN's workspace.
+  // 4 GiB is a quarter of a 16 GB card: an alarm for a run that would not fit beside anything else.
+  constexpr double kHeldLimitMiB = 4096.0;
+  report("a_runs_device_memory_does_not_grow_with_its_length", "device memory held by a 512-grid run (MiB)",
+         fixed(held_mib, 1), "< " + fixed(kHeldLimitMiB, 0));
+  report("a_runs_device_memory_does_not_grow_with_its_length", "growth from 5 to 20 samples (MiB)", fixed(growth_mib, 1),
+         "< " + fixed(kGrowthLimitMiB, 0));
+  EXPECT_LT(held_mib, kHeldLimitMiB);
+  EXPECT_LT(growth_mib, kGrowthLimitMiB);
+}
+
+// The trainer positioned at sample 10 of the seed workload with PRISM's settings (the gated per-step speedup's
+// workload), threshold 0 so that every step updates.
+struct PositionedTrainer {
+  PositionedTrainer(const recon::ReconstructionProblem& problem, recon::ComputeDevice device) {
+    recon::DecoderOptions decoder_options(512, 128);
+    recon::TrainerOptions options;
+    recon::apply_preset(recon::SettingsPreset::prism_compat, decoder_options, options);
+    options.pipeline = reference_on(device);
+    options.init_steps = 0;
+    options.loss_threshold = 0.0;
+    recon::seed_everything(0);
+    decoder = std::make_unique<recon::ProgressiveDecoder>(decoder_options);
+    trainer = std::make_unique<recon::ProgressiveTrainer>(*decoder, problem, options);
+    for (int64_t k = 0; k < 10; ++k) {
+      trainer->begin_sample();
+      trainer->end_sample();
+    }
+    trainer->begin_sample();
+  }
+  std::unique_ptr<recon::ProgressiveDecoder> decoder;
+  std::unique_ptr<recon::ProgressiveTrainer> trainer;
+};
+
+TEST(gpu, a_reference_step_is_faster_than_the_cpus) {
+  SKIP_WITHOUT_GPU();
+  recon::set_threads(cpu_threads());
+  const auto problem = recon::make_problem(recon::scenario("seed"));
+  PositionedTrainer cpu(problem, recon::ComputeDevice::cpu), gpu(problem, recon::ComputeDevice::cuda);
+  for (int warmup = 0; warmup < 3; ++warmup) {
+    cpu.trainer->step();
+    gpu.trainer->step();
+  }
+  recon::cuda::synchronize();
+  // Interleaved pairs: each ratio compares two steps taken moments apart, so drifts of the machine cancel.
+  recon::cuda::EventTimer timer;
+  std::vector<double> cpu_ms, gpu_ms, ratios;
+  for (int pair = 0; pair < 21; ++pair) {
+    const auto start = std::chrono::steady_clock::now();
+    ASSERT_TRUE(cpu.trainer->step());
+    cpu_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    timer.start();
+    ASSERT_TRUE(gpu.trainer->step());
+    gpu_ms.push_back(timer.stop_ms());  // the device's clock, up to the end of the step's last queued kernel
+    ratios.push_back(cpu_ms.back() / gpu_ms.back());
+  }
+  const double speedup = median(ratios);
+  report("a_reference_step_is_faster_than_the_cpus", "reference step, N = 512, median ms GPU (CUDA events)",
+         fixed(median(gpu_ms), 3), "");
+  report("a_reference_step_is_faster_than_the_cpus",
+         "reference step, N = 512, median ms CPU (" + std::to_string(at::get_num_threads()) + " threads)",
+         fixed(median(cpu_ms), 3), "");
+  report("a_reference_step_is_faster_than_the_cpus", "GPU speedup, median of 21 interleaved pairs", fixed(speedup, 2) + "x",
+         "> 1.00x");
+  EXPECT_GT(speedup, 1.0);
+}
+
+}  // namespace
