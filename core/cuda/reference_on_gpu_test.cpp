@@ -1,6 +1,6 @@
 // Contract: the reference pipeline on a CUDA device is the CPU's computation on another device. One step gives the
-// same losses, gradients and updated parameters within float32 rounding; a short reconstruction reaches the CPU's
-// quality; a run's device memory does not grow with its length; a step is faster than the CPU's. Without a device,
+// same losses, gradients and updated parameters within float32 rounding; a short reconstruction ends at the CPU's
+// quality, seed by seed; a run's device memory does not grow with its length; a step is faster than the CPU's. Without a device,
 // or with a CPU-only LibTorch, every test is skipped with the reason.
 //
 // Each test writes its measurements as Markdown table rows (test | measure | value | limit) to standard output and,
@@ -181,49 +181,46 @@ TEST(gpu, reference_step_matches_the_cpu) {
   report("reference_step_matches_the_cpu", "CPU threads", std::to_string(at::get_num_threads()), "");
 }
 
-// The robust defaults on the dense scene's first 30 sub-apertures, 20 steps each after 100 initialisation steps, one
-// initialisation candidate (its cost is not the point here).
+// The robust defaults on the dense scene's first 10 sub-apertures, 10 steps each after 100 initialisation steps (200
+// updates), one initialisation candidate (its cost is not the point here).
 recon::ReconstructionResult short_run(const recon::ReconstructionProblem& problem, recon::ComputeDevice device, uint64_t seed) {
   recon::TrainerOptions options;
   recon::DecoderOptions decoder_options(256, 64);
   recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
   options.pipeline = reference_on(device);
   options.init_steps = 100;
-  options.steps_per_sample = 20;
+  options.steps_per_sample = 10;
   options.init_candidates = 1;
   recon::seed_everything(seed);
   recon::ProgressiveDecoder decoder(decoder_options);
   return recon::reconstruct(decoder, problem, options);
 }
 
-TEST(gpu, short_reconstruction_reaches_the_cpus_quality) {
+TEST(gpu, short_reconstruction_matches_the_cpu_seed_by_seed) {
   SKIP_WITHOUT_GPU();
   recon::set_threads(cpu_threads());
   auto problem = recon::make_problem(recon::scenario("dense"));
-  problem.centers.resize(30);
-  // Over hundreds of steps, float32 rounding differences grow into different trajectories (as between two CPU
-  // builds), so single seeds are not compared: the medians over three seeds are, with the gate's accuracy rule
-  // (a PSNR drop below 1 dB).
-  constexpr double kDropLimitDb = 1.0;
-  std::vector<double> cpu_psnr, gpu_psnr;
-  double cpu_seconds = 0.0, gpu_seconds = 0.0;
+  problem.centers.resize(10);
+  // One step agrees to ~1e-7 (reference_step_matches_the_cpu); over hundreds of steps such differences grow into
+  // different trajectories, as between two CPU builds (measured on an H100: after 700 updates, three seeds ended
+  // −0.3, +0.5 and −2.5 dB apart). 200 updates is short of that, so each seed is compared with itself: the whole
+  // trainer (initialisation target, measured-data rows, noise-free measurements, output average, per-sample quality)
+  // on the GPU must end within 0.25 dB of the CPU's PSNR (the few Adam updates whose gradient sign differs at rounding level
+  // already move their parameters by 2·lr apart). A wrong mask, target or average is decibels off.
+  constexpr double kPerSeedLimitDb = 0.25;
   for (uint64_t seed = 0; seed < 3; ++seed) {
     const auto on_cpu = short_run(problem, recon::ComputeDevice::cpu, seed);
     const auto on_gpu = short_run(problem, recon::ComputeDevice::cuda, seed);
     ASSERT_TRUE(on_gpu.reconstruction.device().is_cpu()) << "the result's reconstruction is returned on the CPU";
-    cpu_psnr.push_back(on_cpu.samples.back().quality.psnr_db);
-    gpu_psnr.push_back(on_gpu.samples.back().quality.psnr_db);
-    cpu_seconds += on_cpu.seconds_total;
-    gpu_seconds += on_gpu.seconds_total;
-    report("short_reconstruction_reaches_the_cpus_quality", "seed " + std::to_string(seed) + " PSNR, GPU / CPU (dB)",
-           fixed(gpu_psnr.back(), 2) + " / " + fixed(cpu_psnr.back(), 2), "");
+    const double cpu_db = on_cpu.samples.back().quality.psnr_db, gpu_db = on_gpu.samples.back().quality.psnr_db;
+    report("short_reconstruction_matches_the_cpu_seed_by_seed",
+           "seed " + std::to_string(seed) + " PSNR GPU / CPU (dB); CPU gain over its samples",
+           fixed(gpu_db, 3) + " / " + fixed(cpu_db, 3) + "; " + fixed(recon::trajectory_gain_db(on_cpu), 2),
+           "|Δ| < " + fixed(kPerSeedLimitDb, 2));
+    report("short_reconstruction_matches_the_cpu_seed_by_seed", "seed " + std::to_string(seed) + " seconds GPU / CPU",
+           fixed(on_gpu.seconds_total, 2) + " / " + fixed(on_cpu.seconds_total, 2), "");
+    EXPECT_LT(std::abs(gpu_db - cpu_db), kPerSeedLimitDb) << "seed " << seed;
   }
-  const double drop = median(cpu_psnr) - median(gpu_psnr);
-  report("short_reconstruction_reaches_the_cpus_quality", "median PSNR drop, CPU − GPU (dB)", fixed(drop, 2),
-         "< " + fixed(kDropLimitDb, 1));
-  report("short_reconstruction_reaches_the_cpus_quality", "seconds for the three runs, GPU / CPU",
-         fixed(gpu_seconds, 1) + " / " + fixed(cpu_seconds, 1), "");
-  EXPECT_LT(drop, kDropLimitDb);
 }
 
 // Device memory a reference run holds at its end, above what the process held before it: LibTorch's caching
