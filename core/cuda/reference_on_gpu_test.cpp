@@ -15,6 +15,7 @@
 #include <torch/version.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -181,6 +182,41 @@ TEST(gpu, reference_step_matches_the_cpu) {
   report("reference_step_matches_the_cpu", "CPU threads", std::to_string(at::get_num_threads()), "");
 }
 
+// The decoder's CPU kernels refuse to run on the GPU (with the reason); the kernels written with LibTorch operations
+// (the first layer as a matrix-vector product, sub-pixel upsampling) run there and equal the library's layers.
+TEST(gpu, cpu_kernels_refuse_a_decoder_on_the_gpu) {
+  SKIP_WITHOUT_GPU();
+  for (const char* name : {"blas_upsampling", "fused_batchnorm_relu", "small_channel_conv"}) {
+    auto kernels = recon::OptimizationSwitches::none();
+    kernels.by_name(name) = true;
+    recon::ProgressiveDecoder d(recon::DecoderOptions(64, 16).kernels(kernels));
+    d->to(c10::Device(c10::kCUDA));
+    try {
+      d->forward_object();
+      ADD_FAILURE() << name << " ran on the GPU";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("blas_upsampling, fused_batchnorm_relu and small_channel_conv are CPU kernels"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  auto portable = recon::OptimizationSwitches::none();
+  portable.matvec_first_layer = true;
+  portable.subpixel_upsampling = true;
+  recon::seed_everything(3);
+  recon::ProgressiveDecoder plain(recon::DecoderOptions(64, 16));
+  recon::seed_everything(3);
+  recon::ProgressiveDecoder fast(recon::DecoderOptions(64, 16).kernels(portable));
+  plain->to(c10::Device(c10::kCUDA));
+  fast->to(c10::Device(c10::kCUDA));
+  const recon::PipelineScope scope(recon::ExecutionPlan(reference_on(recon::ComputeDevice::cuda)));
+  const auto a = plain->forward_object(), b = fast->forward_object();
+  const double difference = relative_l2(b, a);
+  report("cpu_kernels_refuse_a_decoder_on_the_gpu", "matvec + sub-pixel decoder against the library's, ‖Δ‖/‖y‖",
+         scientific(difference), "< 1.00e-05");
+  EXPECT_LT(difference, 1e-5);
+}
+
 // The robust defaults on the dense scene's first 10 sub-apertures, 10 steps each after 100 initialisation steps (200
 // updates), one initialisation candidate (its cost is not the point here).
 recon::ReconstructionResult short_run(const recon::ReconstructionProblem& problem, recon::ComputeDevice device, uint64_t seed) {
@@ -322,6 +358,111 @@ TEST(gpu, a_reference_step_is_faster_than_the_cpus) {
   report("a_reference_step_is_faster_than_the_cpus", "GPU speedup, median of 21 interleaved pairs", fixed(speedup, 2) + "x",
          "> 1.00x");
   EXPECT_GT(speedup, 1.0);
+}
+
+// A bfloat16 decoder (recon::DecoderPrecision), measured against the float32 one on the same GPU: one step's gradients,
+// the step time as paired ratios, and the final PSNR of five seeds. Only the gradient is a contract here: bfloat16
+// keeps 8 bits of mantissa (relative rounding 2^-9 ≈ 2e-3 per product, float32 accumulation), and a gradient 5 %
+// off means something other than rounding broke (a layer left in bfloat16 accumulation, a stale cast of the weights).
+// Speed and quality are measurements for the decision whether to offer it by default.
+TEST(gpu, bfloat16_decoder_against_float32) {
+  SKIP_WITHOUT_GPU();
+  const auto seed_problem = recon::make_problem(recon::scenario("seed"));
+  auto bf16_options = reference_on(recon::ComputeDevice::cuda);
+  bf16_options.decoder_precision = recon::DecoderPrecision::bfloat16;
+  const recon::ExecutionPlan fp32_plan(reference_on(recon::ComputeDevice::cuda)), bf16_plan(bf16_options);
+  const recon::PipelineScope scope(fp32_plan);
+  auto decoder_on_gpu = [](const recon::ExecutionPlan& plan) {
+    recon::seed_everything(0);
+    recon::ProgressiveDecoder d(recon::DecoderOptions(512, 128).output_activation(recon::OutputActivation::sigmoid));
+    recon::configure_decoder(d->options, plan);
+    d->to(plan.torch_device());
+    return d;
+  };
+  auto fp32 = decoder_on_gpu(fp32_plan), bf16 = decoder_on_gpu(bf16_plan);
+  const auto sample = mid_run_sample(seed_problem, fp32_plan.torch_device());
+  const auto exact = one_step(fp32, fp32_plan, sample, 1e-3);
+  const auto rounded = one_step(bf16, bf16_plan, sample, 1e-3);
+  constexpr double kGradientLimit = 5e-2;
+  double worst = 0.0;
+  size_t worst_index = 0;
+  for (size_t i = 0; i < exact.gradients.size(); ++i) {
+    const double e = relative_l2(rounded.gradients[i], exact.gradients[i]);
+    if (e > worst) worst = e, worst_index = i;
+  }
+  report("bfloat16_decoder_against_float32", "new-row loss, bfloat16 / float32",
+         fixed(rounded.loss_new, 6) + " / " + fixed(exact.loss_new, 6), "");
+  report("bfloat16_decoder_against_float32", "largest per-parameter gradient difference, ‖Δg‖/‖g‖",
+         scientific(worst) + " (parameter " + std::to_string(worst_index) + ")", "< " + scientific(kGradientLimit));
+  EXPECT_LT(worst, kGradientLimit) << "parameter " << worst_index;
+
+  // Step time at N = 512 (the seed workload's sample 10, PRISM's settings), interleaved pairs, CUDA events.
+  auto positioned = [&](recon::DecoderPrecision precision) {
+    auto pipeline = reference_on(recon::ComputeDevice::cuda);
+    pipeline.decoder_precision = precision;
+    recon::DecoderOptions decoder_options(512, 128);
+    recon::TrainerOptions options;
+    recon::apply_preset(recon::SettingsPreset::prism_compat, decoder_options, options);
+    options.pipeline = pipeline;
+    options.init_steps = 0;
+    options.loss_threshold = 0.0;
+    return std::make_pair(decoder_options, options);
+  };
+  std::vector<double> ratios, fp32_ms, bf16_ms;
+  {
+    auto [fp32_decoder_options, fp32_trainer_options] = positioned(recon::DecoderPrecision::float32);
+    auto [bf16_decoder_options, bf16_trainer_options] = positioned(recon::DecoderPrecision::bfloat16);
+    recon::seed_everything(0);
+    recon::ProgressiveDecoder d32(fp32_decoder_options);
+    recon::seed_everything(0);
+    recon::ProgressiveDecoder d16(bf16_decoder_options);
+    recon::ProgressiveTrainer t32(d32, seed_problem, fp32_trainer_options), t16(d16, seed_problem, bf16_trainer_options);
+    for (auto* t : {&t32, &t16}) {
+      for (int64_t k = 0; k < 10; ++k) {
+        t->begin_sample();
+        t->end_sample();
+      }
+      t->begin_sample();
+      for (int warmup = 0; warmup < 3; ++warmup) t->step();
+    }
+    recon::cuda::EventTimer timer;
+    for (int pair = 0; pair < 21; ++pair) {
+      timer.start();
+      t32.step();
+      fp32_ms.push_back(timer.stop_ms());
+      timer.start();
+      t16.step();
+      bf16_ms.push_back(timer.stop_ms());
+      ratios.push_back(fp32_ms.back() / bf16_ms.back());
+    }
+  }
+  report("bfloat16_decoder_against_float32", "reference step on the GPU, N = 512, median ms float32 / bfloat16",
+         fixed(median(fp32_ms), 3) + " / " + fixed(median(bf16_ms), 3), "");
+  report("bfloat16_decoder_against_float32", "bfloat16 speedup, median of 21 interleaved pairs", fixed(median(ratios), 2) + "x", "");
+
+  // Final quality: the robust defaults on the dense scene (all 60 sub-apertures, 20 steps each, one initialisation
+  // candidate), seeds 0-4 in each precision.
+  const auto dense = recon::make_problem(recon::scenario("dense"));
+  std::vector<double> fp32_db, bf16_db;
+  for (uint64_t seed = 0; seed < 5; ++seed) {
+    for (auto precision : {recon::DecoderPrecision::float32, recon::DecoderPrecision::bfloat16}) {
+      recon::TrainerOptions options;
+      recon::DecoderOptions decoder_options(256, 64);
+      recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
+      options.pipeline = reference_on(recon::ComputeDevice::cuda);
+      options.pipeline.decoder_precision = precision;
+      options.steps_per_sample = 20;
+      options.init_candidates = 1;
+      recon::seed_everything(seed);
+      recon::ProgressiveDecoder decoder(decoder_options);
+      const double db = recon::reconstruct(decoder, dense, options).samples.back().quality.psnr_db;
+      (precision == recon::DecoderPrecision::float32 ? fp32_db : bf16_db).push_back(db);
+    }
+    report("bfloat16_decoder_against_float32", "dense scene, seed " + std::to_string(seed) + ", PSNR float32 / bfloat16 (dB)",
+           fixed(fp32_db.back(), 2) + " / " + fixed(bf16_db.back(), 2), "");
+  }
+  report("bfloat16_decoder_against_float32", "dense scene, median PSNR over seeds 0-4, float32 / bfloat16 (dB)",
+         fixed(median(fp32_db), 2) + " / " + fixed(median(bf16_db), 2), "");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "batch_norm_relu.h"
 #include "strided_upsample.h"
 #include "small_conv.h"
+#include "torch_compat.h"
 
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/custom_function.h>
@@ -156,22 +157,38 @@ void ProgressiveDecoderImpl::reset() {
 }
 
 void ProgressiveDecoderImpl::pretty_print(std::ostream& stream) const {
+  const auto& k = options.kernels();
   stream << "recon::ProgressiveDecoder(grid_size=" << options.grid_size() << ", object_size=" << options.object_size()
          << ", output_activation=" << to_string(options.output_activation())
-         << ", matvec_first_layer=" << options.matvec_first_layer()
-         << ", subpixel_upsampling=" << options.subpixel_upsampling()
-         << ", blas_upsampling=" << options.blas_upsampling()
-         << ", fused_batchnorm_relu=" << options.fused_batchnorm_relu()
-         << ", small_channel_conv=" << options.small_channel_conv() << ")";
+         << ", matvec_first_layer=" << k.matvec_first_layer << ", subpixel_upsampling=" << k.subpixel_upsampling
+         << ", blas_upsampling=" << k.blas_upsampling << ", fused_batchnorm_relu=" << k.fused_batchnorm_relu
+         << ", small_channel_conv=" << k.small_channel_conv << ", factored_first_layer_grad=" << k.factored_first_layer_grad
+         << ", precision=" << to_string(options.precision()) << ")";
 }
 
 at::Tensor ProgressiveDecoderImpl::forward_object() {
+  if (options.precision() == DecoderPrecision::bfloat16) {
+    if (!latent_.device().is_cuda()) {
+      throw std::invalid_argument("ProgressiveDecoder on " + latent_.device().str() + ": precision bfloat16 runs on cuda only");
+    }
+    const detail::CudaAutocast autocast(at::kBFloat16);
+    return layers().to(at::kFloat);
+  }
+  return layers();
+}
+
+at::Tensor ProgressiveDecoderImpl::layers() {
+  const auto& kernels = options.kernels();
+  if (!latent_.device().is_cpu() && (kernels.blas_upsampling || kernels.fused_batchnorm_relu || kernels.small_channel_conv)) {
+    throw std::invalid_argument("ProgressiveDecoder on " + latent_.device().str() +
+                                ": blas_upsampling, fused_batchnorm_relu and small_channel_conv are CPU kernels; turn them off");
+  }
   at::Tensor x;
-  if (options.matvec_first_layer()) {
+  if (kernels.matvec_first_layer) {
     // ConvT(k=4, s=1, p=0) of a 1×1 input is Wᵀz with W viewed as [C_in, C_out·16]: one BLAS gemv instead of
     // im2col plus a GEMM that packs the whole 8 MB weight. Same sums, same autograd graph semantics.
     const auto& w = first_->weight;
-    const auto sink = options.factored_first_layer_grad() ? first_layer_gradient_ : std::shared_ptr<FactoredGradient>();
+    const auto sink = kernels.factored_first_layer_grad ? first_layer_gradient_ : std::shared_ptr<FactoredGradient>();
     x = LatentProjection::apply(latent_.view({-1}), w.view({w.size(0), -1}), sink).view({1, w.size(1), 4, 4});
   } else {
     x = first_->forward(latent_);
@@ -179,8 +196,8 @@ at::Tensor ProgressiveDecoderImpl::forward_object() {
   size_t norm = 0;
   x = normalize(norm++, x);
   for (auto& up : ups_) {
-    auto y = options.blas_upsampling() ? detail::upsample_k4_s2(x, up->weight)
-             : options.subpixel_upsampling()  ? upsample_subpixel(x, up->weight)
+    auto y = kernels.blas_upsampling       ? detail::upsample_k4_s2(x, up->weight)
+             : kernels.subpixel_upsampling ? upsample_subpixel(x, up->weight)
                                               : up->forward(x);
     x = normalize(norm++, y);
   }
@@ -195,7 +212,7 @@ at::Tensor ProgressiveDecoderImpl::refine(size_t j, const at::Tensor& x) {
   auto& conv = refines_[j];
   // With ≤ 8 input channels oneDNN pads to 16 channels and im2col + GEMM spends its time in col2im (measured at
   // 128²: the 4→2 layer's backward 2.4 ms for 1.2 M multiply-adds); the direct kernel computes the same sums.
-  if (options.small_channel_conv() && conv->options.in_channels() <= 8) {
+  if (options.kernels().small_channel_conv && conv->options.in_channels() <= 8) {
     const int64_t padding = j + 1 == refines_.size() ? 0 : 1;  // as registered in reset()
     return detail::small_conv3x3(x, conv->weight, conv->bias, padding);
   }
@@ -205,7 +222,7 @@ at::Tensor ProgressiveDecoderImpl::refine(size_t j, const at::Tensor& x) {
 at::Tensor ProgressiveDecoderImpl::normalize(size_t i, const at::Tensor& x) {
   auto& norm = *norms_[i];
   // The fused node needs what the decoder always has: batch statistics (training mode) and affine parameters.
-  if (options.fused_batchnorm_relu() && norm.is_training()) return detail::batch_norm_relu(x, norm);
+  if (options.kernels().fused_batchnorm_relu && norm.is_training()) return detail::batch_norm_relu(x, norm);
   return at::relu(norm.forward(x));
 }
 

@@ -16,7 +16,8 @@ namespace recon {
 ExecutionPlan::ExecutionPlan(const PipelineOptions& options)
     : kind_(options.kind),
       switches_(options.kind == PipelineKind::optimized ? options.switches : OptimizationSwitches::none()),
-      device_(options.device) {
+      device_(options.device),
+      decoder_precision_(options.decoder_precision) {
   const auto unmet = unmet_switch_need(switches_);
   if (!unmet.empty()) throw std::invalid_argument("optimisation switches: " + unmet);
   if (device_ == ComputeDevice::cuda) {
@@ -28,6 +29,8 @@ ExecutionPlan::ExecutionPlan(const PipelineOptions& options)
       throw std::invalid_argument("device cuda: LibTorch " + std::string(TORCH_VERSION) +
                                   " sees no CUDA device (a CPU-only LibTorch, or no GPU or driver)");
     }
+  } else if (decoder_precision_ != DecoderPrecision::float32) {
+    throw std::invalid_argument("decoder precision " + to_string(decoder_precision_) + ": offered on cuda only");
   }
 }
 
@@ -36,13 +39,8 @@ c10::Device ExecutionPlan::torch_device() const {
 }
 
 void configure_decoder(DecoderOptions& decoder, const ExecutionPlan& plan) {
-  const auto& s = plan.switches();
-  decoder.matvec_first_layer(s.matvec_first_layer);
-  decoder.subpixel_upsampling(s.subpixel_upsampling);
-  decoder.blas_upsampling(s.blas_upsampling);
-  decoder.fused_batchnorm_relu(s.fused_batchnorm_relu);
-  decoder.small_channel_conv(s.small_channel_conv);
-  decoder.factored_first_layer_grad(s.factored_first_layer_grad);
+  decoder.kernels(plan.switches());
+  decoder.precision(plan.decoder_precision());
 }
 
 std::unique_ptr<StepOptimizer> make_optimizer(const ExecutionPlan& plan, ProgressiveDecoder& decoder, double lr) {

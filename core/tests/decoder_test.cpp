@@ -6,6 +6,9 @@
 #include <torch/autograd.h>
 
 #include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -75,13 +78,13 @@ void expect_same_function(recon::ProgressiveDecoder& d, const std::function<void
 TEST(decoder, matvec_first_layer_equals_transposed_convolution) {
   at::manual_seed(5);
   recon::ProgressiveDecoder d(recon::DecoderOptions(128, 32));
-  expect_same_function(d, [&] { d->options.matvec_first_layer(true); }, [](const at::Tensor& y) { return y.sum(); });
+  expect_same_function(d, [&] { d->options.kernels().matvec_first_layer = true; }, [](const at::Tensor& y) { return y.sum(); });
 }
 
 TEST(decoder, subpixel_upsampling_equals_transposed_convolution) {
   at::manual_seed(6);
   recon::ProgressiveDecoder d(recon::DecoderOptions(128, 64));
-  expect_same_function(d, [&] { d->options.subpixel_upsampling(true); }, [](const at::Tensor& y) { return y.pow(2).sum(); });
+  expect_same_function(d, [&] { d->options.kernels().subpixel_upsampling = true; }, [](const at::Tensor& y) { return y.pow(2).sum(); });
 }
 
 // The seed workload's decoder (N=512, S=128) seeded with `seed`, checked by expect_same_function with a
@@ -96,13 +99,13 @@ recon::ProgressiveDecoder expect_exact_at_seed_workload(uint64_t seed, const std
 
 // Every doubling of the seed workload's decoder (256→128 at 4² up to 16→8 at 64²: both BLAS formulations).
 TEST(decoder, blas_upsampling_equals_transposed_convolution) {
-  expect_exact_at_seed_workload(7, [](recon::DecoderOptions& o) { o.blas_upsampling(true); });
+  expect_exact_at_seed_workload(7, [](recon::DecoderOptions& o) { o.kernels().blas_upsampling = true; });
 }
 
 // Every BatchNorm + ReLU pair of the seed workload's decoder (4² to 128², 256 to 2 channels); the running
 // statistics are updated as BatchNorm2d's forward updates them.
 TEST(decoder, fused_batchnorm_relu_equals_library_pair) {
-  auto d = expect_exact_at_seed_workload(9, [](recon::DecoderOptions& o) { o.fused_batchnorm_relu(true); });
+  auto d = expect_exact_at_seed_workload(9, [](recon::DecoderOptions& o) { o.kernels().fused_batchnorm_relu = true; });
   // Both forwards above updated the buffers; a decoder that only ever ran the library pair twice must agree.
   at::manual_seed(9);
   recon::ProgressiveDecoder plain(recon::DecoderOptions(512, 128));
@@ -122,7 +125,7 @@ TEST(decoder, fused_batchnorm_relu_equals_library_pair) {
 // The direct kernel covers the 8→4, 4→2 (padded) and 2→1 (unpadded, with bias) layers at 128², as in the seed
 // workload.
 TEST(decoder, small_channel_conv_equals_library_convolution) {
-  expect_exact_at_seed_workload(8, [](recon::DecoderOptions& o) { o.small_channel_conv(true); });
+  expect_exact_at_seed_workload(8, [](recon::DecoderOptions& o) { o.kernels().small_channel_conv = true; });
 }
 
 TEST(decoder, non_negative_activations_give_non_negative_output) {

@@ -361,7 +361,10 @@ TEST(optimizer, fused_adam_matches_torch_adam) {
 TEST(optimizer, factored_first_layer_gradient_gives_the_dense_update) {
   auto train = [](bool factored, bool fused) {
     recon::seed_everything(5);
-    recon::ProgressiveDecoder d(recon::DecoderOptions(64, 16).matvec_first_layer(true).factored_first_layer_grad(factored));
+    auto kernels = recon::OptimizationSwitches::none();
+    kernels.matvec_first_layer = true;
+    kernels.factored_first_layer_grad = factored;
+    recon::ProgressiveDecoder d(recon::DecoderOptions(64, 16).kernels(kernels));
     std::vector<recon::FactoredParameter> f = {{d->first_layer_weight(), d->factored_gradient()}};
     auto adam = fused ? recon::make_fused_adam(d->parameters(), 1e-2, f) : recon::make_torch_adam(d->parameters(), 1e-2, f);
     const auto target = at::rand({1, 1, 16, 16});

@@ -2,6 +2,7 @@
 /// PRISM's ProgressiveDecoder: a decoder-only deep image prior whose output is the reconstruction.
 #include "recon/choices.h"
 #include "recon/object_box.h"
+#include "recon/optimization_switches.h"
 
 #include <torch/arg.h>
 #include <torch/nn/cloneable.h>
@@ -34,22 +35,18 @@ struct DecoderOptions {
   TORCH_ARG(int64_t, grid_size);    ///< N, a power of two ≥ 8; also the latent channel count, as in PRISM
   TORCH_ARG(int64_t, object_size);  ///< S, 1 ≤ S ≤ N
   TORCH_ARG(OutputActivation, output_activation) = OutputActivation::none;
-  /// Exact optimisation: the first layer (ConvTranspose on a 1×1 latent) as one matrix-vector product.
-  TORCH_ARG(bool, matvec_first_layer) = false;
-  /// Exact optimisation: each stride-2 transposed convolution as a 3×3 convolution plus pixel shuffle, which
-  /// LibTorch runs on oneDNN instead of im2col + GEMM.
-  TORCH_ARG(bool, subpixel_upsampling) = false;
-  /// Exact optimisation: each stride-2 transposed convolution on BLAS directly, as products per output phase and tap
-  /// on large inputs, one product and a specialised col2im on small ones (takes precedence over subpixel_upsampling).
-  TORCH_ARG(bool, blas_upsampling) = false;
-  /// Exact optimisation: each BatchNorm and the ReLU after it as one autograd node with its own loops.
-  TORCH_ARG(bool, fused_batchnorm_relu) = false;
-  /// Exact optimisation: 3×3 convolutions with ≤ 8 input channels through a direct kernel (sums in another order).
-  TORCH_ARG(bool, small_channel_conv) = false;
-  /// Needs matvec_first_layer: the first layer's weight gradient is left in factored_gradient() rather than in
-  /// weight.grad(); an optimizer that consumes it updates from the factors, any other reader calls
-  /// materialize_gradients() first.
-  TORCH_ARG(bool, factored_first_layer_grad) = false;
+  /// The optimisation switches (recon/optimization_switches.h) whose kernels live in the decoder; it reads these
+  /// and no other: matvec_first_layer (the first layer as one matrix-vector product), subpixel_upsampling (stride-2
+  /// transposed convolutions as convolution + pixel shuffle), blas_upsampling (the same on BLAS directly; takes
+  /// precedence), fused_batchnorm_relu (each BatchNorm and its ReLU as one node), small_channel_conv (3×3
+  /// convolutions with ≤ 8 input channels through a direct kernel) and factored_first_layer_grad (the first layer's
+  /// weight gradient left in factored_gradient()). All off by default: the library's layers. The execution plan sets
+  /// them (configure_decoder). blas_upsampling, fused_batchnorm_relu and small_channel_conv are CPU loops: a decoder on
+  /// another device refuses to run with them on.
+  TORCH_ARG(OptimizationSwitches, kernels) = OptimizationSwitches::none();
+  /// bfloat16: on cuda, forward_object() runs its layers under LibTorch's autocast to bfloat16 (convolutions and matrix
+  /// products in bfloat16 with float32 accumulation, the weights kept float32) and returns float32. float32: as is.
+  TORCH_ARG(DecoderPrecision, precision) = DecoderPrecision::float32;
 };
 
 /// Layers: ConvT(N → N/2, k4) on the 1×1 latent, then stride-2 ConvT doublings up to ≥ S, then 3×3 convolutions
@@ -72,7 +69,9 @@ class ProgressiveDecoderImpl : public torch::nn::Cloneable<ProgressiveDecoderImp
   /// Row (and column) index in the N grid where the S×S object box starts (recon/object_box.h).
   int64_t object_offset() const { return object_box(options.grid_size(), options.object_size()).before; }
 
-  /// The first layer's weight and its pending factored gradient (empty unless factored_first_layer_grad).
+  /// The first layer's weight and its pending factored gradient (empty unless kernels().factored_first_layer_grad, which
+  /// needs matvec_first_layer: the weight's gradient is then left here rather than in weight.grad(); an optimizer that
+  /// consumes it updates from the factors, any other reader calls materialize_gradients() first).
   at::Tensor& first_layer_weight() { return first_->weight; }
   const std::shared_ptr<FactoredGradient>& factored_gradient() const { return first_layer_gradient_; }
   /// Moves pending factored gradients into the parameters' grad(), for readers of dense gradients.
@@ -81,6 +80,7 @@ class ProgressiveDecoderImpl : public torch::nn::Cloneable<ProgressiveDecoderImp
   DecoderOptions options;
 
  private:
+  at::Tensor layers();  ///< forward_object()'s computation in the current precision
   at::Tensor refine(size_t index, const at::Tensor& x);
   at::Tensor normalize(size_t index, const at::Tensor& x);  ///< relu(norms_[index](x))
 
