@@ -51,15 +51,6 @@ void BM_TrainStep_ReferenceCuda(benchmark::State& state) {
   run_steps(state, p, state.range(0));
 }
 
-// The same with the decoder autocast to bfloat16 (recon::DecoderPrecision).
-void BM_TrainStep_ReferenceCudaBf16(benchmark::State& state) {
-  recon::PipelineOptions p;
-  p.kind = recon::PipelineKind::reference;
-  p.device = recon::ComputeDevice::cuda;
-  p.decoder_precision = recon::DecoderPrecision::bfloat16;
-  run_steps(state, p, state.range(0));
-}
-
 void BM_TrainStep_Optimized(benchmark::State& state) { run_steps(state, recon::PipelineOptions{}, state.range(0)); }
 
 void BM_TrainStep_OptimizedToggled(benchmark::State& state, const std::string& name) {
@@ -85,8 +76,6 @@ BENCHMARK(BM_TrainStep_OptimizedNoSwitches)->Unit(benchmark::kMillisecond)->MinT
 static const bool kCudaRegistered = [] {
   if (!at::hasCUDA()) return false;
   benchmark::RegisterBenchmark("BM_TrainStep_ReferenceCuda", BM_TrainStep_ReferenceCuda)
-      ->ArgName("n")->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->MinTime(0.5);
-  benchmark::RegisterBenchmark("BM_TrainStep_ReferenceCudaBf16", BM_TrainStep_ReferenceCudaBf16)
       ->ArgName("n")->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->MinTime(0.5);
   return true;
 }();

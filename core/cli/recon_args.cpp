@@ -69,9 +69,6 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--device", a.device,
                  recon::expected_choices<recon::ComputeDevice>() + ": where the deep prior trains (cuda: the reference pipeline only)")
       ->capture_default_str();
-  cmd.add_option("--decoder-precision", a.decoder_precision,
-                 recon::expected_choices<recon::DecoderPrecision>() + ": the decoder's layers' number format (bfloat16: --device cuda only)")
-      ->capture_default_str();
   cmd.add_option("--algorithm", a.algorithm, "prism (deep-prior trainer) or epie (classical baseline)")->capture_default_str();
   cmd.add_option("--epochs", a.epochs, "epie only: passes over all samples")->capture_default_str();
   cmd.add_option("--refine-epochs", a.refine_epochs,
@@ -244,11 +241,6 @@ std::string validate(const ReconArgs& a) {
              (a.algorithm != "prism" || recon::parse_choice<recon::PipelineKind>(a.pipeline) != recon::PipelineKind::reference)) {
     why << "--device cuda runs the deep prior's reference pipeline only: give --algorithm prism --pipeline reference (the "
            "optimized pipeline's kernels and ePIE run on the CPU)";
-  } else if (!names_choice<recon::DecoderPrecision>(a.decoder_precision)) {
-    why << "--decoder-precision " << a.decoder_precision << ": expected " << recon::expected_choices<recon::DecoderPrecision>();
-  } else if (a.decoder_precision != recon::to_string(recon::DecoderPrecision::float32) &&
-             a.device != recon::to_string(recon::ComputeDevice::cuda)) {
-    why << "--decoder-precision " << a.decoder_precision << " needs --device cuda";
   } else if (a.algorithm != "prism" && a.algorithm != "epie") {
     why << "--algorithm " << a.algorithm << ": expected prism or epie";
   } else if (a.progress != "auto" && a.progress != "on" && a.progress != "off") {

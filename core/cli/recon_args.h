@@ -26,7 +26,6 @@ struct ReconArgs {
   std::string pipeline = recon::to_string(recon::PipelineKind::optimized);
   std::vector<std::string> disable;  // optimisation switches turned off (ablation)
   std::string device = recon::to_string(recon::ComputeDevice::cpu);  // where the deep prior's training runs
-  std::string decoder_precision = recon::to_string(recon::DecoderPrecision::float32);  // bfloat16: cuda only
   std::string algorithm = "prism";   // prism | epie
   int64_t epochs = 100;              // epie only
   int64_t refine_epochs = 0;         // prism only: ePIE epochs refining the deep prior's reconstruction (0: none)

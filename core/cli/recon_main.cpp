@@ -70,7 +70,6 @@ Prepared prepare(const ReconArgs& a) {
   }
   p.trainer.pipeline.kind = recon::parse_choice<recon::PipelineKind>(a.pipeline);
   p.trainer.pipeline.device = recon::parse_choice<recon::ComputeDevice>(a.device);
-  p.trainer.pipeline.decoder_precision = recon::parse_choice<recon::DecoderPrecision>(a.decoder_precision);
   // Turning a switch off turns off the switches that need it (the table's needs), so that any list is a valid plan.
   for (const auto& name : a.disable) p.trainer.pipeline.switches = p.trainer.pipeline.switches.without(name);
   recon::apply_preset(recon::parse_choice<recon::SettingsPreset>(a.settings), p.decoder, p.trainer);
@@ -272,7 +271,6 @@ int run(const ReconArgs& given) {
   metrics["scenario"] = a.scenario.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.scenario);
   metrics["pipeline"] = a.pipeline;
   metrics["device"] = a.device;
-  metrics["decoder_precision"] = a.decoder_precision;
   // On cuda the pipeline's scope keeps float32 exact (recon/pipeline.h): no TF32 anywhere, on any device.
   metrics["tf32"] = false;
   metrics["settings"] = a.settings;

@@ -4,7 +4,6 @@
 #include "batch_norm_relu.h"
 #include "strided_upsample.h"
 #include "small_conv.h"
-#include "torch_compat.h"
 
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/custom_function.h>
@@ -80,7 +79,7 @@ at::Tensor subpixel_kernel_index() {
 at::Tensor upsample_subpixel(const at::Tensor& x, const at::Tensor& weight) {
   const int64_t cin = weight.size(0), cout = weight.size(1);
   auto taps = at::cat({weight.permute({1, 0, 2, 3}).reshape({cout, cin, 16}), at::zeros({cout, cin, 1}, weight.options())}, 2);
-  auto kernel = taps.index_select(2, subpixel_kernel_index())
+  auto kernel = taps.index_select(2, subpixel_kernel_index().to(weight.device()))
                     .view({cout, cin, 2, 2, 3, 3})
                     .permute({0, 2, 3, 1, 4, 5})
                     .reshape({cout * 4, cin, 3, 3});
@@ -163,21 +162,10 @@ void ProgressiveDecoderImpl::pretty_print(std::ostream& stream) const {
          << ", matvec_first_layer=" << k.matvec_first_layer << ", subpixel_upsampling=" << k.subpixel_upsampling
          << ", blas_upsampling=" << k.blas_upsampling << ", fused_batchnorm_relu=" << k.fused_batchnorm_relu
          << ", small_channel_conv=" << k.small_channel_conv << ", factored_first_layer_grad=" << k.factored_first_layer_grad
-         << ", precision=" << to_string(options.precision()) << ")";
+         << ")";
 }
 
 at::Tensor ProgressiveDecoderImpl::forward_object() {
-  if (options.precision() == DecoderPrecision::bfloat16) {
-    if (!latent_.device().is_cuda()) {
-      throw std::invalid_argument("ProgressiveDecoder on " + latent_.device().str() + ": precision bfloat16 runs on cuda only");
-    }
-    const detail::CudaAutocast autocast(at::kBFloat16);
-    return layers().to(at::kFloat);
-  }
-  return layers();
-}
-
-at::Tensor ProgressiveDecoderImpl::layers() {
   const auto& kernels = options.kernels();
   if (!latent_.device().is_cpu() && (kernels.blas_upsampling || kernels.fused_batchnorm_relu || kernels.small_channel_conv)) {
     throw std::invalid_argument("ProgressiveDecoder on " + latent_.device().str() +

@@ -16,8 +16,7 @@ namespace recon {
 ExecutionPlan::ExecutionPlan(const PipelineOptions& options)
     : kind_(options.kind),
       switches_(options.kind == PipelineKind::optimized ? options.switches : OptimizationSwitches::none()),
-      device_(options.device),
-      decoder_precision_(options.decoder_precision) {
+      device_(options.device) {
   const auto unmet = unmet_switch_need(switches_);
   if (!unmet.empty()) throw std::invalid_argument("optimisation switches: " + unmet);
   if (device_ == ComputeDevice::cuda) {
@@ -29,8 +28,6 @@ ExecutionPlan::ExecutionPlan(const PipelineOptions& options)
       throw std::invalid_argument("device cuda: LibTorch " + std::string(TORCH_VERSION) +
                                   " sees no CUDA device (a CPU-only LibTorch, or no GPU or driver)");
     }
-  } else if (decoder_precision_ != DecoderPrecision::float32) {
-    throw std::invalid_argument("decoder precision " + to_string(decoder_precision_) + ": offered on cuda only");
   }
 }
 
@@ -38,10 +35,7 @@ c10::Device ExecutionPlan::torch_device() const {
   return device_ == ComputeDevice::cuda ? c10::Device(c10::kCUDA) : c10::Device(c10::kCPU);
 }
 
-void configure_decoder(DecoderOptions& decoder, const ExecutionPlan& plan) {
-  decoder.kernels(plan.switches());
-  decoder.precision(plan.decoder_precision());
-}
+void configure_decoder(DecoderOptions& decoder, const ExecutionPlan& plan) { decoder.kernels(plan.switches()); }
 
 std::unique_ptr<StepOptimizer> make_optimizer(const ExecutionPlan& plan, ProgressiveDecoder& decoder, double lr) {
   const bool fused = plan.switches().fused_adam;

@@ -64,13 +64,6 @@ std::string spelled(recon::ComputeDevice v) {
   }
   return "?";
 }
-std::string spelled(recon::DecoderPrecision v) {
-  switch (v) {
-    case recon::DecoderPrecision::float32: return "float32";
-    case recon::DecoderPrecision::bfloat16: return "bfloat16";
-  }
-  return "?";
-}
 std::string spelled(recon::SettingsPreset v) {
   switch (v) {
     case recon::SettingsPreset::robust: return "robust";
@@ -128,7 +121,6 @@ TEST(choices, every_table_is_complete_ordered_and_round_trips) {
   expect_table_is_the_vocabulary<recon::OutputActivation>();
   expect_table_is_the_vocabulary<recon::PipelineKind>();
   expect_table_is_the_vocabulary<recon::ComputeDevice>();
-  expect_table_is_the_vocabulary<recon::DecoderPrecision>();
   expect_table_is_the_vocabulary<recon::SettingsPreset>();
   expect_table_is_the_vocabulary<recon::InitTarget>();
   expect_table_is_the_vocabulary<recon::SampleMemory>();

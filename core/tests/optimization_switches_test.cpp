@@ -80,18 +80,6 @@ TEST(execution_plan, refuses_the_optimized_pipeline_on_cuda) {
   }
 }
 
-TEST(execution_plan, refuses_a_bfloat16_decoder_on_the_cpu) {
-  recon::PipelineOptions options;
-  options.kind = recon::PipelineKind::reference;
-  options.decoder_precision = recon::DecoderPrecision::bfloat16;
-  try {
-    recon::ExecutionPlan plan(options);
-    FAIL() << "a bfloat16 decoder was planned on the CPU";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "decoder precision bfloat16: offered on cuda only");
-  }
-}
-
 TEST(execution_plan, plans_cuda_only_where_libtorch_sees_a_device) {
   recon::PipelineOptions options;
   options.kind = recon::PipelineKind::reference;

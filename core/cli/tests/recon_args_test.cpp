@@ -81,8 +81,6 @@ TEST(recon_args, refuses_bad_values) {
   expect_refused({"--pattern", "spiral"}, "--pattern");
   expect_refused({"--pipeline", "fast"}, "--pipeline");
   expect_refused({"--device", "gpu"}, "--device gpu: expected cpu or cuda");
-  expect_refused({"--decoder-precision", "fp16"}, "--decoder-precision fp16: expected float32 or bfloat16");
-  expect_refused({"--decoder-precision", "bfloat16"}, "--decoder-precision bfloat16 needs --device cuda");
   // cuda runs the deep prior's reference pipeline only: the optimized pipeline's kernels and ePIE are CPU code.
   expect_refused({"--device", "cuda"}, "--device cuda runs the deep prior's reference pipeline only");
   expect_refused({"--device", "cuda", "--pipeline", "reference", "--algorithm", "epie"}, "--device cuda");

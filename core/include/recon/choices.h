@@ -56,12 +56,6 @@ enum class ComputeDevice {
   cuda,  ///< LibTorch's CUDA operations on the current device: cuDNN, cuBLAS, and cuFFT for every FFT
 };
 
-/// The number format the decoder's layers compute in (recon/pipeline.h); the physics and the optimizer stay float32.
-enum class DecoderPrecision {
-  float32,   ///< every layer in float32
-  bfloat16,  ///< on cuda: convolutions and matrix products autocast to bfloat16 (8-bit mantissa), float32 weights
-};
-
 /// Named settings presets (recon/settings.h).
 enum class SettingsPreset {
   robust,        ///< default: choices that make the result stable across seeds (see apply_preset)
@@ -141,13 +135,6 @@ template <>
 struct Choices<ComputeDevice> {
   static constexpr const char* what = "device";
   static constexpr ChoiceEntry<ComputeDevice> table[] = {{ComputeDevice::cpu, "cpu"}, {ComputeDevice::cuda, "cuda"}};
-};
-
-template <>
-struct Choices<DecoderPrecision> {
-  static constexpr const char* what = "decoder precision";
-  static constexpr ChoiceEntry<DecoderPrecision> table[] = {{DecoderPrecision::float32, "float32"},
-                                                            {DecoderPrecision::bfloat16, "bfloat16"}};
 };
 
 template <>

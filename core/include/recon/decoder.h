@@ -44,9 +44,6 @@ struct DecoderOptions {
   /// them (configure_decoder). blas_upsampling, fused_batchnorm_relu and small_channel_conv are CPU loops: a decoder on
   /// another device refuses to run with them on.
   TORCH_ARG(OptimizationSwitches, kernels) = OptimizationSwitches::none();
-  /// bfloat16: on cuda, forward_object() runs its layers under LibTorch's autocast to bfloat16 (convolutions and matrix
-  /// products in bfloat16 with float32 accumulation, the weights kept float32) and returns float32. float32: as is.
-  TORCH_ARG(DecoderPrecision, precision) = DecoderPrecision::float32;
 };
 
 /// Layers: ConvT(N → N/2, k4) on the 1×1 latent, then stride-2 ConvT doublings up to ≥ S, then 3×3 convolutions
@@ -80,7 +77,6 @@ class ProgressiveDecoderImpl : public torch::nn::Cloneable<ProgressiveDecoderImp
   DecoderOptions options;
 
  private:
-  at::Tensor layers();  ///< forward_object()'s computation in the current precision
   at::Tensor refine(size_t index, const at::Tensor& x);
   at::Tensor normalize(size_t index, const at::Tensor& x);  ///< relu(norms_[index](x))
 

@@ -22,7 +22,6 @@ struct PipelineOptions {
   PipelineKind kind = PipelineKind::optimized;
   OptimizationSwitches switches;
   ComputeDevice device = ComputeDevice::cpu;
-  DecoderPrecision decoder_precision = DecoderPrecision::float32;  ///< bfloat16 on cuda only
 };
 
 /// A pipeline resolved once into what runs: for the optimized pipeline its switches, validated against the switch
@@ -34,13 +33,12 @@ class ExecutionPlan {
  public:
   /// Throws std::invalid_argument naming both switches when a switch that is on needs one that is off (e.g.
   /// fused_physics with pruned_forward off): turn the dependent off too (OptimizationSwitches::without does).
-  /// Throws std::invalid_argument for the optimized pipeline on cuda (its kernels are CPU loops), for cuda when
-  /// LibTorch sees no CUDA device (a CPU-only LibTorch, or no GPU or driver), and for a bfloat16 decoder on the CPU.
+  /// Throws std::invalid_argument for the optimized pipeline on cuda (its kernels are CPU loops) and for cuda when
+  /// LibTorch sees no CUDA device (a CPU-only LibTorch, or no GPU or driver).
   ExecutionPlan(const PipelineOptions& options);  // NOLINT(google-explicit-constructor): see above
   PipelineKind kind() const { return kind_; }
   const OptimizationSwitches& switches() const { return switches_; }  ///< all off for the reference pipeline
   ComputeDevice device() const { return device_; }
-  DecoderPrecision decoder_precision() const { return decoder_precision_; }
   /// LibTorch's name of device(): where the trainer puts the decoder, the ground truth and every step tensor.
   c10::Device torch_device() const;
 
@@ -48,12 +46,10 @@ class ExecutionPlan {
   PipelineKind kind_;
   OptimizationSwitches switches_;
   ComputeDevice device_;
-  DecoderPrecision decoder_precision_;
 };
 
-/// Hands the plan's switches and decoder precision to the decoder (DecoderOptions::kernels, which reads its own among
-/// the switches, and DecoderOptions::precision). They are the plan's, not the caller's: reconstruct() applies its plan
-/// to the decoder it is given, whatever it held before.
+/// Hands the plan's switches to the decoder (DecoderOptions::kernels, which reads its own among them). They are the
+/// plan's, not the caller's: reconstruct() applies its plan to the decoder it is given, whatever it held before.
 void configure_decoder(DecoderOptions& decoder, const ExecutionPlan& plan);
 
 /// Process-wide resources and settings a pipeline uses while it runs (LibTorch keeps one CPU allocator and one set of
