@@ -228,7 +228,9 @@ ProgressiveTrainer::ProgressiveTrainer(ProgressiveDecoder& decoder, const Recons
   validate(decoder, problem, options);
   state_ = std::make_unique<State>(decoder, problem, options, std::move(on_progress));
   configure_decoder(decoder->options, state_->plan);
-  decoder->to(state_->plan.torch_device());
+  // Moved only when it is elsewhere: Module::to walks every submodule and parameter (a few hundred heap allocations,
+  // which the accuracy gate counts), for nothing when the decoder is already there.
+  if (decoder->first_layer_weight().device() != state_->plan.torch_device()) decoder->to(state_->plan.torch_device());
   state_->scope.emplace(state_->plan);
   if (options.output_average > 0.0) state_->average.emplace(options.output_average);
 }

@@ -55,7 +55,7 @@ int create_staged_file(const fs::path& target, std::string& name) {
 
 mode_t mode_for(const fs::path& target) {
   struct stat existing {};
-  if (stat(target.c_str(), &existing) == 0) return existing.st_mode & 07777;
+  if (lstat(target.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)) return existing.st_mode & 07777;
   const mode_t mask = umask(0);
   umask(mask);
   return 0666 & ~mask;
@@ -64,16 +64,16 @@ mode_t mode_for(const fs::path& target) {
 }  // namespace
 
 std::string write_target_of(const std::string& path) {
-  // Follow the chain of links one by one (a link may dangle: its target is then created, the link kept).
-  fs::path at = path;
   std::error_code error;
-  for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(at, error)); ++hops) {
-    const auto next = fs::read_symlink(at, error);
-    if (error) break;
-    at = next.is_absolute() ? next : at.parent_path() / next;
+  if (!fs::is_symlink(fs::symlink_status(path, error))) return path;
+  // The file the kernel opens through the link: resolved by the file system (a relative link inside a linked folder
+  // is relative to where that folder really is), so that what is read and what is written are one file.
+  const auto target = fs::canonical(path, error);
+  if (error) {
+    throw InputError("'" + path + "' is a symbolic link that leads to no file (" + error.message() +
+                     "); perfgate does not create files through links");
   }
-  if (fs::is_symlink(fs::symlink_status(at, error))) throw InputError("'" + path + "': too many levels of symbolic links");
-  return at.lexically_normal().string();
+  return target.string();
 }
 
 void require_replaceable(const std::string& path) {
@@ -84,9 +84,12 @@ void require_replaceable(const std::string& path) {
   }
 }
 
-void write_file_atomically(const std::string& path, const std::string& content) {
-  require_replaceable(path);
-  const fs::path target = write_target_of(path);
+void write_file_atomically(const std::string& path, const std::string& content, AtLink at_link) {
+  std::error_code link_error;
+  const bool replace_link = at_link == AtLink::replace && fs::is_symlink(fs::symlink_status(path, link_error));
+  if (!replace_link) require_replaceable(path);
+  // A link replaced is renamed over as a name: rename() replaces the link itself, never the file it points to.
+  const fs::path target = replace_link ? fs::path(path) : fs::path(write_target_of(path));
   std::string staged;
   const int fd = create_staged_file(target, staged);
   if (fd < 0) throw InputError("cannot create a file to write '" + path + "' (is its folder writable?)");
@@ -108,6 +111,17 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   if (error != 0) {
     std::remove(staged.c_str());
     throw InputError("cannot write '" + path + "': " + std::strerror(error));
+  }
+}
+
+void require_not_an_input(const std::string& output, const std::string& what, const std::vector<std::string>& inputs) {
+  struct stat written {};
+  if (stat(write_target_of(output).c_str(), &written) != 0) return;  // a new file is no input
+  for (const auto& input : inputs) {
+    struct stat read {};
+    if (!input.empty() && stat(input.c_str(), &read) == 0 && read.st_dev == written.st_dev && read.st_ino == written.st_ino) {
+      throw InputError(what + " '" + output + "' is the input '" + input + "': give the output another file");
+    }
   }
 }
 

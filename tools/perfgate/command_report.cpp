@@ -8,6 +8,7 @@
 #include "report_files.h"
 #include "utc_time.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -69,6 +70,13 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& a) {
 }
 
 int run_report(const ReportArgs& a) {
+  std::vector<std::string> inputs = {a.speedup_results, a.ablation, a.history};
+  for (const auto& spec : a.checks) {
+    const auto eq = spec.find('=');
+    if (eq != std::string::npos) inputs.insert(inputs.end(), {spec.substr(0, eq), spec.substr(eq + 1)});
+  }
+  inputs.erase(std::remove(inputs.begin(), inputs.end(), std::string()), inputs.end());
+  require_no_report_file_among(a.out, inputs);  // before anything is cleared: a report never deletes what it reads
   clear_report_files(a.out);
   ReportData data;
   data.title = a.title;

@@ -57,7 +57,10 @@ CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& a) {
 
 int run_speedup(const SpeedupArgs& a) {
   if (a.more_seconds > 0.0 && a.command.empty()) throw InputError("speedup: --more-seconds needs the benchmark command after --");
-  if (!a.out.empty()) require_replaceable(a.out);  // before measuring more: a FIFO or a folder at --out is refused now
+  if (!a.out.empty()) {  // before measuring more: a FIFO, a folder or one of the inputs at --out is refused now
+    require_replaceable(a.out);
+    require_not_an_input(a.out, "--out", {a.results, a.baseline});
+  }
   std::optional<Baseline> baseline;  // read first: a bad baseline is refused before anything is measured or written
   if (!a.baseline.empty()) baseline = read_baseline(a.baseline);
   auto results = read_results(a.results);

@@ -39,6 +39,7 @@ CLI::App* add_update_command(CLI::App& app, UpdateArgs& a) {
 int run_update(const UpdateArgs& a) {
   if (a.results.size() > 2) throw InputError("update: give one capture, or two for timings");
   if (a.reason.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError("update: --reason must say why the baseline changes");
+  require_not_an_input(a.baseline, "--baseline", a.results);  // the baseline is read and written; results only read
   std::vector<std::string> texts;
   std::vector<Results> captures;
   for (const auto& path : a.results) {

@@ -48,17 +48,19 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
     row.results_source = results.source;
     row.results_machine = machine;
     row.baseline_machine = baseline.provenance.machine_fingerprint;
-    if (e.advisory && !same_machine) {
-      row.verdict = Verdict::other_machine;
-      row.findings = {Finding::other_machine};
-      rows.push_back(row);
-      continue;
-    }
+    // Presence first, for every kind of entry: a metric that was not measured is MISSING whether or not its value
+    // would be judged on this machine (an advisory timing that vanished means its benchmark did not run).
     const auto values = values_in_unit(results, e.benchmark, e.field, e.unit);
     row.samples = static_cast<int>(values.size());
     if (values.empty()) {
       row.verdict = Verdict::missing;
       row.findings = {Finding::not_measured};
+      rows.push_back(row);
+      continue;
+    }
+    if (e.advisory && !same_machine) {
+      row.verdict = Verdict::other_machine;
+      row.findings = {Finding::other_machine};
       rows.push_back(row);
       continue;
     }

@@ -28,7 +28,9 @@ std::map<std::string, std::string> printed_context(const std::string& output) {
 }
 
 std::string valgrind_version() {
-  const auto r = run_process({"valgrind", "--version"}, ProcessOptions{"", {}, StandardError::discard, true});
+  ProcessOptions quiet;
+  quiet.standard_error = StandardError::discard;
+  const auto r = run_process({"valgrind", "--version"}, quiet);
   if (r.status != 0) throw InputError("cost: valgrind is not installed (Debian package valgrind; tools/install-deps)");
   return output_tail(r.output, 40);
 }
@@ -44,7 +46,9 @@ CostRun measure_cost(const std::vector<std::string>& command) {
                                    "--callgrind-out-file=" + (dumps.path() / "callgrind.out").string()};
   argv.insert(argv.end(), command.begin(), command.end());
   const auto start = std::chrono::steady_clock::now();
-  const auto result = run_process(argv, ProcessOptions{"", {}, StandardError::merge, true});
+  ProcessOptions merged;
+  merged.standard_error = StandardError::merge;
+  const auto result = run_process(argv, merged);
   if (result.status != 0) {
     throw InputError("cost: the measured program failed under valgrind (exit " + std::to_string(result.status) +
                      "): " + output_tail(result.output));

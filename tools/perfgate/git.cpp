@@ -6,11 +6,17 @@
 namespace perfgate {
 namespace {
 
-ProcessResult git(const std::string& directory, std::vector<std::string> args) {
+
+ProcessResult git_in(const std::string& directory, std::vector<std::string> args, StandardError standard_error) {
   args.insert(args.begin(), {"git", "-C", directory.empty() ? std::string(".") : directory});
   ProcessOptions options;
-  options.standard_error = StandardError::discard;
+  options.standard_error = standard_error;
+  options.unset = repository_selector_variables();
   return run_process(args, options);
+}
+
+ProcessResult git(const std::string& directory, std::vector<std::string> args) {
+  return git_in(directory, std::move(args), StandardError::discard);
 }
 
 std::string first_line(std::string text) {
@@ -19,6 +25,13 @@ std::string first_line(std::string text) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& repository_selector_variables() {
+  static const std::vector<std::string> names = {"GIT_DIR",         "GIT_WORK_TREE", "GIT_INDEX_FILE",
+                                                 "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+                                                 "GIT_COMMON_DIR",  "GIT_NAMESPACE", "GIT_PREFIX"};
+  return names;
+}
 
 std::optional<std::string> head_sha(const std::string& directory) {
   const auto r = git(directory, {"rev-parse", "HEAD"});
@@ -33,11 +46,7 @@ bool tree_is_dirty(const std::string& directory) {
   // Say why git could not answer (no repository, "dubious ownership" in a container, git missing): a failure
   // to check is not a dirty tree, and the fix is rarely to switch the check off.
   if (r.status < 0) throw InputError("cannot check '" + directory + "' for uncommitted changes: git could not be run (is it installed?)");
-  std::vector<std::string> args = {"git", "-C", directory.empty() ? std::string(".") : directory};
-  args.insert(args.end(), status.begin(), status.end());
-  ProcessOptions options;
-  options.standard_error = StandardError::merge;
-  const auto why = output_tail(first_line(run_process(args, options).output), 200);
+  const auto why = output_tail(first_line(git_in(directory, status, StandardError::merge).output), 200);
   throw InputError("cannot check '" + directory + "' for uncommitted changes: git status failed: " + why);
 }
 

@@ -2,8 +2,14 @@
 // The git facts perfgate records or checks, obtained by running git directly (never through a shell).
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace perfgate {
+
+/// The environment variables with which a caller's environment would choose the repository (or its index, objects or
+/// work tree) instead of the folder perfgate asks about. Every git that perfgate runs has them removed: a CI step's
+/// exported GIT_DIR must not make another repository's state the target's.
+const std::vector<std::string>& repository_selector_variables();
 
 /// HEAD's commit id in the repository containing `directory`, or nullopt outside a repository.
 std::optional<std::string> head_sha(const std::string& directory);

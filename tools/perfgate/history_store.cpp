@@ -57,7 +57,13 @@ class Statement {
 }  // namespace
 
 HistoryStore::HistoryStore(const std::string& path, Access access) : path_(path) {
-  const int flags = access == Access::read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  // SQLite gives some names a meaning of their own: "" and ":memory:" are private databases that vanish on close, and a
+  // "file:" name is a URI whose parameters choose the mode. A history is a file, so such names are refused.
+  if (path.empty() || path == ":memory:" || path.rfind("file:", 0) == 0) {
+    throw InputError("history '" + path + "': not a file name (an empty name, ':memory:' and 'file:' URIs are SQLite's special "
+                     "names that keep nothing; give a path such as ./" + (path.empty() ? std::string("history.db") : path) + ")");
+  }
+  const int flags = (access == Access::read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string why = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);

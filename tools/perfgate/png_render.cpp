@@ -1,12 +1,17 @@
 #include "png_render.h"
 
+#include "atomic_write.h"
 #include "error.h"
 #include "process.h"
+#include "read_file.h"
+#include "temporary_folder.h"
 
 #include <cstdlib>
 #include <filesystem>
 
 namespace perfgate {
+
+constexpr double kChromiumSeconds = 120.0;  // one plot takes about a second; a first start with a cold cache, a few
 
 std::string chromium_command() {
   const char* configured = std::getenv("PERFGATE_CHROMIUM");
@@ -15,19 +20,28 @@ std::string chromium_command() {
 
 void render_png(const std::string& svg_path, const std::string& png_path, int width, int height) {
   const auto svg = std::filesystem::absolute(svg_path).string();
-  const auto png = std::filesystem::absolute(png_path).string();
-  std::filesystem::remove(png);
-  // --no-sandbox: CI containers run as root, where Chromium's sandbox refuses to start.
+  // Chromium writes its screenshot into a private folder, and perfgate puts it in place as a name of the report's
+  // folder: a link planted at png_path is replaced, never written through by the browser.
+  const TemporaryFolder scratch("png");
+  const auto shot = (scratch.path() / "plot.png").string();
+  // --no-sandbox: CI containers run as root, where Chromium's sandbox refuses to start. A browser that hangs is
+  // killed with its children after kChromiumSeconds.
   ProcessOptions options;
   options.standard_error = StandardError::discard;
+  options.timeout_seconds = kChromiumSeconds;
   const auto r = run_process({chromium_command(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                              "--window-size=" + std::to_string(width) + "," + std::to_string(height), "--screenshot=" + png,
+                              "--window-size=" + std::to_string(width) + "," + std::to_string(height), "--screenshot=" + shot,
                               "file://" + svg},
                              options);
-  if (r.status != 0 || !std::filesystem::exists(png)) {
+  if (r.timed_out) {
+    throw InputError("rendering " + svg_path + " to PNG with '" + chromium_command() + "' did not finish within " +
+                     std::to_string(static_cast<int>(kChromiumSeconds)) + " s (leave out --png, or set PERFGATE_CHROMIUM)");
+  }
+  if (r.status != 0 || !std::filesystem::is_regular_file(shot)) {
     throw InputError("cannot render " + svg_path + " to PNG with '" + chromium_command() +
                      "' (install Debian's chromium, set PERFGATE_CHROMIUM, or leave out --png)");
   }
+  write_file_atomically(png_path, read_whole_file(shot, "the rendered PNG"), AtLink::replace);
 }
 
 }  // namespace perfgate

@@ -21,14 +21,16 @@ extern char** environ;
 namespace perfgate {
 namespace {
 
-// Our environment with `extra` entries added, an extra entry replacing one of the same name.
-std::vector<std::string> environment_with(const std::vector<std::string>& extra) {
+// Our environment without the `unset` names and with `extra` entries added, an extra entry replacing one of the same
+// name.
+std::vector<std::string> environment_with(const std::vector<std::string>& extra, const std::vector<std::string>& unset) {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string entry = *e;
     const std::string name = entry.substr(0, entry.find('='));
     bool replaced = false;
     for (const auto& x : extra) replaced = replaced || x.substr(0, x.find('=')) == name;
+    for (const auto& u : unset) replaced = replaced || u == name;
     if (!replaced) env.push_back(entry);
   }
   env.insert(env.end(), extra.begin(), extra.end());
@@ -78,7 +80,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   }
   if (!options.directory.empty()) posix_spawn_file_actions_addchdir_np(&actions, options.directory.c_str());
   std::vector<std::string> args = argv;
-  auto env = environment_with(options.env);
+  auto env = environment_with(options.env, options.unset);
   auto raw_args = pointers(args);
   auto raw_env = pointers(env);
   posix_spawnattr_t attributes;

@@ -23,6 +23,7 @@ struct ProcessOptions {
   /// > 0: a time limit. The child runs in its own process group, and the whole group is killed (SIGKILL) when
   /// the limit passes, so a hung benchmark or its children cannot hang perfgate.
   double timeout_seconds = 0.0;
+  std::vector<std::string> unset;     ///< names removed from the child's environment
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});

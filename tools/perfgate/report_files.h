@@ -3,6 +3,7 @@
 #include "report_data.h"
 
 #include <string>
+#include <vector>
 
 namespace perfgate {
 
@@ -16,5 +17,10 @@ void write_report_files(const std::string& folder, const ReportData& data, bool 
 /// Only a folder perfgate wrote (its .perfgate-report marker) is cleared; files of those names written by anyone
 /// else make it throw InputError instead. Touches nothing else; a folder that does not exist is fine.
 void clear_report_files(const std::string& folder);
+
+/// Throws InputError naming the input when one of `inputs` is a file the report in `folder` would clear or write
+/// (report.html, summary.md, verdicts.json, junit.xml, the marker, or an .svg/.png in plots/), however it is spelled:
+/// a report never deletes or replaces what it reads.
+void require_no_report_file_among(const std::string& folder, const std::vector<std::string>& inputs);
 
 }  // namespace perfgate

@@ -81,8 +81,11 @@ Results parse_results(const std::string& text, const std::string& source) {
     }
     const std::string time_unit = string_field(run, "time_unit", "ns", where);
     if (!is_time_unit(time_unit)) throw InputError(where + " has time_unit '" + time_unit + "' (expected ns, us, ms or s)");
-    // A run of no iterations measured nothing: its times are zeros, not fast results.
-    if (run.contains("iterations")) {
+    // A run of no iterations measured nothing: its times are zeros, not fast results. Google Benchmark records the
+    // count on every iteration run, so a run without it is refused too (the rule holds for every row, not only for
+    // rows that carry the field).
+    if (!run.contains("iterations")) throw InputError(where + " has no \"iterations\" (every Google Benchmark run records them)");
+    {
       const auto& iterations = run["iterations"];
       if (!iterations.is_number_integer()) throw InputError(where + " has \"iterations\" " + iterations.dump() + " (expected a whole number)");
       // (nlohmann reads a non-negative integer as unsigned: compare in the type it was read as, never wrapping)

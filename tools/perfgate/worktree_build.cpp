@@ -16,6 +16,7 @@ RevisionBuild build_revision(const std::string& repo_root, const std::string& wo
   b.build_dir = (std::filesystem::path(b.worktree) / "build" / preset).string();
   ProcessOptions quiet;
   quiet.standard_error = StandardError::merge;
+  quiet.unset = repository_selector_variables();  // the worktree belongs to repo_root, whatever the environment says
   if (!std::filesystem::exists(std::filesystem::path(b.worktree) / ".git")) {
     std::filesystem::create_directories(std::filesystem::path(b.worktree).parent_path());
     const auto r = run_process({"git", "-C", repo_root, "worktree", "add", "--detach", "--force", b.worktree, commit}, quiet);

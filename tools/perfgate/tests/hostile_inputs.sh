@@ -291,5 +291,84 @@ check update_one_capture_given_twice 2 --baseline "$b" --expect 'one capture giv
 results time_beyond_ns.json "$(row BM_T 0 '"real_time": 1e308, "cpu_time": 1, "time_unit": "s"')"
 check time_overflowing_in_ns 2 -- history record --db "$work/inf.db" --commit c1 --results "$in/time_beyond_ns.json"
 
+# ------------------------------------------------ 7. round two: containment, identity, storage names, presence
+# expect_that NAME CONDITION-COMMAND...: one more case, judged by a shell condition on what is left on disk.
+expect_that() {
+  local name=$1
+  shift
+  cases=$((cases + 1))
+  if "$@"; then echo "ok     $name"; else failures=$((failures + 1)); echo "DEFECT $name"; fi
+}
+same_content() { [[ -f $1 && $(cat "$1") == "$2" ]]; }
+# Path containment: a report folder's links are never followed, written through or deleted through.
+mkdir -p "$work/outside/pictures" && echo 'a user picture' >"$work/outside/pictures/1-mine.png"
+echo 'a user file' >"$work/outside/notes.md"
+mkdir -p "$work/linked_plots" && ln -s "$work/outside/pictures" "$work/linked_plots/plots"
+check report_plots_folder_is_a_link 2 --expect 'plots/ is a symbolic link' -- report --out "$work/linked_plots" --check "$in/same_in_us.json=$in/time_ms.json"
+expect_that report_kept_the_pictures_a_plots_link_led_to same_content "$work/outside/pictures/1-mine.png" 'a user picture'
+check report_into_an_earlier_report 0 -- report --out "$work/r7" --check "$in/same_in_us.json=$in/time_ms.json"
+for f in "$work"/r7/plots/*.svg; do rm "$f" && ln -s "$work/outside/notes.md" "$f"; done
+rm "$work/r7/summary.md" && ln -s "$work/outside/notes.md" "$work/r7/summary.md"
+check report_over_planted_links 0 -- report --out "$work/r7" --check "$in/same_in_us.json=$in/time_ms.json"
+expect_that report_wrote_nothing_through_planted_links same_content "$work/outside/notes.md" 'a user file'
+expect_that report_replaced_the_planted_links_by_files test -f "$work/r7/summary.md" -a ! -L "$work/r7/summary.md"
+check report_failing_over_planted_links 2 -- report --out "$work/r7" --check "$in/deep_results.json=$in/time_ms.json"
+ln -sf "$work/outside/notes.md" "$work/r7/plots/9-planted.svg"
+check report_clearing_over_a_planted_link 2 -- report --out "$work/r7" --check "$in/deep_results.json=$in/time_ms.json"
+expect_that report_cleared_links_not_their_targets same_content "$work/outside/notes.md" 'a user file'
+# A baseline kept as a link: a dangling one creates nothing anywhere; one reached through a relative link inside a
+# linked folder is read and written as one file.
+mkdir -p "$work/dangle"
+ln -s "$work/outside/created_through_a_link.json" "$work/dangle/baseline.json"
+check update_through_a_dangling_link 2 --expect 'leads to no file' -- update --allow-dirty --reason x --results "$in/slow_counter.json" --baseline "$work/dangle/baseline.json" --track n:lower:rel=0.5
+expect_that update_created_nothing_through_the_link test ! -e "$work/outside/created_through_a_link.json"
+mkdir -p "$work/real/sub" "$work/decoy/sub"
+cp "$in/counter.json" "$work/real/baseline.json"
+cp "$in/counter.json" "$work/decoy/baseline.json"
+ln -s "$work/real/sub" "$work/linked_sub"
+ln -s ../baseline.json "$work/real/sub/link.json"
+check update_through_a_relative_link_in_a_linked_folder 0 -- update --allow-dirty --reason x --results "$in/slow_counter.json" --baseline "$work/linked_sub/link.json"
+expect_that update_wrote_the_file_it_read grep -q '"value": 5' "$work/real/baseline.json"
+expect_that update_left_the_lexical_neighbour_alone cmp -s "$in/counter.json" "$work/decoy/baseline.json"
+expect_that update_kept_the_link test -L "$work/real/sub/link.json"
+# The repository of the baseline, not of the environment: an exported GIT_DIR names another (dirty) repository.
+git init -q "$work/target_repo" && cp "$in/counter.json" "$work/target_repo/baseline.json"
+git -C "$work/target_repo" -c user.email=t@t -c user.name=t add baseline.json
+git -C "$work/target_repo" -c user.email=t@t -c user.name=t commit -qm fixture
+git init -q "$work/other_repo" && echo x >"$work/other_repo/f" && git -C "$work/other_repo" add f
+git -C "$work/other_repo" -c user.email=t@t -c user.name=t commit -qm other && echo changed >"$work/other_repo/f"
+GIT_DIR="$work/other_repo/.git" GIT_WORK_TREE="$work/other_repo" check update_ignores_an_exported_git_dir 0 -- update --reason x --results "$in/slow_counter.json" --baseline "$work/target_repo/baseline.json"
+expect_that update_recorded_the_targets_commit grep -q "\"git_sha\": \"$(git -C "$work/target_repo" rev-parse HEAD)\"" "$work/target_repo/baseline.json"
+# Input/output identity: an output is never one of the command's inputs, however it is spelled.
+cp "$in/speedup.json" "$work/sp_in.json"
+check speedup_out_is_its_results 2 --baseline "$work/sp_in.json" --expect 'is the input' -- speedup --results "$work/sp_in.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp_in.json"
+ln -f "$work/sp_in.json" "$work/sp_hardlink.json"
+check speedup_out_is_a_hard_link_to_its_results 2 --baseline "$work/sp_in.json" -- speedup --results "$work/sp_in.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp_hardlink.json"
+cp "$in/speedup_limit.json" "$work/sp_base.json"
+check speedup_out_is_its_baseline 2 --baseline "$work/sp_base.json" -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --baseline "$work/sp_base.json" --out "$work/./sp_base.json"
+b=$(guard identity counter.json)
+check update_baseline_is_its_results 2 --baseline "$b" --expect 'is the input' -- update --allow-dirty --reason x --results "$b" --baseline "$b"
+check report_first_of_two 0 -- report --out "$work/r8" --check "$in/same_in_us.json=$in/time_ms.json"
+cp "$work/r8/verdicts.json" "$work/r8_verdicts_before.json"
+check report_reads_its_own_verdicts 2 --expect 'is a file the report' -- report --out "$work/r8" --check "$work/r8/verdicts.json=$in/time_ms.json"
+expect_that report_kept_the_file_it_was_given cmp -s "$work/r8/verdicts.json" "$work/r8_verdicts_before.json"
+ln -s "$work/r8/junit.xml" "$work/junit_link.xml"
+check report_reads_its_junit_through_a_link 2 -- report --out "$work/r8" --check "$work/junit_link.xml=$in/time_ms.json"
+# Storage names: SQLite's special names keep nothing, so a history is never given one.
+check history_db_empty_name 2 --expect 'not a file name' -- history record --db '' --commit c1 --results "$in/history_ms.json"
+check history_db_in_memory 2 --expect 'not a file name' -- history record --db ':memory:' --commit c1 --results "$in/history_ms.json"
+(cd "$work" && check history_db_uri 2 --absent "$work/u.db" -- history record --db 'file:u.db?mode=memory' --commit c1 --results "$in/history_ms.json")
+check history_show_uri 2 -- history show --db 'file:/etc/passwd?mode=ro'
+# Presence: a metric that was not measured is MISSING for every entry kind, advisory ones on another machine too.
+baseline all_advisory.json '{"benchmark": "BM_T", "field": "real_time", "value": 1.5, "unit": "ms", "direction": "lower", "tolerance": {"rel": 0.1}, "advisory": true}'
+printf '{"context": {"machine_fingerprint": "elsewhere"}, "benchmarks": []}\n' >"$in/empty_elsewhere.json"
+check empty_results_fail_an_all_advisory_baseline 1 --expect 'MISSING' -- compare --results "$in/empty_elsewhere.json" --baseline "$in/all_advisory.json"
+results other_benchmark.json "$(row BM_Other 0 '"real_time": 1, "cpu_time": 1, "time_unit": "ms"')"
+check advisory_entry_of_a_benchmark_that_did_not_run 1 --expect 'MISSING' -- compare --results "$in/other_benchmark.json" --baseline "$in/all_advisory.json"
+results no_iterations.json '{"name": "BM_T", "run_type": "iteration", "real_time": 1, "cpu_time": 1, "time_unit": "ms"}'
+check row_without_iterations 2 --expect 'no "iterations"' -- compare --results "$in/no_iterations.json" --baseline "$in/time_ms.json"
+results no_run_type_no_iterations.json '{"name": "BM_T", "real_time": 1, "cpu_time": 1, "time_unit": "ms"}'
+check row_without_run_type_or_iterations 2 -- compare --results "$in/no_run_type_no_iterations.json" --baseline "$in/time_ms.json"
+
 echo "hostile inputs: $cases cases, $((cases - failures)) handled as documented, $failures defects"
 [[ $failures == 0 ]]
