@@ -68,6 +68,7 @@ int run_history(const HistoryArgs& a) {
   for (const auto& [benchmark, field] : store.metrics(a.branch)) {
     if (field != a.field || (!a.benchmark.empty() && benchmark != a.benchmark)) continue;
     const auto points = store.series(a.branch, benchmark, field, a.last);
+    if (points.empty()) continue;  // listed but without runs on this branch: nothing to show, never a read past the end
     std::vector<double> values;
     for (const auto& p : points) values.push_back(p.value);
     ++shown;

@@ -42,9 +42,10 @@ class Statement {
     if (rc == SQLITE_DONE) return false;
     throw InputError("history '" + path_ + "': " + sqlite3_errmsg(sqlite3_db_handle(statement_)));
   }
-  std::string text(int column) const {
+  std::string text(int column) const {  // every byte, a NUL inside a name included (names are bound with their length)
     const auto* t = sqlite3_column_text(statement_, column);
-    return t != nullptr ? reinterpret_cast<const char*>(t) : "";
+    return t != nullptr ? std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(statement_, column)))
+                        : std::string();
   }
   double real(int column) const { return sqlite3_column_double(statement_, column); }
   int64_t integer(int column) const { return sqlite3_column_int64(statement_, column); }

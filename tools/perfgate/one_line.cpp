@@ -1,31 +1,15 @@
 #include "one_line.h"
 
-#include <cstdio>
+#include "utf8_text.h"
 
 namespace perfgate {
 
 std::string one_line(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\\') {
-      out += "\\\\";
-    } else if (byte < 0x20 || byte == 0x7f) {
-      char escaped[5];
-      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  // A backslash is doubled first, so that an escape visible_text writes cannot be forged by the text itself.
+  std::string doubled;
+  doubled.reserve(text.size());
+  for (const char c : text) doubled += c == '\\' ? std::string("\\\\") : std::string(1, c);
+  return visible_text(doubled);
 }
 
 std::string shell_quote(const std::string& text) {

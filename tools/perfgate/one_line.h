@@ -6,7 +6,8 @@
 namespace perfgate {
 
 /// `text` with control characters written as escapes: \n, \r, \t, \\ for a backslash, \xNN for the rest
-/// (including DEL). Printable bytes, UTF-8 included, pass unchanged.
+/// (including DEL and every byte that is not valid UTF-8), \u{NNNN} for C1 and bidirectional controls. Other
+/// characters pass unchanged (utf8_text.h's visible_text).
 std::string one_line(const std::string& text);
 
 /// `text` as one word of a POSIX shell command: unchanged when it holds only characters no shell treats

@@ -2,6 +2,7 @@
 #include "report_render.h"
 #include "number_format.h"
 #include "row_text.h"
+#include "utf8_text.h"
 
 #include <iomanip>
 #include <sstream>
@@ -9,14 +10,16 @@
 namespace perfgate {
 namespace {
 
-// Table cells: a '|' would end the cell, a newline the row; '<' is escaped so that GitHub does not render markup.
+// Text from outside as Markdown that renders as that text and nothing else: controls, invalid bytes and bidi controls
+// made visible (one line: a newline would end a table row), '<' and '>' as entities (no HTML), and every other ASCII
+// punctuation character that can start markup backslash-escaped, so that no name becomes a link, an image, emphasis,
+// code or a table cell's end.
 std::string cell(const std::string& text) {
   std::string out;
-  for (const char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else if (c == '<') out += "&lt;";
+  for (const char c : visible_text(text)) {
+    if (c == '<') out += "&lt;";
     else if (c == '>') out += "&gt;";
+    else if (std::string("\\`*_{}[]()#+-.!|~:&\"'$^").find(c) != std::string::npos) out += std::string("\\") + c;
     else out += c;
   }
   return out;
@@ -27,7 +30,7 @@ std::string cell(const std::string& text) {
 std::string render_markdown(const ReportData& data) {
   std::ostringstream out;
   out << "## " << cell(data.title) << ": **" << to_string(overall(data)) << "**\n\n";
-  out << "commit `" << cell(data.git_sha) << "` · " << cell(data.machine) << " · " << cell(data.date) << "\n\n";
+  out << "commit " << cell(data.git_sha) << " · " << cell(data.machine) << " · " << cell(data.date) << "\n\n";
   if (!data.benchmark_library_note.empty()) out << "> " << cell(data.benchmark_library_note) << "\n\n";
   if (data.speedup) {
     const auto& r = data.speedup->report;

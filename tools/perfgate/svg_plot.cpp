@@ -2,6 +2,7 @@
 #include "number_format.h"
 
 #include "stats.h"
+#include "utf8_text.h"
 #include "xml_escape.h"
 
 #include <algorithm>
@@ -80,7 +81,7 @@ class RowFrame {
       const auto at = shown.find(setting);
       if (at != std::string::npos) shown = shown.substr(0, at) + shown.substr(std::min(shown.size(), shown.find('/', at + 1)));
     }
-    if (shown.size() > 46) shown = shown.substr(0, 14) + "…" + shown.substr(shown.size() - 31);
+    shown = shorten(shown, 46, 14);  // by characters: a cut inside one would make the SVG invalid UTF-8
     out_ << "<text x=\"" << kLabelWidth - 8 << "\" y=\"" << row_y(row) + 4 << "\" text-anchor=\"end\"><title>" << escape_xml(text)
          << "</title>" << escape_xml(shown) << "</text>";
   }
@@ -204,7 +205,7 @@ std::string trend_chart(const std::string& title, const std::vector<Point>& poin
     out << "<circle class=\"sample\" cx=\"" << x(i) << "\" cy=\"" << y(points[i].value) << "\" r=\"3\" fill=\"#2c7fb8\"><title>"
         << escape_xml(points[i].label) << ": " << format_number(points[i].value, 6) << "</title></circle>";
     if (i % label_every == 0) {
-      out << "<text x=\"" << x(i) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\" fill=\"#444\">" << escape_xml(points[i].label.substr(0, 8))
+      out << "<text x=\"" << x(i) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\" fill=\"#444\">" << escape_xml(shorten(points[i].label, 8, 7))
           << "</text>";
     }
   }

@@ -1,22 +1,30 @@
 #include "xml_escape.h"
 
+#include "utf8_text.h"
+
 namespace perfgate {
 
 std::string escape_xml(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
+  // Code points, not bytes: invalid UTF-8 becomes U+FFFD (an XML document must be valid UTF-8), controls XML 1.0
+  // cannot carry are dropped, and bidirectional controls are shown by name instead of reordering what is read.
+  for_each_code_point(text, [&](uint32_t cp, int) {
+    switch (cp) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       case '\'': out += "&#39;"; break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') break;
-        out += c;
+        if ((cp < 0x20 && cp != '\n' && cp != '\t' && cp != '\r') || cp == 0xfffe || cp == 0xffff) break;
+        if (is_bidi_control(cp)) {
+          out += visible_text(utf8_of(cp));
+          break;
+        }
+        out += utf8_of(cp);
     }
-  }
+  });
   return out;
 }
 

@@ -370,5 +370,29 @@ check row_without_iterations 2 --expect 'no "iterations"' -- compare --results "
 results no_run_type_no_iterations.json '{"name": "BM_T", "real_time": 1, "cpu_time": 1, "time_unit": "ms"}'
 check row_without_run_type_or_iterations 2 -- compare --results "$in/no_run_type_no_iterations.json" --baseline "$in/time_ms.json"
 
+# Text is bytes: every output format gets valid text, cut on character boundaries, with no markup or control of its own.
+long_name="BM_$(printf 'é%.0s' $(seq 1 40))$(printf '\\u202e')"  # 40 two-byte characters: every cut point splits one unless counted in characters
+results text_names.json "$(row "$long_name" 0 '"real_time": 1, "cpu_time": 1, "time_unit": "ms"')" \
+  "$(row 'BM_\u0000nul\u0007\u001b[31m' 0 '"real_time": 1, "cpu_time": 1, "time_unit": "ms"')" \
+  "$(row 'BM_![x](http://example.invalid/x.png) [y](http://example.invalid) *b* `c` | d' 0 '"real_time": 1, "cpu_time": 1, "time_unit": "ms"')"
+printf '%s' "$(cat "$in/text_names.json")" | sed 's/BM_\\u0000nul/BM_\\u0000nul\\udcff/' >/dev/null  # (kept valid JSON; invalid UTF-8 is added below as raw bytes)
+printf '{"context": {"git_sha": "abc\xff\xfe"}, "benchmarks": [{"name": "BM_\xc3", "run_type": "iteration", "iterations": 1, "real_time": 1, "cpu_time": 1, "time_unit": "ms"}]}\n' >"$in/invalid_utf8.json"
+entry_for() { printf '{"benchmark": "%s", "field": "real_time", "value": 0.5, "unit": "ms", "direction": "lower", "tolerance": {"rel": 0.1}}' "$1"; }
+# Every name fails its entry, so that each is listed in the summary's table, the JUnit failures and the plots.
+baseline text_baseline.json "$(entry_for "$long_name")" "$(entry_for 'BM_\u0000nul\u0007\u001b[31m')" \
+  "$(entry_for 'BM_![x](http://example.invalid/x.png) [y](http://example.invalid) *b* `c` | d')"
+check report_of_hostile_names 1 -- report --out "$work/r9" --check "$in/text_names.json=$in/text_baseline.json"
+for xml in "$work"/r9/junit.xml "$work"/r9/plots/*.svg; do
+  expect_that "xml_parses_$(basename "$xml")" xmllint --noout "$xml"
+done
+expect_that summary_lists_the_names grep -aq 'BM\\_\\!\\\[x\\\]' "$work/r9/summary.md"
+expect_that summary_has_no_raw_bidi_control bash -c "! grep -aq \$'\\u202e' '$work/r9/summary.md'"
+expect_that summary_has_no_image_or_link bash -c "! grep -aEq '!\\[x\\]\\(|\\[y\\]\\(' '$work/r9/summary.md'"
+expect_that summary_rows_stay_rows bash -c "[[ \$(grep -ac '^| FAIL' '$work/r9/summary.md') == 3 ]] && ! grep -aq \$'\\x1b' '$work/r9/summary.md'"
+check compare_shows_controls_by_name 1 --expect 'u\{202e\}' --forbid $'\u202e' -- compare --results "$in/text_names.json" --baseline "$in/text_baseline.json"
+check report_of_invalid_utf8 2 -- report --out "$work/r10" --check "$in/invalid_utf8.json=$in/time_ms.json"
+check history_record_nul_name 0 -- history record --db "$work/nul.db" --commit c1 --results "$in/text_names.json"
+check history_show_nul_name 0 --expect 'BM_\\x00nul' -- history show --db "$work/nul.db"
+
 echo "hostile inputs: $cases cases, $((cases - failures)) handled as documented, $failures defects"
 [[ $failures == 0 ]]
