@@ -39,12 +39,15 @@ Calibration calibrate(const std::vector<Results>& runs, const CalibrationOptions
       if (m.field == options.field && units.emplace(m.benchmark, m.unit).second) order.push_back(m.benchmark);
   if (order.empty()) throw InputError("calibrate: no benchmark reports '" + options.field + "' in the runs given");
 
+  std::vector<MeasurementIndex> indices;
+  indices.reserve(runs.size());
+  for (const auto& r : runs) indices.emplace_back(r);
   Calibration out;
   for (const auto& name : order) {
     std::vector<double> log_medians, cvs, normalised;
     std::vector<double> medians;
-    for (const auto& r : runs) {
-      const auto values = values_in_unit(r, name, options.field, units[name]);  // one unit across runs
+    for (const auto& index : indices) {
+      const auto values = index.values_in_unit(name, options.field, units[name]);  // one unit across runs
       if (values.empty()) continue;
       const double m = median(values);
       if (!(m > 0.0)) continue;

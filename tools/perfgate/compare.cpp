@@ -32,6 +32,7 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
   const bool same_machine = !machine.empty() && machine == baseline.provenance.machine_fingerprint;
   std::vector<Row> rows;
   std::set<std::string> baselined;
+  const MeasurementIndex index(results);  // one lookup per entry, not one scan of every measurement
   for (const auto& e : baseline.entries) {
     baselined.insert(e.benchmark);
     Row row;
@@ -50,7 +51,7 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
     row.baseline_machine = baseline.provenance.machine_fingerprint;
     // Presence first, for every kind of entry: a metric that was not measured is MISSING whether or not its value
     // would be judged on this machine (an advisory timing that vanished means its benchmark did not run).
-    const auto values = values_in_unit(results, e.benchmark, e.field, e.unit);
+    const auto values = index.values_in_unit(e.benchmark, e.field, e.unit);
     row.samples = static_cast<int>(values.size());
     if (values.empty()) {
       row.verdict = Verdict::missing;

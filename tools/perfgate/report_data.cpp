@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace perfgate {
@@ -45,8 +46,9 @@ CheckSection load_check(const std::string& results_path, const std::string& base
   const auto results = read_results(results_path);
   section.rows = compare(results, read_baseline(baseline_path));
   section.context = results.context;
+  const MeasurementIndex index(results);
   for (const auto& row : section.rows) {
-    if (row.verdict != Verdict::unbaselined) section.samples[{row.benchmark, row.field}] = values_of(results, row.benchmark, row.field);
+    if (row.verdict != Verdict::unbaselined) section.samples[{row.benchmark, row.field}] = index.values_of(row.benchmark, row.field);
   }
   return section;
 }
@@ -79,13 +81,15 @@ AblationSection load_ablation(const std::string& results_path) {
   AblationSection section;
   section.results_path = results_path;
   std::vector<std::string> order;
+  std::set<std::string> seen;
   for (const auto& m : results.measurements) {
     if (m.field != "real_time") continue;
-    if (std::find(order.begin(), order.end(), m.benchmark) == order.end()) order.push_back(m.benchmark);
+    if (seen.insert(m.benchmark).second) order.push_back(m.benchmark);
     if (section.unit.empty()) section.unit = m.unit;  // every bar in the first run's unit
   }
   if (order.empty()) throw InputError("--ablation: no timed benchmark in " + results_path);
-  for (const auto& name : order) section.bars.push_back({name, median(values_in_unit(results, name, "real_time", section.unit))});
+  const MeasurementIndex index(results);
+  for (const auto& name : order) section.bars.push_back({name, median(index.values_in_unit(name, "real_time", section.unit))});
   return section;
 }
 

@@ -113,24 +113,58 @@ Results parse_results(const std::string& text, const std::string& source) {
 
 Results read_results(const std::string& path) { return parse_results(read_whole_file(path, "results"), path); }
 
-std::vector<double> values_in_unit(const Results& results, const std::string& benchmark, const std::string& field,
-                                   const std::string& unit) {
-  std::vector<std::pair<int, double>> found;
-  for (const auto& m : results.measurements) {
-    if (m.benchmark != benchmark || m.field != field) continue;
-    double value = m.value;
-    if (is_time_unit(m.unit) && is_time_unit(unit)) {
-      value = convert_time(m.value, m.unit, unit);
-    } else if (is_time_unit(m.unit) || is_time_unit(unit)) {
-      throw InputError(results.source + ": '" + benchmark + "' " + field + " is measured in '" + m.unit +
-                       "' but judged in '" + unit + "'; a time and a non-time cannot be compared");
-    }
-    found.emplace_back(m.repetition, value);
+namespace {
+
+// One measurement's value in `unit` (see values_in_unit).
+double in_unit(const Results& results, const Measurement& m, const std::string& unit) {
+  if (is_time_unit(m.unit) && is_time_unit(unit)) return convert_time(m.value, m.unit, unit);
+  if (is_time_unit(m.unit) || is_time_unit(unit)) {
+    throw InputError(results.source + ": '" + m.benchmark + "' " + m.field + " is measured in '" + m.unit +
+                     "' but judged in '" + unit + "'; a time and a non-time cannot be compared");
   }
+  return m.value;
+}
+
+// The values of `chosen` measurements in repetition order.
+template <typename Value>
+std::vector<double> in_repetition_order(const Results& results, const std::vector<size_t>& chosen, Value value) {
+  std::vector<std::pair<int, double>> found;
+  for (const size_t i : chosen) found.emplace_back(results.measurements[i].repetition, value(results.measurements[i]));
   std::sort(found.begin(), found.end());
   std::vector<double> values;
   for (const auto& [rep, v] : found) values.push_back(v);
   return values;
+}
+
+}  // namespace
+
+std::vector<double> values_in_unit(const Results& results, const std::string& benchmark, const std::string& field,
+                                   const std::string& unit) {
+  return MeasurementIndex(results).values_in_unit(benchmark, field, unit);
+}
+
+MeasurementIndex::MeasurementIndex(const Results& results) : results_(results) {
+  for (size_t i = 0; i < results.measurements.size(); ++i) {
+    positions_[{results.measurements[i].benchmark, results.measurements[i].field}].push_back(i);
+  }
+}
+
+const std::vector<size_t>* MeasurementIndex::positions(const std::string& benchmark, const std::string& field) const {
+  const auto found = positions_.find({benchmark, field});
+  return found == positions_.end() ? nullptr : &found->second;
+}
+
+std::vector<double> MeasurementIndex::values_in_unit(const std::string& benchmark, const std::string& field,
+                                                     const std::string& unit) const {
+  const auto* chosen = positions(benchmark, field);
+  if (chosen == nullptr) return {};
+  return in_repetition_order(results_, *chosen, [&](const Measurement& m) { return in_unit(results_, m, unit); });
+}
+
+std::vector<double> MeasurementIndex::values_of(const std::string& benchmark, const std::string& field) const {
+  const auto* chosen = positions(benchmark, field);
+  if (chosen == nullptr) return {};
+  return in_repetition_order(results_, *chosen, [](const Measurement& m) { return m.value; });
 }
 
 void append_repetitions(Results& pooled, const Results& more) {
@@ -143,14 +177,7 @@ void append_repetitions(Results& pooled, const Results& more) {
 }
 
 std::vector<double> values_of(const Results& results, const std::string& benchmark, const std::string& field) {
-  std::vector<std::pair<int, double>> found;
-  for (const auto& m : results.measurements) {
-    if (m.benchmark == benchmark && m.field == field) found.emplace_back(m.repetition, m.value);
-  }
-  std::sort(found.begin(), found.end());
-  std::vector<double> values;
-  for (const auto& [rep, v] : found) values.push_back(v);
-  return values;
+  return MeasurementIndex(results).values_of(benchmark, field);
 }
 
 }  // namespace perfgate

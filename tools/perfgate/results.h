@@ -32,9 +32,26 @@ Results read_results(const std::string& path);
 Results parse_results(const std::string& text, const std::string& source);
 
 /// All values of (benchmark, field) in `unit`, in repetition order; empty when absent. Times are converted
-/// between ns, us, ms and s; a time judged in a non-time unit (or the reverse) throws InputError.
+/// between ns, us, ms and s; a time judged in a non-time unit (or the reverse) throws InputError. One lookup scans
+/// every measurement: a caller looking up many metrics builds a MeasurementIndex once instead.
 std::vector<double> values_in_unit(const Results& results, const std::string& benchmark, const std::string& field,
                                    const std::string& unit);
+
+/// The measurements of `results` grouped by (benchmark, field), built once in O(M log M); each lookup is then
+/// logarithmic, so judging E entries against M measurements costs O((E + M) log M), never E·M. `results` must outlive
+/// the index and stay unchanged while it is used.
+class MeasurementIndex {
+ public:
+  explicit MeasurementIndex(const Results& results);
+  /// As the free values_in_unit and values_of, without the scan.
+  std::vector<double> values_in_unit(const std::string& benchmark, const std::string& field, const std::string& unit) const;
+  std::vector<double> values_of(const std::string& benchmark, const std::string& field) const;
+
+ private:
+  const std::vector<size_t>* positions(const std::string& benchmark, const std::string& field) const;
+  const Results& results_;
+  std::map<std::pair<std::string, std::string>, std::vector<size_t>> positions_;
+};
 
 /// Appends `more`'s measurements to `pooled` as further repetitions: their indices are shifted past every index
 /// `pooled` holds, so no repetition of either replaces or pairs with one of the other's.

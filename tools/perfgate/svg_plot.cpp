@@ -26,6 +26,27 @@ double tick_step(double low, double high) {
   return 10.0 * power;
 }
 
+// The tick values over [low, high]: multiples k·step for whole k, at most kMaxTicks of them, strictly increasing. Counted
+// by k, never by adding step to a value: where step is below the values' resolution (values one ulp apart near 1e16)
+// t + step == t, and a loop that adds would never end. Such a range gets its two ends as ticks.
+std::vector<double> ticks(double low, double high) {
+  constexpr double kMaxTicks = 12;
+  std::vector<double> out;
+  if (!std::isfinite(low) || !std::isfinite(high) || !(high >= low)) return out;
+  const double step = tick_step(low, high);
+  const double first = std::ceil(low / step), last = std::floor((high + 1e-9 * step) / step);
+  if (!(last - first < kMaxTicks) || first * step + step == first * step) {
+    out.push_back(low);
+    if (high > low) out.push_back(high);
+    return out;
+  }
+  for (double k = first; k <= last; k += 1.0) {
+    const double t = k * step;
+    if (out.empty() || t > out.back()) out.push_back(std::abs(t) < 1e-12 * step ? 0.0 : t);
+  }
+  return out;
+}
+
 // The value range of everything drawn, padded by 5 %, never empty.
 struct Range {
   double low = 0.0, high = 1.0;
@@ -45,6 +66,13 @@ struct Range {
     const double span = high - low > 0.0 ? high - low : std::max(std::abs(high), 1.0);
     if (!from_zero || low < 0.0) low -= 0.05 * span;
     high += 0.05 * span;
+    // Values a few ulps apart pad to nothing at their magnitude: widen by a relative amount, so that the axis has a
+    // length and no coordinate divides by zero.
+    if (!(high > low)) {
+      const double widen = std::max(std::abs(high), 1.0) * 1e-6;
+      low -= widen;
+      high += widen;
+    }
   }
   bool empty = true;
 };
@@ -61,11 +89,9 @@ class RowFrame {
     const double bottom = height_ - kAxis;
     out_ << "<line x1=\"" << kLabelWidth << "\" y1=\"" << bottom << "\" x2=\"" << kWidth - kRight << "\" y2=\"" << bottom
          << "\" stroke=\"#444\"/>";
-    const double step = tick_step(range_.low, range_.high);
-    for (double t = std::ceil(range_.low / step) * step; t <= range_.high + 1e-9 * step; t += step) {
+    for (const double t : ticks(range_.low, range_.high)) {
       out_ << "<line x1=\"" << x(t) << "\" y1=\"" << bottom << "\" x2=\"" << x(t) << "\" y2=\"" << bottom + 4 << "\" stroke=\"#444\"/>"
-           << "<text x=\"" << x(t) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\">" << format_number(std::abs(t) < 1e-12 * step ? 0.0 : t, 4)
-           << "</text>";
+           << "<text x=\"" << x(t) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\">" << format_number(t, 4) << "</text>";
     }
     out_ << "<text x=\"" << (kLabelWidth + kWidth - kRight) / 2 << "\" y=\"" << bottom + 32 << "\" text-anchor=\"middle\" fill=\"#444\">"
          << escape_xml(unit) << "</text>";
@@ -183,8 +209,7 @@ std::string trend_chart(const std::string& title, const std::vector<Point>& poin
       << "</title><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/><text x=\"8\" y=\"20\" font-size=\"14\" font-weight=\"bold\">"
       << escape_xml(title) << "</text><line x1=\"" << left << "\" y1=\"" << bottom << "\" x2=\"" << kWidth - kRight << "\" y2=\"" << bottom
       << "\" stroke=\"#444\"/><line x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\"" << bottom << "\" stroke=\"#444\"/>";
-  const double step = tick_step(range.low, range.high);
-  for (double t = std::ceil(range.low / step) * step; t <= range.high + 1e-9 * step; t += step) {
+  for (const double t : ticks(range.low, range.high)) {
     out << "<text x=\"" << left - 6 << "\" y=\"" << y(t) + 4 << "\" text-anchor=\"end\">" << format_number(t, 4) << "</text>";
   }
   out << "<text x=\"12\" y=\"" << (top + bottom) / 2 << "\" transform=\"rotate(-90 12 " << (top + bottom) / 2

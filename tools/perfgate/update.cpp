@@ -6,6 +6,7 @@
 #include "time_units.h"
 
 #include <cmath>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -98,8 +99,11 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
       entries.push_back(e);
     }
   }
+  const MeasurementIndex first_index(first);
+  const std::optional<MeasurementIndex> second_index = captures.size() > 1 ? std::optional<MeasurementIndex>(std::in_place, captures[1])
+                                                                           : std::nullopt;
   for (auto& e : entries) {
-    const auto values = values_in_unit(first, e.benchmark, e.field, e.unit);
+    const auto values = first_index.values_in_unit(e.benchmark, e.field, e.unit);
     if (values.empty()) {
       throw InputError("update: baselined metric " + e.benchmark + " / " + e.field + " is absent from " + first.source +
                        " (remove it from the baseline by hand, with review, if it is gone on purpose)");
@@ -110,7 +114,7 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
       if (captures.size() < 2) {
         throw InputError("update: " + e.benchmark + " / " + e.field + " is a timing; give two captures (--results twice)");
       }
-      const auto again = values_in_unit(captures[1], e.benchmark, e.field, e.unit);
+      const auto again = second_index->values_in_unit(e.benchmark, e.field, e.unit);
       Entry probe = e;  // the band around the first capture, either way: the second must fall inside it
       probe.value = fresh;
       probe.direction = Direction::either;
