@@ -92,6 +92,11 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
     entry.field = required_string(e, "field", where);
     if (!e.contains("value")) throw InputError(where + ": 'value' missing");
     entry.value = finite_number(e["value"], where + ": 'value'");
+    const auto& written = e["value"];
+    if (written.is_number_integer() && !written.is_number_unsigned()) entry.integer = written.get<int64_t>();
+    if (written.is_number_unsigned() && written.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX)) {
+      entry.integer = static_cast<int64_t>(written.get<uint64_t>());
+    }
     if (!e.contains("unit") || !e["unit"].is_string()) throw InputError(where + ": 'unit' must be a string");
     entry.unit = e["unit"].get<std::string>();
     const auto direction = required_string(e, "direction", where);
@@ -144,7 +149,7 @@ std::string to_json_text(const Baseline& b) {
   for (const auto& e : b.entries) {
     json t;
     t[to_string(e.tolerance.kind)] = e.tolerance.kind == Tolerance::Kind::exact ? json(true) : json(e.tolerance.amount);
-    json entry = {{"benchmark", e.benchmark}, {"field", e.field},   {"value", e.value},
+    json entry = {{"benchmark", e.benchmark}, {"field", e.field},   {"value", e.integer ? json(*e.integer) : json(e.value)},
                   {"unit", e.unit},           {"direction", to_string(e.direction)}, {"tolerance", t}};
     if (e.limit) entry["limit"] = *e.limit;
     if (e.advisory) entry["advisory"] = true;

@@ -1,5 +1,6 @@
 #pragma once
 // Committed baselines: what a metric was, which way is better, and how far it may move.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct Entry {
   /// An absolute timing (or any figure that depends on the machine's speed): compared only when the results
   /// come from the machine the baseline was recorded on (same machine_fingerprint), and never failing the gate.
   bool advisory = false;
+  /// `value` exactly, when the baseline wrote a whole number within int64: an exact entry compares it with the
+  /// results' integers (a double holds every integer only up to 2^53), and a rewrite writes it back digit for digit.
+  std::optional<int64_t> integer;
 };
 
 struct Provenance {

@@ -14,6 +14,14 @@ double median(std::vector<double> v) {
   return v.size() % 2 == 1 ? v[mid] : 0.5 * v[mid - 1] + 0.5 * v[mid];
 }
 
+std::optional<int64_t> integer_median(std::vector<int64_t> v) {
+  if (v.empty()) return std::nullopt;
+  std::sort(v.begin(), v.end());
+  const size_t mid = v.size() / 2;
+  if (v.size() % 2 == 1) return v[mid];
+  return v[mid - 1] == v[mid] ? std::optional<int64_t>(v[mid]) : std::nullopt;
+}
+
 std::string to_string(Verdict v) {
   switch (v) {
     case Verdict::pass: return "PASS";
@@ -66,7 +74,14 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
       continue;
     }
     row.value = median(values);
-    if (!row.band.contains(row.value)) row.findings.push_back(Finding::beyond_tolerance);
+    const auto exact = e.tolerance.kind == Tolerance::Kind::exact && e.integer ? index.integers_of(e.benchmark, e.field) : std::nullopt;
+    if (exact) {
+      // Whole numbers judged as whole numbers: the median count must be the baseline's (counts beyond 2^53, which
+      // doubles round together, stay apart).
+      if (integer_median(*exact) != e.integer) row.findings.push_back(Finding::beyond_tolerance);
+    } else if (!row.band.contains(row.value)) {
+      row.findings.push_back(Finding::beyond_tolerance);
+    }
     if (e.limit && e.direction != Direction::either && (e.direction == Direction::higher ? row.value < *e.limit : row.value > *e.limit)) {
       row.findings.push_back(Finding::beyond_limit);
     }

@@ -3,6 +3,8 @@
 #include "baseline.h"
 #include "results.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,9 @@ struct Row {
 std::vector<Row> compare(const Results& results, const Baseline& baseline);
 
 double median(std::vector<double> values);
+/// The median of whole numbers as a whole number: the middle one, or the two middle ones when they are equal; nullopt
+/// when they differ (the median is then not a whole number) or there are none.
+std::optional<int64_t> integer_median(std::vector<int64_t> values);
 std::string to_string(Verdict v);
 
 /// 0 when every row passed, is unbaselined or advisory, 1 when any failed or is missing.

@@ -105,7 +105,12 @@ Results parse_results(const std::string& text, const std::string& source) {
       if (is_time && !std::isfinite(convert_time(v, time_unit, "ns"))) {
         throw InputError(source + ": '" + name + "' has a " + field + " of " + value.dump() + " " + time_unit + ", beyond any time");
       }
-      results.measurements.push_back({name, field, v, is_time ? time_unit : "", repetition});
+      std::optional<int64_t> integer;
+      if (value.is_number_integer() && !value.is_number_unsigned()) integer = value.get<int64_t>();
+      if (value.is_number_unsigned() && value.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX)) {
+        integer = static_cast<int64_t>(value.get<uint64_t>());
+      }
+      results.measurements.push_back({name, field, v, is_time ? time_unit : "", repetition, integer});
     }
   }
   return results;
@@ -159,6 +164,21 @@ std::vector<double> MeasurementIndex::values_in_unit(const std::string& benchmar
   const auto* chosen = positions(benchmark, field);
   if (chosen == nullptr) return {};
   return in_repetition_order(results_, *chosen, [&](const Measurement& m) { return in_unit(results_, m, unit); });
+}
+
+std::optional<std::vector<int64_t>> MeasurementIndex::integers_of(const std::string& benchmark, const std::string& field) const {
+  const auto* chosen = positions(benchmark, field);
+  if (chosen == nullptr) return std::nullopt;
+  std::vector<std::pair<int, int64_t>> found;
+  for (const size_t i : *chosen) {
+    const auto& m = results_.measurements[i];
+    if (!m.integer) return std::nullopt;
+    found.emplace_back(m.repetition, *m.integer);
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<int64_t> values;
+  for (const auto& [rep, v] : found) values.push_back(v);
+  return values;
 }
 
 std::vector<double> MeasurementIndex::values_of(const std::string& benchmark, const std::string& field) const {

@@ -1,6 +1,8 @@
 #pragma once
 // Google Benchmark JSON results: the measurements perfgate judges.
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,9 @@ struct Measurement {
   double value = 0.0;
   std::string unit;            ///< time unit for times ("ms", "us", ...), "" for counters
   int repetition = 0;          ///< repetition index of an iteration run
+  /// The value as written when the JSON wrote a whole number within int64 (counts, instruction counts): kept exact,
+  /// since a double holds every integer only up to 2^53.
+  std::optional<int64_t> integer;
 };
 
 struct Results {
@@ -46,6 +51,9 @@ class MeasurementIndex {
   /// As the free values_in_unit and values_of, without the scan.
   std::vector<double> values_in_unit(const std::string& benchmark, const std::string& field, const std::string& unit) const;
   std::vector<double> values_of(const std::string& benchmark, const std::string& field) const;
+  /// The exact values of (benchmark, field) in repetition order, or nullopt when absent or when any of them was not
+  /// written as a whole number within int64.
+  std::optional<std::vector<int64_t>> integers_of(const std::string& benchmark, const std::string& field) const;
 
  private:
   const std::vector<size_t>* positions(const std::string& benchmark, const std::string& field) const;

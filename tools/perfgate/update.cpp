@@ -109,6 +109,9 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
                        " (remove it from the baseline by hand, with review, if it is gone on purpose)");
     }
     const double fresh = median(values);
+    // A count written as a whole number is kept as one (written back digit for digit, judged exactly).
+    const auto integers = first_index.integers_of(e.benchmark, e.field);
+    const std::optional<int64_t> fresh_integer = integers ? integer_median(*integers) : std::nullopt;
     const bool is_new = std::isnan(e.value);
     if (is_time_unit(e.unit)) {
       if (captures.size() < 2) {
@@ -126,6 +129,7 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
     if (is_new) {
       plan.diff.push_back("+ " + e.benchmark + " " + e.field + ": " + format_number(fresh) + " (new)");
       e.value = fresh;
+      e.integer = fresh_integer;
       continue;
     }
     const bool better = e.direction == Direction::higher ? fresh > e.value : e.direction == Direction::lower && fresh < e.value;
@@ -133,8 +137,10 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
       plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format_number(e.value) + " kept (ratchet; measured " + format_number(fresh) + ")");
       continue;
     }
-    plan.diff.push_back((fresh == e.value ? "= " : "~ ") + e.benchmark + " " + e.field + ": " + format_number(e.value) + " -> " + format_number(fresh));
+    plan.diff.push_back((fresh == e.value && fresh_integer == e.integer ? "= " : "~ ") + e.benchmark + " " + e.field + ": " +
+                        format_number(e.value) + " -> " + format_number(fresh));
     e.value = fresh;
+    e.integer = fresh_integer;
   }
   plan.next.entries = entries;
   // Never plan what compare would refuse (a band that overflows, a value JSON cannot hold): check the very text.

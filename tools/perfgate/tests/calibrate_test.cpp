@@ -13,7 +13,7 @@ namespace {
 perfgate::Results run_with(const std::vector<double>& times) {
   perfgate::Results r;
   r.source = "test";
-  for (size_t i = 0; i < times.size(); ++i) r.measurements.push_back({"BM_X", "real_time", times[i], "ms", static_cast<int>(i)});
+  for (size_t i = 0; i < times.size(); ++i) r.measurements.push_back({"BM_X", "real_time", times[i], "ms", static_cast<int>(i), std::nullopt});
   return r;
 }
 
@@ -50,8 +50,8 @@ TEST(calibrate, counts_each_speedup_verdict_where_it_belongs) {
     for (int i = 0; i < 10; ++i) {
       const double ref = 60.0 + (i % 3);
       const double wobble = 1.0 + jitter * ((i % 2 == 0) ? 1.0 : -1.0) * (1.0 + 0.1 * i);
-      r.measurements.push_back({"ref", "real_time", ref, "ms", i});
-      r.measurements.push_back({"cand", "real_time", ref / factor * wobble, "ms", i});
+      r.measurements.push_back({"ref", "real_time", ref, "ms", i, std::nullopt});
+      r.measurements.push_back({"cand", "real_time", ref / factor * wobble, "ms", i, std::nullopt});
     }
     return r;
   };

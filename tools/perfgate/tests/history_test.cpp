@@ -59,7 +59,7 @@ TEST(history_store, keeps_runs_in_order_and_reopens) {
   perfgate::Results r;
   r.source = "test";
   for (int run = 0; run < 3; ++run) {
-    r.measurements = {{"BM_A", "real_time", 10.0 + run, "ms", 0}, {"BM_A", "real_time", 12.0 + run, "ms", 1}};
+    r.measurements = {{"BM_A", "real_time", 10.0 + run, "ms", 0, std::nullopt}, {"BM_A", "real_time", 12.0 + run, "ms", 1, std::nullopt}};
     perfgate::HistoryStore store(path, perfgate::HistoryStore::Access::create);
     EXPECT_EQ(store.record({"sha" + std::to_string(run), "main", "2026-11-22T00:00:0" + std::to_string(run) + "Z", "m"}, {r}), 1u);
   }
@@ -81,7 +81,7 @@ TEST(history_store, a_series_is_in_one_unit_when_runs_recorded_different_ones) {
   perfgate::Results r;
   r.source = "test";
   for (const auto& [value, unit] : std::vector<std::pair<double, std::string>>{{10.0, "ms"}, {10000.0, "us"}}) {
-    r.measurements = {{"BM_A", "real_time", value, unit, 0}};
+    r.measurements = {{"BM_A", "real_time", value, unit, 0, std::nullopt}};
     perfgate::HistoryStore store(path, perfgate::HistoryStore::Access::create);
     store.record({"sha-" + unit, "main", "2026-11-22T00:00:00Z", "m"}, {r});
   }

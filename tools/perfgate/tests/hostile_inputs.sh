@@ -394,5 +394,23 @@ check report_of_invalid_utf8 2 -- report --out "$work/r10" --check "$in/invalid_
 check history_record_nul_name 0 -- history record --db "$work/nul.db" --commit c1 --results "$in/text_names.json"
 check history_show_nul_name 0 --expect 'BM_\\x00nul' -- history show --db "$work/nul.db"
 
+# Numbers: a plot whose values lie one ulp apart near 1e16 (adding a tick step there changes nothing) must end.
+results ulp_apart.json "$(row BM_T 0 '"n": 10000000000000000')" "$(row BM_T 1 '"n": 10000000000000002')" "$(row BM_T 2 '"n": 10000000000000004')"
+baseline ulp_baseline.json '{"benchmark": "BM_T", "field": "n", "value": 10000000000000002, "unit": "", "direction": "either", "tolerance": {"exact": true}}'
+check report_of_values_one_ulp_apart 0 -- report --out "$work/r11" --check "$in/ulp_apart.json=$in/ulp_baseline.json"
+expect_that plot_of_values_one_ulp_apart_has_no_nan bash -c "! grep -aq 'nan' '$work'/r11/plots/*.svg"
+
+# Exact integers stay exact: counts beyond 2^53 that a double rounds together are told apart, and written back digit
+# for digit.
+baseline exact_big.json '{"benchmark": "BM_T", "field": "instructions", "value": 9007199254740993, "unit": "", "direction": "either", "tolerance": {"exact": true}}'
+results count_one_less.json "$(row BM_T 0 '"instructions": 9007199254740992')"
+results count_same.json "$(row BM_T 0 '"instructions": 9007199254740993')"
+check exact_count_beyond_2_53_one_less_fails 1 -- compare --results "$in/count_one_less.json" --baseline "$in/exact_big.json"
+check exact_count_beyond_2_53_same_passes 0 -- compare --results "$in/count_same.json" --baseline "$in/exact_big.json"
+b=$(guard exact_update exact_big.json)
+check update_of_an_exact_count 0 -- update --allow-dirty --reason x --results "$in/count_one_less.json" --baseline "$b"
+expect_that update_wrote_the_count_digit_for_digit grep -q '"value": 9007199254740992$' "$b"
+check exact_count_after_update_judged_exactly 1 -- compare --results "$in/count_same.json" --baseline "$b"
+
 echo "hostile inputs: $cases cases, $((cases - failures)) handled as documented, $failures defects"
 [[ $failures == 0 ]]

@@ -191,7 +191,7 @@ TEST(perfgate_update, a_new_value_is_the_median_of_the_repetitions) {
   perfgate::Results r;
   r.source = "test";
   const double reps[] = {9.0, 4.0, 6.0, 7.0, 5.0};  // the median is neither the first nor the last
-  for (int i = 0; i < 5; ++i) r.measurements.push_back({"BM_Step", "instructions", reps[i], "", i});
+  for (int i = 0; i < 5; ++i) r.measurements.push_back({"BM_Step", "instructions", reps[i], "", i, std::nullopt});
   const auto plan = perfgate::plan_update({r}, std::nullopt, {perfgate::parse_track_spec("instructions:lower:rel=0.01")}, false, {});
   ASSERT_EQ(plan.next.entries.size(), 1u);
   EXPECT_EQ(plan.next.entries[0].value, 6.0);
@@ -217,8 +217,8 @@ TEST(perfgate_report, the_aim_is_judged_at_the_target_not_at_the_gate) {
   r.source = "test";
   const double ref[] = {60, 62, 58, 61, 59, 63, 60, 61, 64, 57};
   for (int i = 0; i < 10; ++i) {
-    r.measurements.push_back({"ref", "real_time", ref[i], "ms", i});
-    r.measurements.push_back({"cand", "real_time", ref[i] / (4.0 + 0.01 * i), "ms", i});
+    r.measurements.push_back({"ref", "real_time", ref[i], "ms", i, std::nullopt});
+    r.measurements.push_back({"cand", "real_time", ref[i] / (4.0 + 0.01 * i), "ms", i, std::nullopt});
   }
   const auto s = perfgate::judge_speedup_section(r, "r.json", "ref", "cand", 3.0, 6.0);
   EXPECT_EQ(s.report.verdict, perfgate::SpeedupVerdict::pass);

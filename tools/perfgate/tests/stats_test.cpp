@@ -43,8 +43,8 @@ perfgate::Results paired(const std::vector<double>& ref, const std::vector<doubl
   perfgate::Results r;
   r.source = "test";
   for (size_t i = 0; i < ref.size(); ++i) {
-    r.measurements.push_back({"ref", "real_time", ref[i], "ms", static_cast<int>(i)});
-    r.measurements.push_back({"cand", "real_time", cand[i], "ms", static_cast<int>(i)});
+    r.measurements.push_back({"ref", "real_time", ref[i], "ms", static_cast<int>(i), std::nullopt});
+    r.measurements.push_back({"cand", "real_time", cand[i], "ms", static_cast<int>(i), std::nullopt});
   }
   return r;
 }
@@ -78,8 +78,8 @@ TEST(perfgate_speedup, converts_each_side_to_one_unit) {
   perfgate::Results r;
   r.source = "test";
   for (size_t i = 0; i < ref.size(); ++i) {
-    r.measurements.push_back({"ref", "real_time", ref[i], "ms", static_cast<int>(i)});
-    r.measurements.push_back({"cand", "real_time", ref[i] * 1000.0 / 4.0, "us", static_cast<int>(i)});  // 4x faster
+    r.measurements.push_back({"ref", "real_time", ref[i], "ms", static_cast<int>(i), std::nullopt});
+    r.measurements.push_back({"cand", "real_time", ref[i] * 1000.0 / 4.0, "us", static_cast<int>(i), std::nullopt});  // 4x faster
   }
   const auto report = perfgate::judge_speedup(r, "ref", "cand", 3.0);
   EXPECT_EQ(report.verdict, perfgate::SpeedupVerdict::pass);
