@@ -85,6 +85,13 @@ int run_report(const ReportArgs& a) {
     const auto eq = spec.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) throw InputError("--check '" + spec + "': expected RESULTS=BASELINE");
     data.checks.push_back(load_check(spec.substr(0, eq), spec.substr(eq + 1)));
+    // Two results files of one name (a/acc.json, b/acc.json) make two sections: each gets a name of its own, so that
+    // neither shows the other's plots or shares its anchor.
+    auto& added = data.checks.back();
+    const std::string stem = added.name;
+    for (int n = 2; std::count_if(data.checks.begin(), data.checks.end(), [&](const CheckSection& c) { return c.name == added.name; }) > 1; ++n) {
+      added.name = stem + "-" + std::to_string(n);
+    }
   }
   std::map<std::string, std::string> context;
   if (!a.speedup_results.empty()) {

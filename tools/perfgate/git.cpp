@@ -6,13 +6,20 @@
 namespace perfgate {
 namespace {
 
+constexpr double kGitSeconds = 120.0;  // every git perfgate runs answers in well under a second on a sound repository
+
 
 ProcessResult git_in(const std::string& directory, std::vector<std::string> args, StandardError standard_error) {
   args.insert(args.begin(), {"git", "-C", directory.empty() ? std::string(".") : directory});
   ProcessOptions options;
   options.standard_error = standard_error;
   options.unset = repository_selector_variables();
-  return run_process(args, options);
+  // git can hang (an fsmonitor hook, a stalled network file system): it is killed, with its children, after
+  // kGitSeconds, and the caller says so.
+  options.timeout_seconds = kGitSeconds;
+  auto r = run_process(args, options);
+  if (r.timed_out) throw InputError("git in '" + directory + "' did not finish within " + std::to_string(static_cast<int>(kGitSeconds)) + " s");
+  return r;
 }
 
 ProcessResult git(const std::string& directory, std::vector<std::string> args) {

@@ -89,11 +89,9 @@ void clear_report_files(const std::string& folder) {
   const auto base = std::filesystem::path(folder);
   const char* names[] = {"report.html", "summary.md", "verdicts.json", "junit.xml"};
   std::error_code error;
-  // Only a folder perfgate wrote is cleared: its marker, or (reports written before the marker existed) a
-  // verdicts.json of ours. Files of the same names that someone else wrote are never deleted.
-  const bool ours = std::filesystem::exists(base / kReportMarker, error) ||
-                    (std::filesystem::is_regular_file(base / "verdicts.json", error) &&
-                     read_whole_file((base / "verdicts.json").string(), "earlier verdicts").find("\"overall\"") != std::string::npos);
+  // Only a folder perfgate wrote is cleared: its marker, a regular file, says so. Files of the same names that
+  // someone else wrote are never deleted (a verdicts.json that merely mentions "overall" proves nothing).
+  const bool ours = std::filesystem::is_regular_file(std::filesystem::symlink_status(base / kReportMarker, error));
   if (!ours) {
     for (const char* name : names) {
       if (std::filesystem::exists(base / name, error)) {

@@ -1,6 +1,7 @@
 // The machine-readable verdicts: verdicts.json (every row and the speedup) and JUnit XML (one test case each).
 #include "report_render.h"
 #include "row_text.h"
+#include "number_format.h"
 #include "xml_escape.h"
 
 #include "json_input.h"
@@ -73,8 +74,8 @@ std::string render_junit(const ReportData& data) {
       if (row.verdict == Verdict::fail || row.verdict == Verdict::missing) {
         ++failures;
         cases << "<failure message=\"" << escape_xml(to_string(row.verdict) + ": " + reason_text(row)) << "\">"
-              << escape_xml("value " + std::to_string(row.value) + ", baseline " + std::to_string(row.baseline) + ", worst acceptable " +
-                            std::to_string(row.threshold) + ", tolerance " + tolerance_text(row))
+              << escape_xml("value " + format_number(row.value) + ", baseline " + format_number(row.baseline) + ", worst acceptable " +
+                            format_number(row.threshold) + ", tolerance " + tolerance_text(row))
               << "</failure>";
       } else if (row.verdict != Verdict::pass) {
         ++skipped;
@@ -91,8 +92,8 @@ std::string render_junit(const ReportData& data) {
     if (r.verdict != SpeedupVerdict::pass) {
       ++failures;
       cases << "<failure message=\""
-            << escape_xml(to_string(r.verdict) + ": " + std::to_string(r.median) + "x, interval [" + std::to_string(r.low) + ", " +
-                          std::to_string(r.high) + "], threshold " + std::to_string(r.threshold) + "x")
+            << escape_xml(to_string(r.verdict) + ": " + format_number(r.median) + "x, interval [" + format_number(r.low) + ", " +
+                          format_number(r.high) + "], threshold " + format_number(r.threshold) + "x")
             << "\"/>";
     }
     cases << "</testcase>\n";

@@ -61,7 +61,9 @@ Results parse_results(const std::string& text, const std::string& source) {
     }
     const auto name = run["name"].get<std::string>();
     const std::string where = source + ": '" + name + "'";
-    if (string_field(run, "run_type", "iteration", where) != "iteration") continue;
+    // An aggregate (mean, median, stddev, ...) is recomputed by perfgate, never judged as a repetition: a row that
+    // names an aggregate is one, whatever its run_type says or whether it says anything.
+    if (string_field(run, "run_type", "iteration", where) != "iteration" || run.contains("aggregate_name")) continue;
     if (run.contains("error_occurred") && (!run["error_occurred"].is_boolean() || run["error_occurred"].get<bool>())) {
       throw InputError(source + ": benchmark '" + name + "' failed: " + string_field(run, "error_message", "?", where));
     }

@@ -34,15 +34,28 @@ Interval median_interval(std::vector<double> v, double confidence) {
   std::sort(v.begin(), v.end());
   // [v_k, v_{n−1−k}] (0-based) misses the median with probability 2·P(X ≤ k), X ~ Binomial(n, ½): take the
   // largest k that keeps that at most 1 − confidence.
-  if (2.0 * binomial_half_cdf(0, n) > 1.0 - confidence) {
+  // The cumulative probability is carried from k to k + 1 (the same terms summed in the same order as
+  // binomial_half_cdf), so finding k is linear in n, not quadratic.
+  const double log_total = static_cast<double>(n) * std::log(2.0);
+  const auto term = [&](int64_t j) {
+    return std::exp(std::lgamma(static_cast<double>(n + 1)) - std::lgamma(static_cast<double>(j + 1)) -
+                    std::lgamma(static_cast<double>(n - j + 1)) - log_total);
+  };
+  double cdf = term(0);
+  if (2.0 * cdf > 1.0 - confidence) {
     throw InputError("median interval: " + std::to_string(n) + " values are too few for the requested confidence");
   }
   int64_t k = 0;
-  while (k + 1 < n - 2 - k && 2.0 * binomial_half_cdf(k + 1, n) <= 1.0 - confidence) ++k;
+  while (k + 1 < n - 2 - k) {
+    const double next = std::min(cdf + term(k + 1), 1.0);
+    if (2.0 * next > 1.0 - confidence) break;
+    cdf = next;
+    ++k;
+  }
   Interval out;
   out.low = v[static_cast<size_t>(k)];
   out.high = v[static_cast<size_t>(n - 1 - k)];
-  out.confidence = 1.0 - 2.0 * binomial_half_cdf(k, n);
+  out.confidence = 1.0 - 2.0 * cdf;
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 
 namespace perfgate::svg {
@@ -63,9 +64,11 @@ struct Range {
   void pad(bool from_zero) {
     if (empty) low = 0.0, high = 1.0;
     if (from_zero) low = std::min(low, 0.0);
-    const double span = high - low > 0.0 ? high - low : std::max(std::abs(high), 1.0);
-    if (!from_zero || low < 0.0) low -= 0.05 * span;
-    high += 0.05 * span;
+    // Halves, so that the span of values near ±DBL_MAX does not overflow; the padded ends stay finite.
+    const double half_span = high / 2 - low / 2 > 0.0 ? high / 2 - low / 2 : std::max(std::abs(high), 1.0) / 2;
+    constexpr double kLargest = std::numeric_limits<double>::max();
+    if (!from_zero || low < 0.0) low = std::max(low - 0.1 * half_span, -kLargest);
+    high = std::min(high + 0.1 * half_span, kLargest);
     // Values a few ulps apart pad to nothing at their magnitude: widen by a relative amount, so that the axis has a
     // length and no coordinate divides by zero.
     if (!(high > low)) {
@@ -96,8 +99,8 @@ class RowFrame {
     out_ << "<text x=\"" << (kLabelWidth + kWidth - kRight) / 2 << "\" y=\"" << bottom + 32 << "\" text-anchor=\"middle\" fill=\"#444\">"
          << escape_xml(unit) << "</text>";
   }
-  double x(double v) const {
-    return kLabelWidth + (v - range_.low) / (range_.high - range_.low) * (kWidth - kRight - kLabelWidth);
+  double x(double v) const {  // in halves: finite for any finite range
+    return kLabelWidth + (v / 2 - range_.low / 2) / (range_.high / 2 - range_.low / 2) * (kWidth - kRight - kLabelWidth);
   }
   double row_y(size_t row) const { return kTop + kRowHeight * (static_cast<double>(row) + 0.5); }
   void label(size_t row, const std::string& text) {
@@ -202,7 +205,7 @@ std::string trend_chart(const std::string& title, const std::vector<Point>& poin
   range.pad(false);
   const double step_x = points.size() > 1 ? (kWidth - kRight - left) / static_cast<double>(points.size() - 1) : 0.0;
   auto x = [&](size_t i) { return points.size() > 1 ? left + step_x * static_cast<double>(i) : (left + kWidth - kRight) / 2; };
-  auto y = [&](double v) { return bottom - (v - range.low) / (range.high - range.low) * (bottom - top); };
+  auto y = [&](double v) { return bottom - (v / 2 - range.low / 2) / (range.high / 2 - range.low / 2) * (bottom - top); };
   std::ostringstream out;
   out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << height << "\" viewBox=\"0 0 " << kWidth << ' '
       << height << "\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\"><title>" << escape_xml(title)

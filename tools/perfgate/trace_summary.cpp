@@ -65,7 +65,13 @@ TraceSummary summarise_trace(const std::string& text, const std::string& source)
     op.total_us += total;
     op.self_us += std::max(0.0, total - child_time[i]);
   }
-  for (auto& [name, op] : by_name) summary.operators.push_back(op);
+  for (auto& [name, op] : by_name) {
+    // Each event's times are finite; their sums need not be (1e308 µs twice).
+    if (!std::isfinite(op.total_us) || !std::isfinite(op.self_us)) {
+      throw InputError("trace: the times of '" + op.name + "' add up beyond any duration");
+    }
+    summary.operators.push_back(op);
+  }
   std::sort(summary.operators.begin(), summary.operators.end(), [](const OperatorTime& a, const OperatorTime& b) { return a.self_us > b.self_us; });
   summary.wall_us = last - first;
   summary.events = events.size();
