@@ -58,6 +58,7 @@ int run_history(const HistoryArgs& a) {
     }
     run.recorded_at = a.date.empty() ? utc_now() : a.date;
     run.machine = ctx.count("machine") != 0 ? ctx.at("machine") : ctx.count("cpu_model") != 0 ? ctx.at("cpu_model") : "";
+    HistoryStore::check_recordable(results);  // before the store is opened: a refused record creates no file
     HistoryStore store(a.db, HistoryStore::Access::create);
     const auto stored = store.record(run, results);
     std::cout << "recorded " << stored << " metrics of commit " << one_line(run.commit) << " on " << one_line(run.branch) << " in " << one_line(a.db) << '\n';

@@ -116,7 +116,22 @@ void HistoryStore::execute(const std::string& sql) const {
   }
 }
 
+void HistoryStore::check_recordable(const std::vector<Results>& results) {
+  // The history keeps values as SQLite REAL (doubles): a count beyond 2^53 would be stored rounded, so it is refused
+  // rather than kept as another number.
+  constexpr int64_t kExactInDouble = int64_t{1} << 53;
+  for (const auto& r : results) {
+    for (const auto& m : r.measurements) {
+      if (m.integer && (*m.integer > kExactInDouble || *m.integer < -kExactInDouble)) {
+        throw InputError("history: " + m.benchmark + " / " + m.field + " = " + std::to_string(*m.integer) +
+                         " is beyond 2^53, which the history cannot keep exactly");
+      }
+    }
+  }
+}
+
 size_t HistoryStore::record(const RunInfo& run, const std::vector<Results>& results) {
+  check_recordable(results);
   // Medians per (benchmark, field) over all given files, with the unit of the first occurrence.
   std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::string>> medians;
   for (const auto& r : results) {

@@ -34,6 +34,10 @@ class HistoryStore {
   HistoryStore(const HistoryStore&) = delete;
   HistoryStore& operator=(const HistoryStore&) = delete;
 
+  /// Throws InputError when `results` hold a value the store cannot keep exactly (a count beyond 2^53): callers check
+  /// before they open (and so create) a store.
+  static void check_recordable(const std::vector<Results>& results);
+
   /// Appends one run with every (benchmark, field) median of `results`; returns the number of metrics stored.
   size_t record(const RunInfo& run, const std::vector<Results>& results);
 

@@ -36,6 +36,12 @@ void write_report_files(const std::string& folder, const ReportData& data, bool 
   // Everything is rendered before anything is written, so a rendering error leaves no partial report; a failed
   // write removes what was written.
   const auto plots = report_plots(data);
+  // One browser run per plot: bounded, so that a report of thousands of entries cannot start thousands of browsers.
+  constexpr size_t kMaxPngPlots = 200;
+  if (png && plots.size() > kMaxPngPlots) {
+    throw InputError("report --png: " + std::to_string(plots.size()) + " plots, more than the " + std::to_string(kMaxPngPlots) +
+                     " that are rendered by a browser; leave out --png (the SVG plots are written either way)");
+  }
   const auto summary = render_markdown(data), verdicts = render_verdicts_json(data), junit = render_junit(data);
   const auto html = render_html(data, plots);
   const auto base = std::filesystem::path(folder);

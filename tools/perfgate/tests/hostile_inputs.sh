@@ -412,5 +412,36 @@ check update_of_an_exact_count 0 -- update --allow-dirty --reason x --results "$
 expect_that update_wrote_the_count_digit_for_digit grep -q '"value": 9007199254740992$' "$b"
 check exact_count_after_update_judged_exactly 1 -- compare --results "$in/count_same.json" --baseline "$b"
 
+# Further cases of the round: counts the history cannot keep, bounded browser runs, identity, aggregates, sums, folders.
+results count_beyond_2_53.json "$(row BM_T 0 '"instructions": 9007199254740993')"
+check history_refuses_a_count_it_cannot_keep 2 --absent "$work/big.db" -- history record --db "$work/big.db" --commit c1 --results "$in/count_beyond_2_53.json"
+many_rows=() many_entries=()
+for i in $(seq 1 201); do
+  many_rows+=("$(row "BM_$i" 0 '"n": 2')")
+  many_entries+=("{\"benchmark\": \"BM_$i\", \"field\": \"n\", \"value\": 1, \"unit\": \"\", \"direction\": \"lower\", \"tolerance\": {\"exact\": true}}")
+done
+results many_plots.json "${many_rows[@]}"
+baseline many_plots_baseline.json "${many_entries[@]}"
+PERFGATE_CHROMIUM=/bin/false check report_png_has_a_bounded_number_of_browser_runs 2 --expect 'more than the 200' --absent "$work/r12/report.html" -- report --png --out "$work/r12" --check "$in/many_plots.json=$in/many_plots_baseline.json"
+cp "$in/fake_profiler.sh" "$work/profiler_copy.sh"
+check profile_out_is_its_program 2 --expect 'is the input' -- profile --out "$work/profiler_copy.sh" --binary "$work/profiler_copy.sh"
+expect_that profile_kept_its_program cmp -s "$in/fake_profiler.sh" "$work/profiler_copy.sh"
+mkdir -p "$work/stem_a" "$work/stem_b"
+cp "$in/same_in_us.json" "$work/stem_a/acc.json" && cp "$in/same_in_us.json" "$work/stem_b/acc.json"
+check report_two_checks_of_one_file_name 0 -- report --out "$work/r13" --check "$work/stem_a/acc.json=$in/time_ms.json" --check "$work/stem_b/acc.json=$in/time_ms.json"
+expect_that report_sections_have_names_of_their_own bash -c "[[ \$(grep -o 'id=\"check-[^\"]*\"' '$work/r13/report.html' | sort -u | wc -l) == 2 ]]"
+results stddev_only.json '{"name": "BM_T", "aggregate_name": "stddev", "real_time": 0.01, "cpu_time": 0.01, "time_unit": "ms", "iterations": 10}'
+check an_aggregate_is_never_a_repetition 1 --expect 'MISSING' -- compare --results "$in/stddev_only.json" --baseline "$in/time_ms.json"
+printf '[{"ph": "X", "name": "a", "ts": 0, "dur": 1e308}, {"ph": "X", "name": "a", "ts": 0, "dur": 1e308}]\n' >"$in/trace_sum_overflow.json"
+check trace_durations_that_add_up_to_inf 2 -- profile --trace "$in/trace_sum_overflow.json"
+mkdir -p "$work/foreign_report" && echo '{"overall": "mine"}' >"$work/foreign_report/verdicts.json" && echo '<p>mine</p>' >"$work/foreign_report/report.html"
+check report_refuses_a_folder_without_its_marker 2 -- report --out "$work/foreign_report" --check "$in/same_in_us.json=$in/time_ms.json"
+expect_that report_kept_the_foreign_report same_content "$work/foreign_report/report.html" '<p>mine</p>'
+results tiny_values.json "$(row BM_T 0 '"n": 2e-9')"
+baseline tiny_baseline.json '{"benchmark": "BM_T", "field": "n", "value": 1e-9, "unit": "", "direction": "lower", "tolerance": {"rel": 0.1}}'
+check report_of_tiny_values 1 -- report --out "$work/r14" --check "$in/tiny_values.json=$in/tiny_baseline.json"
+expect_that junit_shows_tiny_values grep -q 'value 2e-09, baseline 1e-09' "$work/r14/junit.xml"
+check c1_control_in_an_error_line 2 --expect 'x\\x85y' --forbid $'\u0085' -- compare --results $'x\u0085y.json' --baseline "$in/none.json"
+
 echo "hostile inputs: $cases cases, $((cases - failures)) handled as documented, $failures defects"
 [[ $failures == 0 ]]
