@@ -3,13 +3,29 @@
 #include <ATen/Context.h>
 
 namespace recon::detail {
+namespace {
+
+// The flags as the first open scope found them, and how many scopes are open.
+struct SavedFlags {
+  bool tf32_cublas = false, tf32_cudnn = false, cudnn_deterministic = false, cudnn_benchmark = false;
+  int open = 0;
+};
+SavedFlags& saved() {
+  static SavedFlags flags;
+  return flags;
+}
+
+}  // namespace
 
 ExactCudaMathScope::ExactCudaMathScope() {
   auto& context = at::globalContext();
-  tf32_cublas_ = context.allowTF32CuBLAS();
-  tf32_cudnn_ = context.allowTF32CuDNN();
-  cudnn_deterministic_ = context.deterministicCuDNN();
-  cudnn_benchmark_ = context.benchmarkCuDNN();
+  auto& s = saved();
+  if (s.open++ == 0) {
+    s.tf32_cublas = context.allowTF32CuBLAS();
+    s.tf32_cudnn = context.allowTF32CuDNN();
+    s.cudnn_deterministic = context.deterministicCuDNN();
+    s.cudnn_benchmark = context.benchmarkCuDNN();
+  }
   context.setAllowTF32CuBLAS(false);
   context.setAllowTF32CuDNN(false);
   context.setDeterministicCuDNN(true);
@@ -17,11 +33,13 @@ ExactCudaMathScope::ExactCudaMathScope() {
 }
 
 ExactCudaMathScope::~ExactCudaMathScope() {
+  auto& s = saved();
+  if (--s.open > 0) return;  // another scope still runs on exact float32
   auto& context = at::globalContext();
-  context.setAllowTF32CuBLAS(tf32_cublas_);
-  context.setAllowTF32CuDNN(tf32_cudnn_);
-  context.setDeterministicCuDNN(cudnn_deterministic_);
-  context.setBenchmarkCuDNN(cudnn_benchmark_);
+  context.setAllowTF32CuBLAS(s.tf32_cublas);
+  context.setAllowTF32CuDNN(s.tf32_cudnn);
+  context.setDeterministicCuDNN(s.cudnn_deterministic);
+  context.setBenchmarkCuDNN(s.cudnn_benchmark);
 }
 
 }  // namespace recon::detail

@@ -53,7 +53,15 @@ PipelineScope::PipelineScope(const ExecutionPlan& plan) {
   }
 }
 
+PipelineScope::~PipelineScope() {
+  while (!resources_.empty()) resources_.pop_back();
+}
+
 std::unique_ptr<SampleObjective> make_objective(const SampleSetup& setup, const ExecutionPlan& plan) {
+  if (setup.ground_truth.defined() && setup.ground_truth.device().type() != plan.torch_device().type()) {
+    throw std::invalid_argument("make_objective: the sample's ground truth is on " + setup.ground_truth.device().str() +
+                                ", the plan runs on " + to_string(plan.device()) + "; give the sample's tensors on the plan's device");
+  }
   if (plan.kind() == PipelineKind::reference) return detail::make_reference_objective(setup);
   return detail::make_optimized_objective(setup, plan.switches());
 }

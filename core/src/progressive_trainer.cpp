@@ -230,7 +230,7 @@ ProgressiveTrainer::ProgressiveTrainer(ProgressiveDecoder& decoder, const Recons
   configure_decoder(decoder->options, state_->plan);
   // Moved only when it is elsewhere: Module::to walks every submodule and parameter (a few hundred heap allocations,
   // which the accuracy gate counts), for nothing when the decoder is already there.
-  if (decoder->first_layer_weight().device() != state_->plan.torch_device()) decoder->to(state_->plan.torch_device());
+  if (decoder->first_layer_weight().device().type() != state_->plan.torch_device().type()) decoder->to(state_->plan.torch_device());
   state_->scope.emplace(state_->plan);
   if (options.output_average > 0.0) state_->average.emplace(options.output_average);
 }

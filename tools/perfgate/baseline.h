@@ -23,8 +23,9 @@ struct Entry {
   Direction direction = Direction::higher;
   Tolerance tolerance;
   std::optional<double> limit;  ///< a hard bound on the value itself (min for higher, max for lower; unused for either)
-  /// An absolute timing (or any figure that depends on the machine's speed): compared only when the results
-  /// come from the machine the baseline was recorded on (same machine_fingerprint), and never failing the gate.
+  /// An absolute timing (or any figure that depends on the machine's speed): its value is compared only when the
+  /// results come from the machine the baseline was recorded on (same machine_fingerprint), and never fails the gate;
+  /// its presence is required everywhere (not measured: MISSING, a failure).
   bool advisory = false;
   /// `value` exactly, when the baseline wrote a whole number within int64: an exact entry compares it with the
   /// results' integers (a double holds every integer only up to 2^53), and a rewrite writes it back digit for digit.

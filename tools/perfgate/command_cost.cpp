@@ -42,6 +42,7 @@ int run_cost(const CostArgs& a) {
       throw InputError("cost: cannot write --out '" + a.out + "' (its folder is missing or not writable)");
     }
     require_replaceable(a.out);
+    require_not_an_input(a.out, "--out", a.command);  // the counts never replace the program (or a file it is given)
   }
   const auto run = measure_cost(a.command);
   context["cost_tool"] = "callgrind (" + run.valgrind + "), cache simulation";

@@ -48,7 +48,7 @@ int run_profile(const ProfileArgs& a) {
   if (trace.empty()) {
     trace = a.out;
     require_replaceable(trace);  // before the run: a folder or a device at --out is refused, never removed
-    require_not_an_input(trace, "--out", {a.binary});  // the trace never replaces the program that records it
+    require_not_an_input(trace, "--out", {a.binary.empty() ? default_binary() : a.binary});  // nor the program recording it
     // The program records into a private folder, so that an earlier trace at --out is neither summarised as this
     // run's nor lost when the program fails; the new trace replaces it only once it has been read.
     TemporaryFolder folder("profile");

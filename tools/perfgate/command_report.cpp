@@ -7,6 +7,7 @@
 #include "history_store.h"
 #include "report_files.h"
 #include "utc_time.h"
+#include "xml_escape.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -85,11 +86,12 @@ int run_report(const ReportArgs& a) {
     const auto eq = spec.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) throw InputError("--check '" + spec + "': expected RESULTS=BASELINE");
     data.checks.push_back(load_check(spec.substr(0, eq), spec.substr(eq + 1)));
-    // Two results files of one name (a/acc.json, b/acc.json) make two sections: each gets a name of its own, so that
-    // neither shows the other's plots or shares its anchor.
+    // Two results files of one name (a/acc.json, b/acc.json), or of names that make one anchor (acc.v1, acc_v1), make
+    // two sections: each gets a name of its own, so that neither shows the other's plots or shares its anchor.
     auto& added = data.checks.back();
     const std::string stem = added.name;
-    for (int n = 2; std::count_if(data.checks.begin(), data.checks.end(), [&](const CheckSection& c) { return c.name == added.name; }) > 1; ++n) {
+    const auto same_anchor = [&](const CheckSection& c) { return file_slug(c.name) == file_slug(added.name); };
+    for (int n = 2; std::count_if(data.checks.begin(), data.checks.end(), same_anchor) > 1; ++n) {
       added.name = stem + "-" + std::to_string(n);
     }
   }

@@ -74,11 +74,12 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
       continue;
     }
     row.value = median(values);
-    const auto exact = e.tolerance.kind == Tolerance::Kind::exact && e.integer ? index.integers_of(e.benchmark, e.field) : std::nullopt;
-    if (exact) {
+    const auto exact = e.tolerance.kind == Tolerance::Kind::exact && e.integer ? index.integers_of(e.benchmark, e.field, e.unit) : std::nullopt;
+    const auto exact_median = exact ? integer_median(*exact) : std::nullopt;
+    if (exact_median) {
       // Whole numbers judged as whole numbers: the median count must be the baseline's (counts beyond 2^53, which
-      // doubles round together, stay apart).
-      if (integer_median(*exact) != e.integer) row.findings.push_back(Finding::beyond_tolerance);
+      // doubles round together, stay apart). A median between two counts is no whole number: the band judges it.
+      if (exact_median != e.integer) row.findings.push_back(Finding::beyond_tolerance);
     } else if (!row.band.contains(row.value)) {
       row.findings.push_back(Finding::beyond_tolerance);
     }

@@ -44,8 +44,9 @@ struct Row {
 
 /// Compares every baseline entry with the median of its measurements. A baselined metric absent from the
 /// results is `missing` (a failure); a benchmark in the results with no baseline entry at all is reported as
-/// `unbaselined` (not a failure: adding a baseline is a reviewed change). Advisory entries are judged only when
-/// the results' machine_fingerprint context equals the baseline's; their failures become `slower`.
+/// `unbaselined` (not a failure: adding a baseline is a reviewed change). Presence is checked first, for every entry:
+/// an advisory entry not measured is `missing` too. Advisory values are judged only when the results'
+/// machine_fingerprint context equals the baseline's; their failures become `slower`.
 std::vector<Row> compare(const Results& results, const Baseline& baseline);
 
 double median(std::vector<double> values);

@@ -168,13 +168,14 @@ std::vector<double> MeasurementIndex::values_in_unit(const std::string& benchmar
   return in_repetition_order(results_, *chosen, [&](const Measurement& m) { return in_unit(results_, m, unit); });
 }
 
-std::optional<std::vector<int64_t>> MeasurementIndex::integers_of(const std::string& benchmark, const std::string& field) const {
+std::optional<std::vector<int64_t>> MeasurementIndex::integers_of(const std::string& benchmark, const std::string& field,
+                                                                  const std::string& unit) const {
   const auto* chosen = positions(benchmark, field);
   if (chosen == nullptr) return std::nullopt;
   std::vector<std::pair<int, int64_t>> found;
   for (const size_t i : *chosen) {
     const auto& m = results_.measurements[i];
-    if (!m.integer) return std::nullopt;
+    if (!m.integer || m.unit != unit) return std::nullopt;
     found.emplace_back(m.repetition, *m.integer);
   }
   std::sort(found.begin(), found.end());

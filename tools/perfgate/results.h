@@ -48,12 +48,14 @@ std::vector<double> values_in_unit(const Results& results, const std::string& be
 class MeasurementIndex {
  public:
   explicit MeasurementIndex(const Results& results);
+  MeasurementIndex(Results&&) = delete;  // it keeps a reference: a temporary would dangle
   /// As the free values_in_unit and values_of, without the scan.
   std::vector<double> values_in_unit(const std::string& benchmark, const std::string& field, const std::string& unit) const;
   std::vector<double> values_of(const std::string& benchmark, const std::string& field) const;
-  /// The exact values of (benchmark, field) in repetition order, or nullopt when absent or when any of them was not
-  /// written as a whole number within int64.
-  std::optional<std::vector<int64_t>> integers_of(const std::string& benchmark, const std::string& field) const;
+  /// The exact values of (benchmark, field) in repetition order, or nullopt when absent, when any of them was not
+  /// written as a whole number within int64, or when any was written in another unit than `unit` (a time in ns is not
+  /// the same whole number in ms).
+  std::optional<std::vector<int64_t>> integers_of(const std::string& benchmark, const std::string& field, const std::string& unit) const;
 
  private:
   const std::vector<size_t>* positions(const std::string& benchmark, const std::string& field) const;

@@ -31,20 +31,22 @@ double tick_step(double low, double high) {
 // by k, never by adding step to a value: where step is below the values' resolution (values one ulp apart near 1e16)
 // t + step == t, and a loop that adds would never end. Such a range gets its two ends as ticks.
 std::vector<double> ticks(double low, double high) {
-  constexpr double kMaxTicks = 12;
+  constexpr int kMaxTicks = 12;
   std::vector<double> out;
   if (!std::isfinite(low) || !std::isfinite(high) || !(high >= low)) return out;
   const double step = tick_step(low, high);
   const double first = std::ceil(low / step), last = std::floor((high + 1e-9 * step) / step);
-  if (!(last - first < kMaxTicks) || first * step + step == first * step) {
+  if (!(last - first < kMaxTicks) || first + 1.0 == first) {
     out.push_back(low);
     if (high > low) out.push_back(high);
     return out;
   }
-  for (double k = first; k <= last; k += 1.0) {
-    const double t = k * step;
+  // A whole-number counter bounds the loop whatever the doubles do (first + i may round back near 1e16).
+  for (int i = 0; i < kMaxTicks && first + i <= last; ++i) {
+    const double t = (first + i) * step;
     if (out.empty() || t > out.back()) out.push_back(std::abs(t) < 1e-12 * step ? 0.0 : t);
   }
+  if (out.empty()) out.push_back(low);
   return out;
 }
 

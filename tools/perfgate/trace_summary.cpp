@@ -74,6 +74,7 @@ TraceSummary summarise_trace(const std::string& text, const std::string& source)
   }
   std::sort(summary.operators.begin(), summary.operators.end(), [](const OperatorTime& a, const OperatorTime& b) { return a.self_us > b.self_us; });
   summary.wall_us = last - first;
+  if (!std::isfinite(summary.wall_us)) throw InputError("trace: its events span beyond any duration");
   summary.events = events.size();
   return summary;
 }

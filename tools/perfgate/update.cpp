@@ -110,7 +110,7 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
     }
     const double fresh = median(values);
     // A count written as a whole number is kept as one (written back digit for digit, judged exactly).
-    const auto integers = first_index.integers_of(e.benchmark, e.field);
+    const auto integers = first_index.integers_of(e.benchmark, e.field, e.unit);
     const std::optional<int64_t> fresh_integer = integers ? integer_median(*integers) : std::nullopt;
     const bool is_new = std::isnan(e.value);
     if (is_time_unit(e.unit)) {

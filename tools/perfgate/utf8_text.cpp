@@ -84,8 +84,11 @@ std::string visible_text(const std::string& text) {
       out += "\\r";
     } else if (cp == '\t') {
       out += "\\t";
-    } else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) {
-      std::snprintf(escaped, sizeof escaped, cp < 0x100 ? "\\x%02x" : "\\u{%04x}", static_cast<unsigned>(cp));
+    } else if (cp < 0x20 || cp == 0x7f) {
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", static_cast<unsigned>(cp));
+      out += escaped;
+    } else if (cp >= 0x80 && cp < 0xa0) {  // C1 controls (U+0085 is a line break): by code point, unlike a stray byte
+      std::snprintf(escaped, sizeof escaped, "\\u{%04x}", static_cast<unsigned>(cp));
       out += escaped;
     } else if (is_bidi_control(cp)) {
       std::snprintf(escaped, sizeof escaped, "\\u{%04x}", static_cast<unsigned>(cp));

@@ -17,6 +17,7 @@ RevisionBuild build_revision(const std::string& repo_root, const std::string& wo
   ProcessOptions quiet;
   quiet.standard_error = StandardError::merge;
   quiet.unset = repository_selector_variables();  // the worktree belongs to repo_root, whatever the environment says
+  quiet.timeout_seconds = 600.0;                   // a worktree of a large repository takes a while, never forever
   if (!std::filesystem::exists(std::filesystem::path(b.worktree) / ".git")) {
     std::filesystem::create_directories(std::filesystem::path(b.worktree).parent_path());
     const auto r = run_process({"git", "-C", repo_root, "worktree", "add", "--detach", "--force", b.worktree, commit}, quiet);
@@ -28,6 +29,7 @@ RevisionBuild build_revision(const std::string& repo_root, const std::string& wo
   ProcessOptions build;
   build.directory = b.worktree;
   build.standard_error = StandardError::merge;
+  build.unset = repository_selector_variables();  // the build's own git calls (version stamps) see its worktree
   // base_dir makes ccache hash paths relative to the build folder, so the same file in two worktrees hits the cache.
   build.env = {"CCACHE_BASEDIR=" + std::filesystem::path(repo_root).string(), "CCACHE_NOHASHDIR=1"};
   for (const auto& step : {std::vector<std::string>{"cmake", "--preset", preset},

@@ -60,9 +60,11 @@ void configure_decoder(DecoderOptions& decoder, const ExecutionPlan& plan);
 class PipelineScope {
  public:
   explicit PipelineScope(const ExecutionPlan& plan);
+  ~PipelineScope();  ///< releases the resources in reverse order of acquisition
+  PipelineScope(PipelineScope&&) = default;
 
  private:
-  std::vector<std::shared_ptr<void>> resources_;  // released in reverse order of acquisition
+  std::vector<std::shared_ptr<void>> resources_;
 };
 
 /// Adam over the decoder's parameters for this pipeline: the fused loop when the optimized pipeline's fused_adam

@@ -396,6 +396,13 @@ check history_show_nul_name 0 --expect 'BM_\\x00nul' -- history show --db "$work
 
 # Numbers: a plot whose values lie one ulp apart near 1e16 (adding a tick step there changes nothing) must end.
 results ulp_apart.json "$(row BM_T 0 '"n": 10000000000000000')" "$(row BM_T 1 '"n": 10000000000000002')" "$(row BM_T 2 '"n": 10000000000000004')"
+results ulp_apart_shifted.json "$(row BM_T 0 '"n": 10000000000000002')" "$(row BM_T 1 '"n": 10000000000000004')" "$(row BM_T 2 '"n": 10000000000000006')"
+baseline ulp_shifted_baseline.json '{"benchmark": "BM_T", "field": "n", "value": 10000000000000004, "unit": "", "direction": "either", "tolerance": {"exact": true}}'
+check report_of_values_one_ulp_apart_where_adding_one_rounds_back 0 -- report --out "$work/r15" --check "$in/ulp_apart_shifted.json=$in/ulp_shifted_baseline.json"
+results time_as_whole_ns.json "$(row BM_T 0 '"real_time": 1500000, "cpu_time": 1500000, "time_unit": "ns"')"
+b=$(guard whole_ns time_ms.json)
+check update_a_time_in_another_unit_as_a_whole_number 0 -- update --allow-dirty --reason x --results "$in/time_as_whole_ns.json" --results "$in/same_in_us.json" --baseline "$b"
+expect_that update_wrote_the_time_in_the_entrys_unit bash -c "! grep -q '\"value\": 1500000' '$b'"
 baseline ulp_baseline.json '{"benchmark": "BM_T", "field": "n", "value": 10000000000000002, "unit": "", "direction": "either", "tolerance": {"exact": true}}'
 check report_of_values_one_ulp_apart 0 -- report --out "$work/r11" --check "$in/ulp_apart.json=$in/ulp_baseline.json"
 expect_that plot_of_values_one_ulp_apart_has_no_nan bash -c "! grep -aq 'nan' '$work'/r11/plots/*.svg"
@@ -441,7 +448,7 @@ results tiny_values.json "$(row BM_T 0 '"n": 2e-9')"
 baseline tiny_baseline.json '{"benchmark": "BM_T", "field": "n", "value": 1e-9, "unit": "", "direction": "lower", "tolerance": {"rel": 0.1}}'
 check report_of_tiny_values 1 -- report --out "$work/r14" --check "$in/tiny_values.json=$in/tiny_baseline.json"
 expect_that junit_shows_tiny_values grep -q 'value 2e-09, baseline 1e-09' "$work/r14/junit.xml"
-check c1_control_in_an_error_line 2 --expect 'x\\x85y' --forbid $'\u0085' -- compare --results $'x\u0085y.json' --baseline "$in/none.json"
+check c1_control_in_an_error_line 2 --expect 'x\\u\{0085\}y' --forbid $'\u0085' -- compare --results $'x\u0085y.json' --baseline "$in/none.json"
 
 echo "hostile inputs: $cases cases, $((cases - failures)) handled as documented, $failures defects"
 [[ $failures == 0 ]]
