@@ -450,5 +450,24 @@ check report_of_tiny_values 1 -- report --out "$work/r14" --check "$in/tiny_valu
 expect_that junit_shows_tiny_values grep -q 'value 2e-09, baseline 1e-09' "$work/r14/junit.xml"
 check c1_control_in_an_error_line 2 --expect 'x\\u\{0085\}y' --forbid $'\u0085' -- compare --results $'x\u0085y.json' --baseline "$in/none.json"
 
+# Plants a reviewer designed to get past the cases above: a report folder of ours whose plots/ became a link, an output
+# that is a symbolic link to an input, XML noncharacters, and the exact median of an even count of repetitions.
+check report_before_its_plots_become_a_link 0 -- report --out "$work/r16" --check "$in/same_in_us.json=$in/time_ms.json"
+rm -rf "$work/r16/plots" && ln -s "$work/outside/pictures" "$work/r16/plots"
+check report_of_an_earlier_report_whose_plots_is_a_link 2 --expect 'plots/ is a symbolic link' -- report --out "$work/r16" --check "$in/same_in_us.json=$in/time_ms.json"
+expect_that report_cleared_nothing_through_a_plots_link same_content "$work/outside/pictures/1-mine.png" 'a user picture'
+cp "$in/speedup.json" "$work/sp_in2.json" && ln -s "$work/sp_in2.json" "$work/sp_symlink.json"
+check speedup_out_is_a_symbolic_link_to_its_results 2 --baseline "$work/sp_in2.json" --expect 'is the input' -- speedup --results "$work/sp_in2.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp_symlink.json"
+results nonchar.json "$(row 'BM_\ufffe\uffff' 0 '"real_time": 1, "cpu_time": 1, "time_unit": "ms"')"
+baseline nonchar_baseline.json "$(entry_for 'BM_\ufffe\uffff')"
+check report_of_a_noncharacter_name 1 -- report --out "$work/r17" --check "$in/nonchar.json=$in/nonchar_baseline.json"
+expect_that xml_parses_with_noncharacters bash -c "xmllint --noout '$work/r17/junit.xml' '$work'/r17/plots/*.svg"
+results two_counts.json "$(row BM_T 0 '"n": 5')" "$(row BM_T 1 '"n": 7')"
+baseline exact_seven.json '{"benchmark": "BM_T", "field": "n", "value": 7, "unit": "", "direction": "either", "tolerance": {"exact": true}}'
+check exact_median_between_two_counts_fails 1 -- compare --results "$in/two_counts.json" --baseline "$in/exact_seven.json"
+b=$(guard two_counts exact_seven.json)
+check update_of_two_counts 0 -- update --allow-dirty --reason x --results "$in/two_counts.json" --baseline "$b"
+expect_that update_wrote_the_median_of_two_counts grep -q '"value": 6' "$b"
+
 echo "hostile inputs: $cases cases, $((cases - failures)) handled as documented, $failures defects"
 [[ $failures == 0 ]]
