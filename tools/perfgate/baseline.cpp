@@ -92,11 +92,7 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
     entry.field = required_string(e, "field", where);
     if (!e.contains("value")) throw InputError(where + ": 'value' missing");
     entry.value = finite_number(e["value"], where + ": 'value'");
-    const auto& written = e["value"];
-    if (written.is_number_integer() && !written.is_number_unsigned()) entry.integer = written.get<int64_t>();
-    if (written.is_number_unsigned() && written.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX)) {
-      entry.integer = static_cast<int64_t>(written.get<uint64_t>());
-    }
+    entry.integer = exact_int64(e["value"]);
     if (!e.contains("unit") || !e["unit"].is_string()) throw InputError(where + ": 'unit' must be a string");
     entry.unit = e["unit"].get<std::string>();
     const auto direction = required_string(e, "direction", where);

@@ -73,4 +73,14 @@ std::string json_output_text(const nlohmann::json& document) {
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+std::optional<int64_t> exact_int64(const nlohmann::json& value) {
+  // nlohmann reads a non-negative integer as unsigned: compare in the type it was read as, never wrapping.
+  if (value.is_number_unsigned()) {
+    const auto v = value.get<uint64_t>();
+    return v <= static_cast<uint64_t>(INT64_MAX) ? std::optional<int64_t>(static_cast<int64_t>(v)) : std::nullopt;
+  }
+  if (value.is_number_integer()) return value.get<int64_t>();
+  return std::nullopt;
+}
+
 }  // namespace perfgate

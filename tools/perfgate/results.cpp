@@ -107,12 +107,7 @@ Results parse_results(const std::string& text, const std::string& source) {
       if (is_time && !std::isfinite(convert_time(v, time_unit, "ns"))) {
         throw InputError(source + ": '" + name + "' has a " + field + " of " + value.dump() + " " + time_unit + ", beyond any time");
       }
-      std::optional<int64_t> integer;
-      if (value.is_number_integer() && !value.is_number_unsigned()) integer = value.get<int64_t>();
-      if (value.is_number_unsigned() && value.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX)) {
-        integer = static_cast<int64_t>(value.get<uint64_t>());
-      }
-      results.measurements.push_back({name, field, v, is_time ? time_unit : "", repetition, integer});
+      results.measurements.push_back({name, field, v, is_time ? time_unit : "", repetition, exact_int64(value)});
     }
   }
   return results;
