@@ -2,13 +2,19 @@
 #                          [LABEL <label>] [RESULTS <file>] [TIMEOUT <seconds>])
 # Registers two ctest tests for one Google Benchmark suite:
 #   <label>.<name>.run      runs COMMAND with --benchmark_out=<RESULTS> (JSON), serially (timings need the machine);
-#   <label>.<name>.compare  perfgate compare --results <RESULTS> --baseline <BASELINE>, after the run (a fixture),
-#                           exit 1 on a regression beyond the baseline's tolerance, 2 on bad input.
+#   <label>.<name>.compare  perfgate compare --results <RESULTS> --baseline <BASELINE> -- COMMAND, after the run (a
+#                           fixture): fails on a regression beyond the baseline's tolerance (printing the update
+#                           command that accepts an intended change, which reruns COMMAND) and on bad input (a
+#                           missing baseline: with the command that creates it); shows as Skipped, with WARNING lines
+#                           in its output, when only an advisory figure is beyond its tolerance (ctest has no
+#                           warning state, and an advisory breach must not read as a plain pass).
 # LABEL defaults to performance, RESULTS to <build>/results/<name>.json (a relative RESULTS is taken from the
 # current binary folder, a relative BASELINE from the current source folder), TIMEOUT to 600 s. COMMAND may name an
 # executable target. Create or refresh the baseline with
-#   perfgate update --results <RESULTS> --baseline <BASELINE> --reason "..." --track FIELD:lower:rel=0.1 ...
-# Needs the target perfgate::perfgate: imported by find_package(perfgate CONFIG), or perfgate's own build.
+#   perfgate update --baseline <BASELINE> --reason "..." --track FIELD:DIRECTION:TOLERANCE ... -- COMMAND
+# (the compare test prints this command, ready to run, when the baseline is missing). Needs enable_testing() (or
+# include(CTest)) before the call, and the target perfgate::perfgate: imported by find_package(perfgate CONFIG), or
+# perfgate's own build.
 function(perfgate_add_gated_suite)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;BASELINE;LABEL;RESULTS;TIMEOUT" "COMMAND")
   foreach(required NAME BASELINE COMMAND)
@@ -18,6 +24,10 @@ function(perfgate_add_gated_suite)
   endforeach()
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "perfgate_add_gated_suite(${arg_NAME}): unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT CMAKE_TESTING_ENABLED)
+    message(FATAL_ERROR "perfgate_add_gated_suite(${arg_NAME}): testing is not enabled, so ctest would find no test and pass; "
+                        "call enable_testing() (or include(CTest)) in the top-level CMakeLists.txt before this call")
   endif()
   if(NOT TARGET perfgate::perfgate)
     message(FATAL_ERROR "perfgate_add_gated_suite(${arg_NAME}): no perfgate::perfgate (call find_package(perfgate CONFIG) first)")
@@ -35,11 +45,20 @@ function(perfgate_add_gated_suite)
   cmake_path(ABSOLUTE_PATH arg_RESULTS BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
   cmake_path(GET arg_RESULTS PARENT_PATH results_folder)
   file(MAKE_DIRECTORY "${results_folder}")
+  # The compare test passes the suite's command on to perfgate, for the fixes it prints: a target by its file.
+  set(suite_command ${arg_COMMAND})
+  list(GET suite_command 0 program)
+  if(TARGET ${program})
+    list(POP_FRONT suite_command)
+    list(PREPEND suite_command "$<TARGET_FILE:${program}>")
+  endif()
   set(test "${arg_LABEL}.${arg_NAME}")
   add_test(NAME ${test}.run COMMAND ${arg_COMMAND} "--benchmark_out=${arg_RESULTS}" --benchmark_out_format=json)
   set_tests_properties(${test}.run PROPERTIES LABELS ${arg_LABEL} RUN_SERIAL ON TIMEOUT ${arg_TIMEOUT}
                        FIXTURES_SETUP ${arg_NAME}_results)
   add_test(NAME ${test}.compare
-           COMMAND $<TARGET_FILE:perfgate::perfgate> compare --results "${arg_RESULTS}" --baseline "${arg_BASELINE}")
-  set_tests_properties(${test}.compare PROPERTIES LABELS ${arg_LABEL} TIMEOUT 60 FIXTURES_REQUIRED ${arg_NAME}_results)
+           COMMAND $<TARGET_FILE:perfgate::perfgate> compare --results "${arg_RESULTS}" --baseline "${arg_BASELINE}"
+                   --warning-exit-code 77 -- ${suite_command})
+  set_tests_properties(${test}.compare PROPERTIES LABELS ${arg_LABEL} TIMEOUT 60 FIXTURES_REQUIRED ${arg_NAME}_results
+                       SKIP_RETURN_CODE 77)
 endfunction()

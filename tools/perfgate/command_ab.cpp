@@ -5,6 +5,7 @@
 #include "read_file.h"
 #include "ab_tasks.h"
 #include "benchmark_runner.h"
+#include "cli_help.h"
 #include "commands.h"
 #include "cost_runner.h"
 #include "compare.h"
@@ -138,6 +139,8 @@ int run_cost_ab(const AbArgs& a, const std::string& root, const Commits& commits
 
 CLI::App* add_ab_command(CLI::App& app, AbArgs& a) {
   auto* cmd = app.add_subcommand("ab", "build two (or more) revisions in worktrees and compare their benchmarks, interleaved");
+  cmd->footer(command_footer("perfgate ab --suite train_step --filter '^BM_TrainStep_Optimized/' main HEAD",
+                              "0 pass, 1 slower beyond --max-slowdown, 2 bad input, 3 inconclusive"));
   cmd->add_option("revisions", a.revisions, "BASE HEAD (git revisions)");
   cmd->add_option("--tasks", a.tasks, "task list CSV: revision,suite,filter,options");
   cmd->add_option("--suite", a.suite, "suite to build and run (bench_<suite>); required with revisions");

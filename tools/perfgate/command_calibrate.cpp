@@ -2,6 +2,7 @@
 // command N times — and the noise, suggested tolerance and smallest detectable slowdown per benchmark.
 #include "benchmark_runner.h"
 #include "calibrate.h"
+#include "cli_help.h"
 #include "commands.h"
 #include "error.h"
 #include "one_line.h"
@@ -57,6 +58,8 @@ void print(const Calibration& c, const CalibrateArgs& a) {
 
 CLI::App* add_calibrate_command(CLI::App& app, CalibrateArgs& a) {
   auto* cmd = app.add_subcommand("calibrate", "A/A noise per benchmark: suggested tolerances and the smallest detectable slowdown");
+  cmd->footer(command_footer("perfgate calibrate --runs 10 -- build/bench_sorting --benchmark_repetitions=3",
+                              "0 done, 2 bad input"));
   cmd->add_option("--results", a.results, "results of identical runs (>= 3), instead of running a command");
   cmd->add_option("--runs", a.runs, "run the command this many times (>= 3)")->check(CLI::Range(3, 1000));
   cmd->add_option("--field", a.field, "the measured field")->capture_default_str();

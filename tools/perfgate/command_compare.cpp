@@ -1,31 +1,68 @@
 // perfgate compare: results against a baseline, one row per metric; the failing ones with the command that would
-// accept them. Exit 0 pass, 1 regression (or a baselined metric that vanished).
+// accept them, advisory figures beyond their tolerance as WARNING lines. Exit 0 pass, 1 regression (or a baselined
+// metric that vanished), 2 bad input (a missing baseline: with the command that creates it).
 #include "baseline.h"
+#include "cli_help.h"
 #include "commands.h"
 #include "compare.h"
-#include "one_line.h"
+#include "error.h"
+#include "fix_command.h"
+#include "git.h"
+#include "numeric_options.h"
 #include "results.h"
 #include "table.h"
 
+#include <filesystem>
 #include <iostream>
 
 namespace perfgate {
+namespace {
+
+bool tree_is_dirty_at(const std::string& baseline) {
+  try {
+    const auto folder = std::filesystem::path(baseline).parent_path();
+    const auto state = repository_state(folder.empty() ? std::string(".") : folder.string());
+    return !state.uncommitted.empty();
+  } catch (const std::exception&) {
+    return false;  // only shapes the printed advice; a git that cannot answer here is update's to report
+  }
+}
+
+}  // namespace
 
 CLI::App* add_compare_command(CLI::App& app, CompareArgs& a) {
   auto* cmd = app.add_subcommand("compare", "judge results against a baseline; exit 0 pass, 1 regression, 2 bad input");
+  cmd->footer(command_footer("perfgate compare --results build/results/sorting.json --baseline baselines/sorting.json -- build/bench_sorting --benchmark_repetitions=3",
+                              "0 pass (WARNING lines included), 1 a regression or a baselined metric not measured, 2 bad input (a missing baseline: with the command that creates it)"));
   cmd->add_option("--results", a.results, "Google Benchmark JSON")->required();
   cmd->add_option("--baseline", a.baseline, "baseline JSON")->required();
+  cmd->add_option("--warning-exit-code", a.warning_exit_code,
+                  "exit with this code when nothing failed but an advisory figure is beyond its tolerance (ctest's SKIP_RETURN_CODE shows it)")
+      ->check(CLI::Range(0, 255));
+  cmd->add_option("command", a.command, "after --: the suite's command that wrote the results; the printed fix then runs it");
   return cmd;
 }
 
 int run_compare(const CompareArgs& a) {
   const auto results = read_results(a.results);
+  FixContext fix{own_path(), a.results, a.baseline, a.command, false};
+  std::error_code ignored;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(a.baseline, ignored))) {
+    fix.tree_dirty = tree_is_dirty_at(a.baseline);
+    throw InputError("no baseline '" + a.baseline + "' yet; " + first_baseline_fix(results, fix));
+  }
   const auto baseline = read_baseline(a.baseline);
   const auto rows = compare(results, baseline);
   print_table(std::cout, rows);
-  print_failures(std::cout, rows,
-                 "perfgate update --results " + shell_quote(a.results) + " --baseline " + shell_quote(a.baseline) + " --reason '...'");
-  return exit_code_of(rows);
+  const int code = exit_code_of(rows);
+  if (code != 0) fix.tree_dirty = tree_is_dirty_at(a.baseline);
+  print_failures(std::cout, rows, code != 0 ? accept_fix(rows, baseline, fix) : std::string());
+  if (code == 0 && a.warning_exit_code != 0) {
+    for (const auto& r : rows) {
+      if (r.verdict == Verdict::slower) return a.warning_exit_code;
+    }
+  }
+  return code;
 }
 
 }  // namespace perfgate

@@ -5,6 +5,7 @@
 // baseline like any other result. Lines "context KEY VALUE" on the program's standard output are recorded in the
 // results' context.
 #include "atomic_write.h"
+#include "cli_help.h"
 #include "commands.h"
 #include "cost_runner.h"
 #include "error.h"
@@ -23,6 +24,8 @@ namespace perfgate {
 
 CLI::App* add_cost_command(CLI::App& app, CostArgs& a) {
   auto* cmd = app.add_subcommand("cost", "instruction counts and cycle estimates per measured step, under callgrind");
+  cmd->footer(command_footer("perfgate cost --out cost.json -- build/cost_program",
+                              "0 done, 2 bad input or the program failed"));
   cmd->add_option("--out", a.out, "Google Benchmark JSON to write (counters instructions, estimated_cycles)")->required();
   cmd->add_option("--context", a.context, "KEY=VALUE recorded in the results' context (repeatable)");
   cmd->add_option("command", a.command, "after --: the program that marks its measured steps")->required();

@@ -1,6 +1,8 @@
 // perfgate history record | show: appends runs to the SQLite store; shows trends and change points per metric.
 #include "change_points.h"
+#include "cli_help.h"
 #include "commands.h"
+#include "git.h"
 #include "error.h"
 #include "one_line.h"
 #include "numeric_options.h"
@@ -14,8 +16,26 @@
 
 namespace perfgate {
 
+namespace {
+
+// --commit as a commit id: a revision (HEAD, a branch, a tag) is resolved in the repository around the working folder;
+// a commit id from elsewhere (a CI artifact's) is kept as written. A name that is neither is refused.
+std::string commit_of(const std::string& revision) {
+  try {
+    return resolve_commit(".", revision);
+  } catch (const InputError&) {
+    const bool hex = revision.size() >= 7 && revision.size() <= 64 && revision.find_first_not_of("0123456789abcdef") == std::string::npos;
+    if (hex) return revision;
+    throw InputError("history record: --commit '" + revision + "' names no commit here and is not a commit id");
+  }
+}
+
+}  // namespace
+
 CLI::App* add_history_command(CLI::App& app, HistoryArgs& a) {
   auto* cmd = app.add_subcommand("history", "record runs in a SQLite history; show trends and change points");
+  cmd->footer(command_footer("perfgate history record --db history.db --results build/results/sorting.json --commit HEAD\n  perfgate history show --db history.db --field real_time",
+                              "0 done, 2 bad input"));
   cmd->add_option("action", a.action, "record or show")->required()->check(CLI::IsMember({"record", "show"}));
   cmd->add_option("--db", a.db, "history file (SQLite; created when absent)")->required();
   cmd->add_option("--results", a.results, "record: Google Benchmark JSON files of one run");
@@ -50,7 +70,7 @@ int run_history(const HistoryArgs& a) {
     for (const auto& path : a.results) results.push_back(read_results(path));
     const auto& ctx = results.front().context;
     RunInfo run;
-    run.commit = !a.commit.empty() ? a.commit : ctx.count("git_sha") != 0 ? ctx.at("git_sha") : "";
+    run.commit = !a.commit.empty() ? commit_of(a.commit) : ctx.count("git_sha") != 0 ? ctx.at("git_sha") : "";
     if (run.commit.empty()) throw InputError("history record: no --commit and no git_sha in " + results.front().source);
     run.branch = a.branch;
     if (!a.date.empty() && !is_calendar_date(a.date)) {

@@ -1,6 +1,7 @@
 // perfgate profile: runs perf_tests/profile_step (which records a Chrome trace of training steps with LibTorch's
 // profiler) and prints where the time went, by operator self time. perfgate itself never links the core.
 #include "atomic_write.h"
+#include "cli_help.h"
 #include "commands.h"
 #include "read_file.h"
 #include "error.h"
@@ -30,6 +31,8 @@ std::string default_binary() {
 
 CLI::App* add_profile_command(CLI::App& app, ProfileArgs& a) {
   auto* cmd = app.add_subcommand("profile", "Chrome trace of training steps, and the operators that take the time");
+  cmd->footer(command_footer("perfgate profile --grid 128 --steps 3 --top 5",
+                              "0 done, 2 bad input"));
   cmd->add_option("--out", a.out, "trace file to write (open in chrome://tracing or ui.perfetto.dev)")->capture_default_str();
   cmd->add_option("--pipeline", a.pipeline, "reference or optimized")->capture_default_str()->check(CLI::IsMember({"reference", "optimized"}));
   cmd->add_option("--steps", a.steps, "training steps traced")->capture_default_str()->check(CLI::Range(1, 1000));

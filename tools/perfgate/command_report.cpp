@@ -1,6 +1,7 @@
 // perfgate report: the run's verdicts and plots as report.html (self-contained), summary.md, verdicts.json,
 // junit.xml and plots/*.svg (*.png with --png). Exit code: the overall verdict (0 pass, 1 fail, 3 inconclusive).
 #include "change_points.h"
+#include "cli_help.h"
 #include "commands.h"
 #include "error.h"
 #include "numeric_options.h"
@@ -55,6 +56,8 @@ void add_trends(ReportData& data, const std::string& db) {
 
 CLI::App* add_report_command(CLI::App& app, ReportArgs& a) {
   auto* cmd = app.add_subcommand("report", "HTML report, Markdown summary, verdicts.json and JUnit XML of a gate run");
+  cmd->footer(command_footer("perfgate report --out build/report --check build/results/sorting.json=baselines/sorting.json",
+                              "0 every check passed, 1 a check failed, 2 bad input, 3 inconclusive"));
   cmd->add_option("--out", a.out, "folder to write (created)")->required();
   cmd->add_option("--title", a.title, "report title")->capture_default_str();
   cmd->add_option("--check", a.checks, "RESULTS=BASELINE: a results file judged against its baseline (repeatable)");

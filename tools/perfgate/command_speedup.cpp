@@ -5,6 +5,7 @@
 #include "atomic_write.h"
 #include "baseline.h"
 #include "benchmark_runner.h"
+#include "cli_help.h"
 #include "commands.h"
 #include "error.h"
 #include "numeric_options.h"
@@ -38,6 +39,8 @@ void print(const SpeedupReport& r, const SpeedupArgs& a) {
 
 CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& a) {
   auto* cmd = app.add_subcommand("speedup", "paired, interleaved speedup verdict: 0 pass, 1 fail, 3 inconclusive");
+  cmd->footer(command_footer("perfgate speedup --results run.json --reference BM_Slow --candidate BM_Fast --threshold 3",
+                              "0 pass, 1 fail, 2 bad input, 3 inconclusive"));
   cmd->add_option("--results", a.results, "Google Benchmark JSON with repetitions of both")->required();
   cmd->add_option("--reference", a.reference, "run name of the slower, reference benchmark")->required();
   cmd->add_option("--candidate", a.candidate, "run name of the candidate benchmark")->required();
@@ -99,7 +102,7 @@ int run_speedup(const SpeedupArgs& a) {
   if (!a.out.empty()) write_file_atomically(a.out, speedup_results_text(report, results, a.reference, a.candidate));
   print(report, a);
   if (series) {
-    std::cout << (series->advisory ? (series->below ? "ADVISORY-SLOWER" : "ADVISORY-PASS") : to_string(series->verdict))
+    std::cout << (series->advisory ? (series->below ? "WARNING" : "ADVISORY-PASS") : to_string(series->verdict))
               << ": against the baselined speedup " << series->baseline << "x (" << criterion_text(Direction::higher, series->tolerance, series->hard_limit, series->advisory) << "): the interval ["
               << report.low << ", " << report.high << "] " << (series->below ? "lies wholly below " : "reaches ") << series->limit << "x\n";
   }

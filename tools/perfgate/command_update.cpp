@@ -1,7 +1,11 @@
-// perfgate update: rewrites a baseline from results, with provenance and a reviewable diff. Reading, planning and
-// writing happen under one lock on the baseline's folder, and the file is replaced atomically (atomic_write.h).
+// perfgate update: rewrites a baseline from results, with provenance and a reviewable diff. The results come from
+// files (--results) or from running the suite's command (after --) as many times as the baseline's entries need.
+// Reading, planning and writing happen under one lock on the baseline's folder (created when missing), and the file
+// is replaced atomically (atomic_write.h).
 #include "atomic_write.h"
 #include "baseline.h"
+#include "benchmark_runner.h"
+#include "cli_help.h"
 #include "commands.h"
 #include "error.h"
 #include "folder_lock.h"
@@ -9,6 +13,7 @@
 #include "one_line.h"
 #include "read_file.h"
 #include "results.h"
+#include "temporary_folder.h"
 #include "update.h"
 #include "utc_time.h"
 
@@ -23,23 +28,50 @@ std::string folder_of(const std::string& path) {
   return parent.empty() ? "." : parent.string();
 }
 
+// The commit a baseline is recorded against, as its provenance says it: a commit id, that id marked "-dirty" when
+// uncommitted changes were accepted, or that there is no repository.
+std::string recorded_commit(const RepositoryState& state) {
+  if (!state.inside) return "none (not in a git repository)";
+  const std::string commit = state.commit.empty() ? "none (no commit yet)" : state.commit;
+  return state.uncommitted.empty() ? commit : commit + "-dirty";
+}
+
+std::string dirty_tree_message(const RepositoryState& state) {
+  std::string files;
+  for (size_t i = 0; i < state.uncommitted.size() && i < 3; ++i) files += (i == 0 ? "" : ", ") + state.uncommitted[i];
+  if (state.uncommitted.size() > 3) files += " and " + std::to_string(state.uncommitted.size() - 3) + " more";
+  return "update: the working tree has uncommitted changes (" + files + "), so no commit describes the code measured; commit first, "
+         "or add --allow-dirty and the provenance records the commit marked -dirty";
+}
+
 }  // namespace
 
 CLI::App* add_update_command(CLI::App& app, UpdateArgs& a) {
-  auto* cmd = app.add_subcommand("update", "rewrite a baseline from results (atomically, with provenance and a diff)");
-  cmd->add_option("--results", a.results, "Google Benchmark JSON; twice for timing-derived entries")->required();
-  cmd->add_option("--baseline", a.baseline, "baseline JSON to create or update")->required();
+  auto* cmd = app.add_subcommand("update", "create or rewrite a baseline from results (atomically, with provenance and a diff)");
+  cmd->footer(command_footer("perfgate update --baseline baselines/sorting.json --reason 'first baseline' --track comparisons:either:exact --track real_time:lower:rel=0.5 -- build/bench_sorting --benchmark_repetitions=3\n  perfgate update --baseline baselines/sorting.json --reason 'BM_Old is gone' --drop 'BM_Old/64:comparisons' --results build/results/sorting.json",
+                              "0 written (created or updated), 2 refused: nothing written"));
+  cmd->add_option("--results", a.results, "Google Benchmark JSON; twice for timing-derived entries (or give the suite's command after --)");
+  cmd->add_option("--baseline", a.baseline, "baseline JSON to create or update (its folder is created)")->required();
   cmd->add_option("--reason", a.reason, "why the baseline changes (recorded)")->required();
-  cmd->add_option("--track", a.track, "start tracking FIELD:higher|lower|either:abs=X|rel=X|exact[:limit=X][:unit=U][:advisory]");
-  cmd->add_flag("--allow-dirty", a.allow_dirty, "accept uncommitted changes in the working tree");
+  cmd->add_option("--track", a.track,
+                  "track FIELD:higher|lower|either:abs=X|rel=X|exact[:limit=X][:unit=U][:advisory] for every benchmark reporting it; "
+                  "a field already tracked takes this criterion");
+  cmd->add_option("--drop", a.drop, "stop tracking BENCHMARK:FIELD (a metric gone on purpose)");
+  cmd->add_flag("--allow-dirty", a.allow_dirty, "accept uncommitted changes in the working tree (recorded as <commit>-dirty)");
   cmd->add_flag("--ratchet", a.ratchet, "only move values the good way");
+  cmd->add_option("command", a.command, "after --: the suite's benchmark command; perfgate runs it once, or twice when timings are tracked");
   return cmd;
 }
 
 int run_update(const UpdateArgs& a) {
+  if (a.results.empty() == a.command.empty()) throw InputError("update: give --results FILE (twice for timings) or the suite's command after --");
   if (a.results.size() > 2) throw InputError("update: give one capture, or two for timings");
   if (a.reason.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError("update: --reason must say why the baseline changes");
   require_not_an_input(a.baseline, "--baseline", a.results);  // the baseline is read and written; results only read
+  UpdateRequest request;
+  request.ratchet = a.ratchet;
+  for (const auto& spec : a.track) request.track.push_back(parse_track_spec(spec));
+  for (const auto& key : a.drop) request.drop.push_back(parse_entry_key(key));
   std::vector<std::string> texts;
   std::vector<Results> captures;
   for (const auto& path : a.results) {
@@ -51,25 +83,35 @@ int run_update(const UpdateArgs& a) {
   if (texts.size() == 2 && texts[0] == texts[1]) {
     throw InputError("update: the two --results are one capture given twice ('" + a.results[0] + "' and '" + a.results[1] + "')");
   }
-  std::vector<TrackSpec> track;
-  for (const auto& spec : a.track) track.push_back(parse_track_spec(spec));
+  const auto baseline_folder = folder_of(a.baseline);
+  std::error_code ignored;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(a.baseline, ignored))) std::filesystem::create_directories(baseline_folder);
   // Read, plan and write under one lock: a concurrent update waits and then builds on this one's result.
   const auto folder = folder_of(write_target_of(a.baseline));
   const FolderLock lock(folder, 60.0);
   std::optional<Baseline> current;
   if (std::filesystem::exists(a.baseline)) current = read_baseline(a.baseline);
-  if (!a.allow_dirty && tree_is_dirty(folder)) {
-    throw InputError("update: the working tree has uncommitted changes; commit first or pass --allow-dirty");
+  const auto repository = repository_state(folder);
+  if (!a.allow_dirty && !repository.uncommitted.empty()) throw InputError(dirty_tree_message(repository));
+  std::optional<TemporaryFolder> scratch;
+  if (!a.command.empty()) {  // the suite, run here: once, and again when the update holds a timing
+    scratch.emplace("update");
+    captures.push_back(run_benchmark(a.command, (scratch->path() / "capture-1.json").string()));
+    if (needs_two_captures(captures.front(), current, request)) {
+      captures.push_back(run_benchmark(a.command, (scratch->path() / "capture-2.json").string()));
+    }
   }
   const auto& ctx = captures.front().context;
   auto context = [&](const std::string& key) { return ctx.count(key) != 0 ? ctx.at(key) : std::string(); };
   const auto machine = context("machine").empty() ? context("cpu_model") + " / " + context("host_name") : context("machine");
-  Provenance provenance{head_sha(folder).value_or("unknown"), utc_now(), machine,
+  Provenance provenance{recorded_commit(repository), utc_now(), machine,
                         context("build_type"), context("torch_version"), context("threads"), a.reason,
                         context("machine_fingerprint")};
-  const auto plan = plan_update(captures, current, track, a.ratchet, provenance);
+  const auto plan = plan_update(captures, current, request, provenance);
   write_file_atomically(a.baseline, plan.text);
-  std::cout << "updated " << one_line(a.baseline) << " (" << plan.next.entries.size() << " entries): " << one_line(a.reason) << '\n';
+  std::cout << (current ? "updated " : "created ") << one_line(a.baseline) << " (" << plan.next.entries.size() << " entries"
+            << (a.command.empty() ? "" : ", from " + std::to_string(captures.size()) + (captures.size() == 1 ? " run" : " runs") + " of the suite")
+            << "): " << one_line(a.reason) << '\n';
   for (const auto& line : plan.diff) std::cout << "  " << one_line(line) << '\n';
   return 0;
 }

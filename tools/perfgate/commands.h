@@ -12,6 +12,8 @@ namespace perfgate {
 
 struct CompareArgs {
   std::string results, baseline;
+  std::vector<std::string> command;  ///< the suite's command that wrote the results: printed fixes run it themselves
+  int warning_exit_code = 0;         ///< exit code when nothing failed but an advisory figure is beyond its tolerance
 };
 CLI::App* add_compare_command(CLI::App& app, CompareArgs& args);
 int run_compare(const CompareArgs& args);
@@ -19,8 +21,9 @@ int run_compare(const CompareArgs& args);
 struct UpdateArgs {
   std::vector<std::string> results;
   std::string baseline, reason;
-  std::vector<std::string> track;
+  std::vector<std::string> track, drop;
   bool allow_dirty = false, ratchet = false;
+  std::vector<std::string> command;  ///< the suite's benchmark command: perfgate runs it for the captures
 };
 CLI::App* add_update_command(CLI::App& app, UpdateArgs& args);
 int run_update(const UpdateArgs& args);

@@ -1,5 +1,7 @@
 #include "compare.h"
 
+#include "time_units.h"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -28,8 +30,8 @@ std::string to_string(Verdict v) {
     case Verdict::fail: return "FAIL";
     case Verdict::missing: return "MISSING";
     case Verdict::unbaselined: return "NO-BASELINE";
-    case Verdict::slower: return "ADVISORY-SLOWER";
-    case Verdict::other_machine: return "ADVISORY-SKIPPED";
+    case Verdict::slower: return "WARNING";
+    case Verdict::other_machine: return "SKIPPED";
   }
   return "?";
 }
@@ -48,6 +50,8 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
     row.field = e.field;
     row.unit = e.unit;
     row.baseline = e.value;
+    row.baseline_integer = e.integer;
+    row.timing = is_time_unit(e.unit);
     row.direction = e.direction;
     row.tolerance = e.tolerance;
     row.limit = e.limit;
@@ -67,15 +71,16 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
       rows.push_back(row);
       continue;
     }
-    if (e.advisory && !same_machine) {
+    row.value = median(values);  // shown even where it is not judged
+    if ((e.advisory || row.timing) && !same_machine) {
       row.verdict = Verdict::other_machine;
       row.findings = {Finding::other_machine};
       rows.push_back(row);
       continue;
     }
-    row.value = median(values);
-    const auto exact = e.tolerance.kind == Tolerance::Kind::exact && e.integer ? index.integers_of(e.benchmark, e.field, e.unit) : std::nullopt;
-    const auto exact_median = exact ? integer_median(*exact) : std::nullopt;
+    const auto integers = index.integers_of(e.benchmark, e.field, e.unit);
+    row.value_integer = integers ? integer_median(*integers) : std::nullopt;
+    const auto exact_median = e.tolerance.kind == Tolerance::Kind::exact && e.integer ? row.value_integer : std::nullopt;
     if (exact_median) {
       // Whole numbers judged as whole numbers: the median count must be the baseline's (counts beyond 2^53, which
       // doubles round together, stay apart). A median between two counts is no whole number: the band judges it.

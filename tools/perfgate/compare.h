@@ -29,12 +29,15 @@ struct Row {
   Verdict verdict = Verdict::pass;
   double value = 0.0;      ///< median over the result's repetitions
   int samples = 0;         ///< repetitions found
+  std::optional<int64_t> value_integer;  ///< the median exactly, when every repetition wrote the same whole number kind
   // The baseline entry judged (defaults for an unbaselined row).
   double baseline = 0.0;
+  std::optional<int64_t> baseline_integer;  ///< the entry's value exactly, when the baseline wrote a whole number
   Direction direction = Direction::higher;
   Tolerance tolerance;
   std::optional<double> limit;
   bool advisory = false;
+  bool timing = false;     ///< the entry is in a time unit: judged only against results from the machine that recorded it
   Band band;               ///< acceptable_band of the entry: the one meaning of its tolerance
   double threshold = 0.0;  ///< worst acceptable value under the tolerance (threshold_of)
   std::vector<Finding> findings;  ///< empty when it passed
@@ -45,8 +48,9 @@ struct Row {
 /// Compares every baseline entry with the median of its measurements. A baselined metric absent from the
 /// results is `missing` (a failure); a benchmark in the results with no baseline entry at all is reported as
 /// `unbaselined` (not a failure: adding a baseline is a reviewed change). Presence is checked first, for every entry:
-/// an advisory entry not measured is `missing` too. Advisory values are judged only when the results'
-/// machine_fingerprint context equals the baseline's; their failures become `slower`.
+/// an advisory entry not measured is `missing` too. Timings (entries in a time unit) and advisory values are judged
+/// only when the results' machine_fingerprint context equals the baseline's (`other_machine` otherwise: a wall time
+/// from another machine says nothing about the code); an advisory entry's failures become `slower`.
 std::vector<Row> compare(const Results& results, const Baseline& baseline);
 
 double median(std::vector<double> values);

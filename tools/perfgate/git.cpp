@@ -14,6 +14,7 @@ ProcessResult git_in(const std::string& directory, std::vector<std::string> args
   ProcessOptions options;
   options.standard_error = standard_error;
   options.unset = repository_selector_variables();
+  options.env = {"LC_ALL=C"};  // git's messages in English: repository_state reads "not a git repository"
   // git can hang (an fsmonitor hook, a stalled network file system): it is killed, with its children, after
   // kGitSeconds, and the caller says so.
   options.timeout_seconds = kGitSeconds;
@@ -44,6 +45,28 @@ std::optional<std::string> head_sha(const std::string& directory) {
   const auto r = git(directory, {"rev-parse", "HEAD"});
   if (r.status != 0) return std::nullopt;
   return first_line(r.output);
+}
+
+RepositoryState repository_state(const std::string& directory) {
+  RepositoryState state;
+  const auto probe = git_in(directory, {"rev-parse", "--is-inside-work-tree"}, StandardError::merge);
+  if (probe.status < 0) throw InputError("cannot ask git about '" + directory + "': git could not be run (is it installed?)");
+  if (probe.status != 0) {
+    if (probe.output.find("not a git repository") != std::string::npos) return state;
+    throw InputError("cannot ask git about '" + directory + "': " + output_tail(first_line(probe.output), 200));
+  }
+  state.inside = true;
+  state.commit = head_sha(directory).value_or("");
+  const auto r = git(directory, {"status", "--porcelain", "--untracked-files=no"});
+  if (r.status != 0) throw InputError("cannot check '" + directory + "' for uncommitted changes: git status failed");
+  size_t start = 0;
+  while (start < r.output.size()) {
+    auto end = r.output.find('\n', start);
+    if (end == std::string::npos) end = r.output.size();
+    if (end - start > 3) state.uncommitted.push_back(r.output.substr(start + 3, end - start - 3));
+    start = end + 1;
+  }
+  return state;
 }
 
 bool tree_is_dirty(const std::string& directory) {

@@ -14,6 +14,15 @@ const std::vector<std::string>& repository_selector_variables();
 /// HEAD's commit id in the repository containing `directory`, or nullopt outside a repository.
 std::optional<std::string> head_sha(const std::string& directory);
 
+/// Where `directory` stands in git, for a baseline's provenance: outside any repository is a fact to record, not an
+/// error. Throws InputError with git's own reason when git cannot tell (a repository git refuses as not safe, git
+/// not installed).
+struct RepositoryState {
+  bool inside = false;                   ///< false: not in a git repository (commit and uncommitted stay empty)
+  std::string commit;                    ///< HEAD's full commit id ("" in a repository with no commit yet)
+  std::vector<std::string> uncommitted;  ///< tracked files with uncommitted changes, as `git status` names them
+};
+RepositoryState repository_state(const std::string& directory);
 /// True when the working tree has uncommitted changes (tracked files only). Throws InputError with git's own
 /// reason when git cannot tell (not a repository, a repository git refuses as not safe, git not installed).
 bool tree_is_dirty(const std::string& directory);

@@ -1,5 +1,6 @@
 // perfgate: judges Google Benchmark results against committed baselines and maintains those baselines.
 // Exit codes: 0 pass, 1 regression, 2 bad input or usage, 3 inconclusive, 4 an internal error (a bug in perfgate).
+#include "cli_help.h"
 #include "commands.h"
 #include "error.h"
 #include "one_line.h"
@@ -7,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <new>
@@ -52,6 +54,7 @@ Subcommand bind(CLI::App& app, Args& args, CLI::App* (*add)(CLI::App&, Args&), i
 int main(int argc, char** argv) {
   CLI::App app{"perfgate: gate benchmark results against committed baselines"};
   app.require_subcommand(1);
+  app.set_help_flag("--help,-h", "print this command's help, its example and exit codes");
   app.set_version_flag("--version", std::string("perfgate ") + kVersion + " (commit " + kCommit + ")",
                        "print perfgate's version and the commit it was built from");
   AllArgs a;
@@ -66,25 +69,76 @@ int main(int argc, char** argv) {
       bind(app, a.calibrate, add_calibrate_command, run_calibrate),
       bind(app, a.cost, add_cost_command, run_cost),
   };
-  if (argc > 1 && argv[1][0] != '-') {  // CLI11 would only say "a subcommand is required"
-    std::string known;
-    bool found = false;
-    for (const auto* sub : app.get_subcommands({})) {
-      found = found || sub->get_name() == argv[1];
-      known += (known.empty() ? "" : ", ") + sub->get_name();
+  // One value per occurrence for every repeatable option (--results A --results B, never --results A B): otherwise
+  // the last one would swallow the words after it, and the command after -- would be lost.
+  for (auto* sub : app.get_subcommands({})) {
+    for (auto* option : sub->get_options()) {
+      if (!option->get_positional() && option->get_items_expected_max() > 1) option->allow_extra_args(false);
     }
-    if (!found) return print_error("error", std::string("unknown subcommand '") + argv[1] + "' (expected " + known + ")", 2);
+  }
+  std::vector<std::string> names;
+  for (const auto* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  const auto unknown_command = [&](const std::string& word) {
+    const auto near = closest_name(word, names);
+    return print_error("error", "unknown command '" + word + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") + " (see perfgate help)", 2);
+  };
+  if (argc == 1) {
+    std::cerr << overview(app);
+    return print_error("error", "a command is required (see perfgate help)", 2);
+  }
+  const std::string first = argv[1];
+  if (first == "help") {  // perfgate help [COMMAND]
+    if (argc == 2) {
+      std::cout << overview(app);
+      return 0;
+    }
+    for (const auto* sub : app.get_subcommands({})) {
+      if (sub->get_name() == argv[2]) {
+        std::cout << sub->help("perfgate");
+        return 0;
+      }
+    }
+    return unknown_command(argv[2]);
+  }
+  if (first.empty() || first[0] != '-') {
+    if (std::find(names.begin(), names.end(), first) == names.end()) return unknown_command(first);
   }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
-    std::cout << app.help("", CLI::AppFormatMode::All);
+    for (const auto* sub : app.get_subcommands()) {
+      std::cout << sub->help("perfgate");
+      return 0;
+    }
+    std::cout << overview(app);
     return 0;
   } catch (const CLI::CallForVersion& e) {
     std::cout << e.what() << '\n';
     return 0;
   } catch (const CLI::ParseError& e) {
-    return print_error("error", std::string(e.what()) + " (see perfgate --help)", 2);
+    const auto parsed = app.get_subcommands();
+    if (parsed.empty()) return print_error("error", std::string(e.what()) + " (see perfgate help)", 2);
+    const auto* command = parsed.front();
+    const auto options = option_names(*command);
+    const std::string help = " (see perfgate help " + command->get_name() + ")";
+    for (int i = 2; i < argc; ++i) {  // an unknown option is named first: it is the likely cause of whatever CLI11 saw
+      std::string word = argv[i];
+      if (word == "--") break;
+      word = word.substr(0, word.find('='));
+      if (word.rfind("--", 0) != 0 || std::find(options.begin(), options.end(), word) != options.end()) continue;
+      const auto near = closest_name(word, options);
+      return print_error("error", "unknown option " + word + " for " + command->get_name() + (near.empty() ? "" : "; did you mean " + near + "?") + help, 2);
+    }
+    return print_error("error", std::string(e.what()) + help, 2);
+  }
+  // A command to run goes after --: a stray word among the options is a mistake, never a program to start.
+  const bool separator = std::find_if(argv + 1, argv + argc, [](const char* w) { return std::string(w) == "--"; }) != argv + argc;
+  for (const auto* sub : app.get_subcommands()) {
+    const auto* positional = sub->get_option_no_throw("command");
+    if (positional != nullptr && positional->count() > 0 && !separator) {
+      return print_error("error", "unexpected '" + positional->results().front() + "' among the options; a command to run goes after -- (see perfgate help " +
+                                      sub->get_name() + ")", 2);
+    }
   }
   try {
     for (const auto& command : commands) {

@@ -43,8 +43,8 @@ table{border-collapse:collapse;margin:.5em 0;font-size:13px}
 td,th{border:1px solid #ccc;padding:3px 7px;text-align:left;vertical-align:top}
 th{background:#f3f3f3}
 .verdict{font-weight:bold;padding:1px 6px;border-radius:3px;color:#fff;background:#777}
-.v-PASS{background:#2e7d32}.v-FAIL,.v-MISSING{background:#c62828}.v-INCONCLUSIVE,.v-ADVISORY-SLOWER{background:#ef6c00}
-.v-NO-BASELINE,.v-ADVISORY-SKIPPED{background:#757575}
+.v-PASS{background:#2e7d32}.v-FAIL,.v-MISSING{background:#c62828}.v-INCONCLUSIVE,.v-WARNING{background:#ef6c00}
+.v-NO-BASELINE,.v-SKIPPED{background:#757575}
 figure.plot{margin:.5em 0}
 .images{display:flex;flex-wrap:wrap;gap:1em}.images figure{margin:0}.images img{width:220px;image-rendering:pixelated;border:1px solid #ccc}
 code{background:#f5f5f5;padding:0 3px}

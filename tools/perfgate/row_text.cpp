@@ -36,6 +36,32 @@ std::string tolerance_text(const Row& row) {
   return row.verdict == Verdict::unbaselined ? std::string() : criterion_text(row.direction, row.tolerance, row.limit, row.advisory);
 }
 
+namespace {
+
+std::string with_unit(const std::string& number, const std::string& unit) { return unit.empty() ? number : number + " " + unit; }
+
+bool measured(const Row& row) { return row.samples > 0 && row.verdict != Verdict::missing && row.verdict != Verdict::unbaselined; }
+
+}  // namespace
+
+std::string value_text(const Row& row) { return measured(row) ? with_unit(format_value(row.value, row.value_integer), row.unit) : "-"; }
+
+std::string baseline_text(const Row& row) {
+  return row.verdict == Verdict::unbaselined ? "-" : with_unit(format_value(row.baseline, row.baseline_integer), row.unit);
+}
+
+std::string threshold_text(const Row& row) {
+  if (row.verdict == Verdict::unbaselined) return "-";
+  if (row.tolerance.kind == Tolerance::Kind::exact) return baseline_text(row);
+  return with_unit(format_number(row.threshold), row.unit);
+}
+
+std::string change_of(const Row& row) {
+  if (!measured(row) || row.verdict == Verdict::other_machine) return "-";
+  const auto text = change_text(row.value, row.baseline);
+  return text.empty() ? "-" : text;
+}
+
 std::string reason_text(const Row& row) {
   std::string text;
   for (const auto finding : row.findings) text += (text.empty() ? "" : "; ") + finding_text(row, finding);

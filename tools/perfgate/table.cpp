@@ -1,24 +1,22 @@
 #include "table.h"
-#include "number_format.h"
 #include "one_line.h"
 #include "row_text.h"
 
 #include <algorithm>
 #include <iomanip>
-#include <sstream>
 #include <vector>
 
 namespace perfgate {
 
 void print_table(std::ostream& out, const std::vector<Row>& rows) {
-  std::vector<std::vector<std::string>> cells = {{"verdict", "benchmark", "field", "value", "baseline", "threshold", "tolerance", "n"}};
+  std::vector<std::vector<std::string>> cells = {{"verdict", "benchmark", "field", "value", "baseline", "change", "worst acceptable", "tolerance", "n"}};
   for (const auto& r : rows) {
     if (r.verdict == Verdict::unbaselined) {
-      cells.push_back({to_string(r.verdict), r.benchmark, "-", "-", "-", "-", "-", "-"});
+      cells.push_back({to_string(r.verdict), r.benchmark, "-", "-", "-", "-", "-", "-", "-"});
       continue;
     }
-    cells.push_back({to_string(r.verdict), r.benchmark, r.field, r.samples > 0 ? format_number(r.value) + (r.unit.empty() ? "" : " " + r.unit) : "-",
-                     format_number(r.baseline), format_number(r.threshold), tolerance_text(r), std::to_string(r.samples)});
+    cells.push_back({to_string(r.verdict), r.benchmark, r.field, value_text(r), baseline_text(r), change_of(r), threshold_text(r), tolerance_text(r),
+                     std::to_string(r.samples)});
   }
   std::vector<size_t> width(cells.front().size(), 0);
   for (const auto& row : cells)
@@ -29,21 +27,26 @@ void print_table(std::ostream& out, const std::vector<Row>& rows) {
   }
 }
 
-void print_failures(std::ostream& out, const std::vector<Row>& rows, const std::string& update_command) {
-  bool any = false;
+void print_failures(std::ostream& out, const std::vector<Row>& rows, const std::string& fix) {
+  size_t failed = 0, warned = 0, judged = 0;
   for (const auto& r : rows) {
+    if (r.verdict != Verdict::unbaselined && r.verdict != Verdict::other_machine) ++judged;
     if (r.verdict != Verdict::fail && r.verdict != Verdict::missing) continue;
-    any = true;
+    ++failed;
     out << to_string(r.verdict) << ": " << one_line(r.benchmark) << " " << one_line(r.field) << " = "
-        << (r.samples > 0 ? format_number(r.value) : std::string("absent")) << " (baseline " << format_number(r.baseline) << ", "
-        << tolerance_text(r) << ", worst acceptable " << format_number(r.threshold) << "): " << one_line(reason_text(r)) << '\n';
+        << (r.verdict == Verdict::missing ? std::string("absent") : value_text(r)) << ", baseline " << baseline_text(r)
+        << (r.verdict == Verdict::missing ? "" : " (" + change_of(r) + ")") << ", " << tolerance_text(r) << ", worst acceptable "
+        << threshold_text(r) << ": " << one_line(reason_text(r)) << '\n';
   }
-  if (any) out << "If the change is intended, accept the new values with:\n  " << update_command << '\n';
+  if (failed > 0) out << fix;
   for (const auto& r : rows) {
     if (r.verdict != Verdict::slower) continue;
-    out << to_string(r.verdict) << " (not gated): " << one_line(r.benchmark) << " " << one_line(r.field) << " = " << format_number(r.value) << " " << one_line(r.unit)
-        << " against this machine's advisory figure " << format_number(r.baseline) << " (" << tolerance_text(r) << ")\n";
+    ++warned;
+    out << "WARNING: " << one_line(r.benchmark) << " " << one_line(r.field) << " = " << value_text(r) << ", baseline " << baseline_text(r) << " ("
+        << change_of(r) << "), beyond its tolerance (" << tolerance_text(r) << ") on the machine that recorded it; advisory, so not gated\n";
   }
+  out << "perfgate: " << (failed > 0 ? "FAIL, " + std::to_string(failed) + " of " + std::to_string(judged) + " metrics" : "PASS, " + std::to_string(judged) + " metrics")
+      << (warned > 0 ? ", " + std::to_string(warned) + (warned == 1 ? " warning" : " warnings") : "") << '\n';
 }
 
 }  // namespace perfgate

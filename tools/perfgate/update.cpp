@@ -65,31 +65,109 @@ TrackSpec parse_track_spec(const std::string& spec) {
   return t;
 }
 
+EntryKey parse_entry_key(const std::string& text) {
+  const auto colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size()) {
+    throw InputError("--drop '" + text + "': expected BENCHMARK:FIELD, e.g. 'BM_Sort/1024:comparisons'");
+  }
+  return {text.substr(0, colon), text.substr(colon + 1)};
+}
+
+namespace {
+
+bool dropped(const UpdateRequest& request, const Entry& e) {
+  for (const auto& key : request.drop) {
+    if (key.benchmark == e.benchmark && key.field == e.field) return true;
+  }
+  return false;
+}
+
+// The criterion of an entry as --track writes it, for the diff of a changed criterion.
+std::string criterion_of(const Entry& e) {
+  std::string text = to_string(e.direction) + ":" +
+                     (e.tolerance.kind == Tolerance::Kind::exact ? std::string("exact")
+                                                                  : to_string(e.tolerance.kind) + "=" + format_number(e.tolerance.amount));
+  if (e.limit) text += ":limit=" + format_number(*e.limit);
+  if (e.advisory) text += ":advisory";
+  return text;
+}
+
+void take_criterion(Entry& e, const TrackSpec& spec) {
+  e.direction = spec.direction;
+  e.tolerance = spec.tolerance;
+  e.limit = spec.limit;
+  e.advisory = spec.advisory;
+  if (!spec.unit.empty()) e.unit = spec.unit;
+}
+
+}  // namespace
+
+bool needs_two_captures(const Results& first, const std::optional<Baseline>& current, const UpdateRequest& request) {
+  if (current) {
+    for (const auto& e : current->entries) {
+      if (!dropped(request, e) && is_time_unit(e.unit)) return true;
+    }
+  }
+  for (const auto& spec : request.track) {
+    for (const auto& m : first.measurements) {
+      if (m.field == spec.field && is_time_unit(spec.unit.empty() ? m.unit : spec.unit)) return true;
+    }
+  }
+  return false;
+}
+
 UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional<Baseline>& current,
-                       const std::vector<TrackSpec>& track, bool ratchet, const Provenance& provenance) {
+                       const UpdateRequest& request, const Provenance& provenance) {
   if (captures.empty()) throw InputError("update: no results given");
   const Results& first = captures.front();
   UpdatePlan plan;
   plan.next.provenance = provenance;
-  std::vector<Entry> entries = current ? current->entries : std::vector<Entry>{};
+  std::vector<Entry> entries;
+  std::set<std::pair<std::string, std::string>> held;
+  if (current) {
+    for (const auto& e : current->entries) held.emplace(e.benchmark, e.field);
+  }
+  for (const auto& key : request.drop) {
+    if (held.count({key.benchmark, key.field}) == 0) {
+      throw InputError("--drop '" + key.benchmark + ":" + key.field + "': the baseline has no such entry");
+    }
+  }
+  std::set<std::string> tracked_fields;
+  for (const auto& spec : request.track) {
+    if (!tracked_fields.insert(spec.field).second) {
+      throw InputError("--track " + spec.field + " is given twice; give one criterion per field");
+    }
+  }
+  if (current) {
+    for (const auto& e : current->entries) {
+      if (dropped(request, e)) {
+        plan.diff.push_back("- " + e.benchmark + " " + e.field + ": " + format_value(e.value, e.integer) + " (dropped)");
+        continue;
+      }
+      entries.push_back(e);
+    }
+  }
   std::set<std::pair<std::string, std::string>> known;
   for (const auto& e : entries) known.emplace(e.benchmark, e.field);
-  for (const auto& spec : track) {
+  std::vector<std::string> criterion_changes;
+  for (const auto& spec : request.track) {
     std::set<std::string> benchmarks;
     for (const auto& m : first.measurements) {
       if (m.field == spec.field) benchmarks.insert(m.benchmark);
     }
     if (benchmarks.empty()) throw InputError("--track " + spec.field + ": no benchmark in " + first.source + " reports it");
+    for (auto& e : entries) {  // a field already tracked takes the new criterion
+      if (e.field != spec.field) continue;
+      const auto before = criterion_of(e);
+      take_criterion(e, spec);
+      if (criterion_of(e) != before) criterion_changes.push_back("~ " + e.benchmark + " " + e.field + ": criterion " + before + " -> " + criterion_of(e));
+    }
     for (const auto& name : benchmarks) {
       if (!known.emplace(name, spec.field).second) continue;
       Entry e;
       e.benchmark = name;
       e.field = spec.field;
-      e.direction = spec.direction;
-      e.tolerance = spec.tolerance;
-      e.limit = spec.limit;
-      e.advisory = spec.advisory;
-      e.unit = spec.unit;
+      take_criterion(e, spec);
       if (e.unit.empty()) {
         for (const auto& m : first.measurements) {
           if (m.benchmark == name && m.field == spec.field) e.unit = m.unit;
@@ -99,6 +177,7 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
       entries.push_back(e);
     }
   }
+  plan.diff.insert(plan.diff.end(), criterion_changes.begin(), criterion_changes.end());
   const MeasurementIndex first_index(first);
   const std::optional<MeasurementIndex> second_index = captures.size() > 1 ? std::optional<MeasurementIndex>(std::in_place, captures[1])
                                                                            : std::nullopt;
@@ -106,7 +185,7 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
     const auto values = first_index.values_in_unit(e.benchmark, e.field, e.unit);
     if (values.empty()) {
       throw InputError("update: baselined metric " + e.benchmark + " / " + e.field + " is absent from " + first.source +
-                       " (remove it from the baseline by hand, with review, if it is gone on purpose)");
+                       "; if it is gone on purpose, add --drop '" + e.benchmark + ":" + e.field + "'");
     }
     const double fresh = median(values);
     // A count written as a whole number is kept as one (written back digit for digit, judged exactly).
@@ -115,7 +194,8 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
     const bool is_new = std::isnan(e.value);
     if (is_time_unit(e.unit)) {
       if (captures.size() < 2) {
-        throw InputError("update: " + e.benchmark + " / " + e.field + " is a timing; give two captures (--results twice)");
+        throw InputError("update: " + e.benchmark + " / " + e.field +
+                         " is a timing; give two captures (--results twice), or the suite's command after -- and perfgate runs it twice");
       }
       const auto again = second_index->values_in_unit(e.benchmark, e.field, e.unit);
       Entry probe = e;  // the band around the first capture, either way: the second must fall inside it
@@ -123,22 +203,28 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
       probe.direction = Direction::either;
       if (again.empty() || !acceptable_band(probe).contains(median(again))) {
         throw InputError("update: the two captures of " + e.benchmark + " / " + e.field + " disagree (" + format_number(fresh) + " vs " +
-                         (again.empty() ? std::string("absent") : format_number(median(again))) + ") beyond its tolerance");
+                         (again.empty() ? std::string("absent") : format_number(median(again))) +
+                         ") beyond its tolerance; measure again on a quieter machine, or widen it with --track " + e.field + ":...");
       }
     }
+    const bool better = !is_new && (e.direction == Direction::higher ? fresh > e.value : e.direction == Direction::lower && fresh < e.value);
+    if (!is_new && request.ratchet && !better) {
+      plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format_value(e.value, e.integer) + " kept (ratchet; measured " +
+                          format_value(fresh, fresh_integer) + ")");
+      continue;
+    }
+    if (e.limit && e.direction != Direction::either && (e.direction == Direction::higher ? fresh < *e.limit : fresh > *e.limit)) {
+      throw InputError("update: " + e.benchmark + " / " + e.field + " = " + format_value(fresh, fresh_integer) + " is beyond its own hard limit " +
+                       format_number(*e.limit) + "; a baseline holding it would fail at once (fix the cause, or give the limit anew with --track " +
+                       e.field + ":...)");
+    }
     if (is_new) {
-      plan.diff.push_back("+ " + e.benchmark + " " + e.field + ": " + format_number(fresh) + " (new)");
-      e.value = fresh;
-      e.integer = fresh_integer;
-      continue;
+      plan.diff.push_back("+ " + e.benchmark + " " + e.field + ": " + format_value(fresh, fresh_integer) + (e.unit.empty() ? "" : " " + e.unit) + " (new)");
+    } else {
+      plan.diff.push_back((fresh == e.value && fresh_integer == e.integer ? "= " : "~ ") + e.benchmark + " " + e.field + ": " +
+                          format_value(e.value, e.integer) + " -> " + format_value(fresh, fresh_integer) + (e.unit.empty() ? "" : " " + e.unit) +
+                          (fresh == e.value ? "" : " (" + change_text(fresh, e.value) + ")"));
     }
-    const bool better = e.direction == Direction::higher ? fresh > e.value : e.direction == Direction::lower && fresh < e.value;
-    if (ratchet && !better) {
-      plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format_number(e.value) + " kept (ratchet; measured " + format_number(fresh) + ")");
-      continue;
-    }
-    plan.diff.push_back((fresh == e.value && fresh_integer == e.integer ? "= " : "~ ") + e.benchmark + " " + e.field + ": " +
-                        format_number(e.value) + " -> " + format_number(fresh));
     e.value = fresh;
     e.integer = fresh_integer;
   }

@@ -110,9 +110,22 @@ TEST(perfgate_compare, advisory_timing_is_judged_only_on_its_own_machine_and_nev
   r.context["machine_fingerprint"] = "1111111111111111";
   EXPECT_EQ(row_of(perfgate::compare(r, baseline("baseline_advisory.json")), "BM_Other", "real_time").verdict,
             perfgate::Verdict::other_machine);
+}
+
+// A gated timing is judged on the machine that recorded it, and fails there; from another machine its wall time
+// says nothing about the code, so it is not judged (never a pass by a faster machine, nor a failure by a slower one).
+TEST(perfgate_compare, gated_timing_fails_on_its_own_machine_and_is_skipped_elsewhere) {
+  auto r = results("results_ok.json");
   auto b = baseline("baseline_advisory.json");
-  b.entries[1].advisory = false;  // the same figure as a gated entry fails
-  EXPECT_EQ(perfgate::exit_code_of(perfgate::compare(r, b)), 1);
+  b.entries[1].advisory = false;
+  r.context["machine_fingerprint"] = "00000000feedf00d";
+  auto rows = perfgate::compare(r, b);
+  EXPECT_EQ(row_of(rows, "BM_Other", "real_time").verdict, perfgate::Verdict::fail);
+  EXPECT_EQ(perfgate::exit_code_of(rows), 1);
+  r.context["machine_fingerprint"] = "1111111111111111";
+  rows = perfgate::compare(r, b);
+  EXPECT_EQ(row_of(rows, "BM_Other", "real_time").verdict, perfgate::Verdict::other_machine);
+  EXPECT_EQ(perfgate::exit_code_of(rows), 0);
 }
 
 TEST(perfgate_inputs, malformed_baselines_are_refused) {

@@ -20,8 +20,8 @@ for f in report.html summary.md verdicts.json junit.xml; do [[ -s "$work/out/$f"
 [[ $(jq -r .overall "$work/out/verdicts.json") == FAIL ]] || fail "verdicts.json overall is not FAIL"
 [[ $(jq -r '.checks[] | select(.verdict == "FAIL") | .benchmark' "$work/out/verdicts.json") == 'BM_Quality & "Speed"' ]] ||
   fail "verdicts.json does not name the failing benchmark"
-[[ $(jq -r '.checks[] | select(.field == "real_time") | .verdict' "$work/out/verdicts.json") == ADVISORY-SLOWER ]] ||
-  fail "the advisory timing is not reported as ADVISORY-SLOWER"
+[[ $(jq -r '.checks[] | select(.field == "real_time") | .verdict' "$work/out/verdicts.json") == WARNING ]] ||
+  fail "the advisory timing is not reported as WARNING"
 # verdicts.json carries values, not prose to be parsed: the tolerance, the acceptable band and the findings.
 failing=$(jq -c '.checks[] | select(.verdict == "FAIL") | [.findings, .tolerance.kind, (.tolerance.amount != null), (.acceptable | has("low") and has("high")), (.worst_acceptable != null), (.reason | length > 0)]' "$work/out/verdicts.json")
 [[ $failing == '[["beyond_tolerance"],'* && $failing == *',true,true,true,true]' ]] || fail "the failing row's structured values are wrong: $failing"

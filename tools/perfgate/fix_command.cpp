@@ -1,0 +1,86 @@
+#include "fix_command.h"
+
+#include "one_line.h"
+#include "time_units.h"
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+namespace perfgate {
+namespace {
+
+std::string join_quoted(const std::vector<std::string>& words) {
+  std::string text;
+  for (const auto& w : words) text += " " + shell_quote(w);
+  return text;
+}
+
+bool holds_timings(const Baseline& baseline, const std::set<std::pair<std::string, std::string>>& dropped) {
+  for (const auto& e : baseline.entries) {
+    if (is_time_unit(e.unit) && dropped.count({e.benchmark, e.field}) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string own_path() {
+  std::error_code error;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error || self.empty() ? std::string("perfgate") : self.string();
+}
+
+std::string accept_fix(const std::vector<Row>& rows, const Baseline& baseline, const FixContext& c) {
+  std::string command = shell_quote(c.perfgate) + " update --baseline " + shell_quote(c.baseline) + " --reason 'accept the measured change'";
+  std::set<std::pair<std::string, std::string>> dropped;
+  for (const auto& r : rows) {
+    if (r.verdict != Verdict::missing) continue;
+    dropped.emplace(r.benchmark, r.field);
+    command += " --drop " + shell_quote(r.benchmark + ":" + r.field);
+  }
+  if (c.tree_dirty) command += " --allow-dirty";
+  const bool timings = holds_timings(baseline, dropped);
+  std::string note;
+  if (!c.suite_command.empty()) {
+    command += " --" + join_quoted(c.suite_command);
+  } else if (!timings) {
+    command += " --results " + shell_quote(c.results);
+  } else {
+    return "The baseline holds timings, which an update takes from two captures that agree: run the suite again into a second "
+           "file and accept with " + shell_quote(c.perfgate) + " update --baseline " + shell_quote(c.baseline) +
+           " --reason '...' --results " + shell_quote(c.results) + " --results SECOND_FILE, or pass the suite's command to compare "
+           "after -- and it prints the command that runs it twice.\n";
+  }
+  if (!dropped.empty()) note += "  (--drop stops tracking the metrics no longer measured; leave them out if they should come back)\n";
+  if (c.tree_dirty) note += "  (--allow-dirty: the working tree has uncommitted changes; the baseline records the commit marked -dirty)\n";
+  return "If the change is intended, accept it with:\n  " + command + "\n" + note;
+}
+
+std::string first_baseline_fix(const Results& results, const FixContext& c) {
+  // A field qualifies for an exact gate when every measurement of it is a whole number without a unit (a count).
+  std::map<std::string, bool> whole;
+  bool has_real_time = false;
+  for (const auto& m : results.measurements) {
+    if (m.field == "real_time") has_real_time = true;
+    if (!m.unit.empty()) continue;
+    auto [it, inserted] = whole.emplace(m.field, true);
+    // Google Benchmark writes counters as doubles: a whole value within 2^53 is a count as well.
+    const bool whole_number = m.integer.has_value() || (std::fabs(m.value) < 9007199254740992.0 && m.value == std::trunc(m.value));
+    it->second = it->second && whole_number;
+  }
+  std::string tracks;
+  for (const auto& [field, exact] : whole) {
+    if (exact) tracks += " --track " + shell_quote(field + ":either:exact");
+  }
+  if (has_real_time) tracks += " --track real_time:lower:rel=0.5";
+  if (tracks.empty()) return "its results hold no field to track; give --track FIELD:DIRECTION:TOLERANCE to perfgate update";
+  const std::string source = c.suite_command.empty() ? " --results " + shell_quote(c.results) + (has_real_time ? " --results SECOND_FILE" : "")
+                                                     : " --" + join_quoted(c.suite_command);
+  return "create it with: " + shell_quote(c.perfgate) + " update --baseline " + shell_quote(c.baseline) + " --reason 'first baseline'" + tracks +
+         (c.tree_dirty ? " --allow-dirty" : "") + source +
+         " (counts tracked exactly, real_time gated at 50 % on the machine that records it: a starting point to review)";
+}
+
+}  // namespace perfgate
