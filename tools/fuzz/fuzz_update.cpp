@@ -6,6 +6,7 @@
 #include "update.h"
 
 #include <cmath>
+#include <set>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -20,11 +21,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
   try {
     const auto results = perfgate::parse_results(text, "fuzz");
-    std::vector<perfgate::TrackSpec> track;
+    perfgate::UpdateRequest request;
+    std::set<std::string> fields;  // one criterion per field: a field given twice is refused by design
     for (const auto& m : results.measurements) {
-      if (track.size() < 4) track.push_back(perfgate::parse_track_spec(m.field + ":" + track_tail));
+      if (fields.size() < 4 && fields.insert(m.field).second) request.track.push_back(perfgate::parse_track_spec(m.field + ":" + track_tail));
     }
-    const auto plan = perfgate::plan_update({results, results}, std::nullopt, track, false, {});
+    const auto plan = perfgate::plan_update({results, results}, std::nullopt, request, {});
     for (const auto& e : plan.next.entries) {
       if (!std::isfinite(e.value)) std::abort();
     }

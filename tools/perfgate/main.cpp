@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
     return print_error("error", "unknown command '" + word + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") + " (see perfgate help)", 2);
   };
   if (argc == 1) {
-    std::cerr << overview(app);
+    std::cout << overview(app);
     return print_error("error", "a command is required (see perfgate help)", 2);
   }
   const std::string first = argv[1];

@@ -156,11 +156,17 @@ TEST(perfgate_inputs, baseline_round_trips_through_its_serialisation) {
   EXPECT_EQ(advisory_again.provenance.machine_fingerprint, "00000000feedf00d");
 }
 
+perfgate::UpdateRequest req(std::vector<perfgate::TrackSpec> track = {}, bool ratchet = false) {
+  perfgate::UpdateRequest r;
+  r.track = std::move(track);
+  r.ratchet = ratchet;
+  return r;
+}
+
 TEST(perfgate_update, tracks_new_metrics_and_updates_existing_ones) {
-  const auto plan = perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), {}, false, {});
+  const auto plan = perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), req(), {});
   EXPECT_DOUBLE_EQ(plan.next.entries[0].value, 22.0);
-  const auto fresh = perfgate::plan_update({results("results_ok.json")}, std::nullopt,
-                                           {perfgate::parse_track_spec("psnr_db:higher:abs=1:unit=dB")}, false, {});
+  const auto fresh = perfgate::plan_update({results("results_ok.json")}, std::nullopt, req({perfgate::parse_track_spec("psnr_db:higher:abs=1:unit=dB")}), {});
   ASSERT_EQ(fresh.next.entries.size(), 1u);
   EXPECT_EQ(fresh.next.entries[0].unit, "dB");
   EXPECT_DOUBLE_EQ(fresh.next.entries[0].value, 22.0);
@@ -168,17 +174,17 @@ TEST(perfgate_update, tracks_new_metrics_and_updates_existing_ones) {
 }
 
 TEST(perfgate_update, ratchet_only_moves_the_good_way) {
-  const auto plan = perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), {}, true, {});
+  const auto plan = perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), req({}, true), {});
   EXPECT_DOUBLE_EQ(plan.next.entries[0].value, 22.5);  // 22.0 is worse for "higher": kept
   EXPECT_DOUBLE_EQ(plan.next.entries[1].value, 0.3);   // 0.4 is worse for "lower": kept
 }
 
 TEST(perfgate_update, refuses_absent_metrics_and_single_timing_captures) {
-  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_vanished.json"), {}, false, {}),
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_vanished.json"), req(), {}),
                perfgate::InputError);
   const auto timing = perfgate::parse_track_spec("real_time:lower:rel=0.1");
-  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, std::nullopt, {timing}, false, {}), perfgate::InputError);
-  EXPECT_NO_THROW(perfgate::plan_update({results("results_ok.json"), results("results_ok.json")}, std::nullopt, {timing}, false, {}));
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, std::nullopt, req({timing}), {}), perfgate::InputError);
+  EXPECT_NO_THROW(perfgate::plan_update({results("results_ok.json"), results("results_ok.json")}, std::nullopt, req({timing}), {}));
 }
 
 // The second capture of a timing must fall inside the tolerance band around the first: a baseline written from one
@@ -193,10 +199,10 @@ TEST(perfgate_update, timing_captures_must_agree_within_the_tolerance) {
     }
     return again;
   };
-  EXPECT_NO_THROW(perfgate::plan_update({first, scaled(1.05)}, std::nullopt, {timing}, false, {}));
-  EXPECT_NO_THROW(perfgate::plan_update({first, scaled(0.95)}, std::nullopt, {timing}, false, {}));
-  EXPECT_THROW(perfgate::plan_update({first, scaled(1.5)}, std::nullopt, {timing}, false, {}), perfgate::InputError);
-  EXPECT_THROW(perfgate::plan_update({first, scaled(0.5)}, std::nullopt, {timing}, false, {}), perfgate::InputError);
+  EXPECT_NO_THROW(perfgate::plan_update({first, scaled(1.05)}, std::nullopt, req({timing}), {}));
+  EXPECT_NO_THROW(perfgate::plan_update({first, scaled(0.95)}, std::nullopt, req({timing}), {}));
+  EXPECT_THROW(perfgate::plan_update({first, scaled(1.5)}, std::nullopt, req({timing}), {}), perfgate::InputError);
+  EXPECT_THROW(perfgate::plan_update({first, scaled(0.5)}, std::nullopt, req({timing}), {}), perfgate::InputError);
 }
 
 // A baseline value is the median over the capture's repetitions, not any one of them (the first is often cold).
@@ -205,9 +211,59 @@ TEST(perfgate_update, a_new_value_is_the_median_of_the_repetitions) {
   r.source = "test";
   const double reps[] = {9.0, 4.0, 6.0, 7.0, 5.0};  // the median is neither the first nor the last
   for (int i = 0; i < 5; ++i) r.measurements.push_back({"BM_Step", "instructions", reps[i], "", i, std::nullopt});
-  const auto plan = perfgate::plan_update({r}, std::nullopt, {perfgate::parse_track_spec("instructions:lower:rel=0.01")}, false, {});
+  const auto plan = perfgate::plan_update({r}, std::nullopt, req({perfgate::parse_track_spec("instructions:lower:rel=0.01")}), {});
   ASSERT_EQ(plan.next.entries.size(), 1u);
   EXPECT_EQ(plan.next.entries[0].value, 6.0);
+}
+
+// --track on a field already tracked gives its entries the new criterion, and says so; a field tracked twice in one
+// update is refused rather than one criterion silently winning.
+TEST(perfgate_update, track_changes_the_criterion_of_a_tracked_field) {
+  const auto plan = perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"),
+                                          req({perfgate::parse_track_spec("psnr_db:higher:abs=2")}), {});
+  EXPECT_EQ(plan.next.entries[0].tolerance.amount, 2.0);
+  bool said = false;
+  for (const auto& line : plan.diff) said = said || line.find("criterion higher:abs=1 -> higher:abs=2") != std::string::npos;
+  EXPECT_TRUE(said);
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"),
+                                     req({perfgate::parse_track_spec("psnr_db:higher:abs=2"), perfgate::parse_track_spec("psnr_db:higher:abs=3")}), {}),
+               perfgate::InputError);
+}
+
+// A metric gone on purpose is dropped by name; a drop of an entry the baseline does not hold is refused.
+TEST(perfgate_update, drop_removes_a_vanished_metric) {
+  auto r = req();
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_vanished.json"), r, {}), perfgate::InputError);
+  const auto vanished = baseline("baseline_vanished.json");
+  const auto measured = results("results_ok.json");
+  const perfgate::MeasurementIndex index(measured);
+  for (const auto& e : vanished.entries) {
+    if (index.values_of(e.benchmark, e.field).empty()) r.drop.push_back({e.benchmark, e.field});
+  }
+  ASSERT_FALSE(r.drop.empty());
+  const auto plan = perfgate::plan_update({results("results_ok.json")}, vanished, r, {});
+  EXPECT_EQ(plan.next.entries.size(), vanished.entries.size() - r.drop.size());
+  r.drop = {perfgate::parse_entry_key("BM_Nothing/n:1:psnr_db")};
+  EXPECT_EQ(r.drop[0].benchmark, "BM_Nothing/n:1");
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), r, {}), perfgate::InputError);
+  EXPECT_THROW(perfgate::parse_entry_key("no_colon"), perfgate::InputError);
+}
+
+// A value already beyond the entry's own hard limit is never written: the baseline would fail at once.
+TEST(perfgate_update, refuses_a_value_beyond_its_own_limit) {
+  auto b = baseline("baseline_ok.json");
+  b.entries[0].limit = 22.2;  // psnr 22.0 measured, "higher" with a floor of 22.2
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, b, req(), {}), perfgate::InputError);
+  b.entries[0].limit = 21.0;
+  EXPECT_NO_THROW(perfgate::plan_update({results("results_ok.json")}, b, req(), {}));
+}
+
+// Two captures are needed exactly when the update will hold a timing.
+TEST(perfgate_update, needs_two_captures_when_a_timing_is_held) {
+  const auto r = results("results_ok.json");
+  EXPECT_FALSE(perfgate::needs_two_captures(r, baseline("baseline_ok.json"), req()));
+  EXPECT_TRUE(perfgate::needs_two_captures(r, baseline("baseline_advisory.json"), req()));
+  EXPECT_TRUE(perfgate::needs_two_captures(r, std::nullopt, req({perfgate::parse_track_spec("real_time:lower:rel=0.5")})));
 }
 
 // The report's overall verdict with every check passing is the speedup's: FAIL, INCONCLUSIVE or PASS.

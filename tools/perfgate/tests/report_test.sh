@@ -5,8 +5,8 @@ set -euo pipefail
 perfgate=$1 inputs=$2 work=$3 check=$4
 rm -rf "$work" && mkdir -p "$work"
 fx="$inputs/report"
-"$perfgate" history record --db "$work/history.db" --results "$fx/results_escaping.json" --commit c1 >/dev/null
-for i in 2 3; do "$perfgate" history record --db "$work/history.db" --results "$fx/results_escaping.json" --commit "c$i" >/dev/null; done
+"$perfgate" history record --db "$work/history.db" --results "$fx/results_escaping.json" --commit 00000c1 >/dev/null
+for i in 2 3; do "$perfgate" history record --db "$work/history.db" --results "$fx/results_escaping.json" --commit "00000c$i" >/dev/null; done
 set +e
 "$perfgate" report --out "$work/out" --png --history "$work/history.db" \
   --check "$fx/results_escaping.json=$fx/baseline_escaping.json" \
