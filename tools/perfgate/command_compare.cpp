@@ -56,7 +56,7 @@ int run_compare(const CompareArgs& a) {
   print_table(std::cout, rows);
   const int code = exit_code_of(rows);
   if (code != 0) fix.tree_dirty = tree_is_dirty_at(a.baseline);
-  print_failures(std::cout, rows, code != 0 ? accept_fix(rows, baseline, fix) : std::string());
+  print_failures(std::cout, rows, code != 0 ? fix_text(accept_fix(rows, fix)) : std::string());
   if (code == 0 && a.warning_exit_code != 0) {
     for (const auto& r : rows) {
       if (r.verdict == Verdict::slower) return a.warning_exit_code;

@@ -17,9 +17,10 @@ std::string join_quoted(const std::vector<std::string>& words) {
   return text;
 }
 
-bool holds_timings(const Baseline& baseline, const std::set<std::pair<std::string, std::string>>& dropped) {
-  for (const auto& e : baseline.entries) {
-    if (is_time_unit(e.unit) && dropped.count({e.benchmark, e.field}) == 0) return true;
+// Every baselined row is one entry of the baseline: a timing among those kept needs two captures.
+bool holds_timings(const std::vector<Row>& rows) {
+  for (const auto& r : rows) {
+    if (r.timing && r.verdict != Verdict::missing && r.verdict != Verdict::unbaselined) return true;
   }
   return false;
 }
@@ -32,30 +33,35 @@ std::string own_path() {
   return error || self.empty() ? std::string("perfgate") : self.string();
 }
 
-std::string accept_fix(const std::vector<Row>& rows, const Baseline& baseline, const FixContext& c) {
+AcceptFix accept_fix(const std::vector<Row>& rows, const FixContext& c) {
+  AcceptFix fix;
   std::string command = shell_quote(c.perfgate) + " update --baseline " + shell_quote(c.baseline) + " --reason 'accept the measured change'";
-  std::set<std::pair<std::string, std::string>> dropped;
+  bool drops = false;
   for (const auto& r : rows) {
     if (r.verdict != Verdict::missing) continue;
-    dropped.emplace(r.benchmark, r.field);
+    drops = true;
     command += " --drop " + shell_quote(r.benchmark + ":" + r.field);
   }
   if (c.tree_dirty) command += " --allow-dirty";
-  const bool timings = holds_timings(baseline, dropped);
-  std::string note;
   if (!c.suite_command.empty()) {
-    command += " --" + join_quoted(c.suite_command);
-  } else if (!timings) {
-    command += " --results " + shell_quote(c.results);
+    fix.command = command + " --" + join_quoted(c.suite_command);
+  } else if (!holds_timings(rows)) {
+    fix.command = command + " --results " + shell_quote(c.results);
   } else {
-    return "The baseline holds timings, which an update takes from two captures that agree: run the suite again into a second "
-           "file and accept with " + shell_quote(c.perfgate) + " update --baseline " + shell_quote(c.baseline) +
-           " --reason '...' --results " + shell_quote(c.results) + " --results SECOND_FILE, or pass the suite's command to compare "
-           "after -- and it prints the command that runs it twice.\n";
+    fix.notes.push_back("The baseline holds timings, which an update takes from two captures that agree: run the suite again into a second file and "
+                        "add --results SECOND_FILE to " + command + " --results " + shell_quote(c.results) +
+                        ", or pass the suite's command to compare after -- and it prints the command that runs it twice.");
+    return fix;
   }
-  if (!dropped.empty()) note += "  (--drop stops tracking the metrics no longer measured; leave them out if they should come back)\n";
-  if (c.tree_dirty) note += "  (--allow-dirty: the working tree has uncommitted changes; the baseline records the commit marked -dirty)\n";
-  return "If the change is intended, accept it with:\n  " + command + "\n" + note;
+  if (drops) fix.notes.push_back("--drop stops tracking the metrics no longer measured; leave them out if they should come back.");
+  if (c.tree_dirty) fix.notes.push_back("--allow-dirty: the working tree has uncommitted changes; the baseline records the commit marked -dirty.");
+  return fix;
+}
+
+std::string fix_text(const AcceptFix& fix) {
+  std::string text = fix.command.empty() ? std::string() : "If the change is intended, accept it with:\n  " + fix.command + "\n";
+  for (const auto& note : fix.notes) text += (fix.command.empty() ? "" : "  (") + note + (fix.command.empty() ? "\n" : ")\n");
+  return text;
 }
 
 std::string first_baseline_fix(const Results& results, const FixContext& c) {

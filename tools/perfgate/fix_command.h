@@ -3,7 +3,6 @@
 // one that creates a missing baseline. Each is printed so that it runs as printed (shell-quoted, perfgate by the path
 // it was started from); where no such command exists, the text says what is missing instead of printing one that
 // would be refused.
-#include "baseline.h"
 #include "compare.h"
 #include "results.h"
 
@@ -19,10 +18,17 @@ struct FixContext {
   bool tree_dirty = false;                  ///< the baseline's working tree has uncommitted changes
 };
 
-/// What to print after the failures: "If the change is intended, accept it with:\n  <command>\n" — dropping the
-/// missing metrics, with --allow-dirty on a dirty tree, and rerunning the suite when the baseline holds timings
-/// (which need two captures) and the suite's command is known; otherwise an explanation of the second capture.
-std::string accept_fix(const std::vector<Row>& rows, const Baseline& baseline, const FixContext& context);
+/// The update that accepts the rows' new values: dropping the missing metrics, with --allow-dirty on a dirty tree,
+/// and rerunning the suite when its command is known. `command` is empty when no command can run as printed (the
+/// baseline holds timings, which need two captures, and the suite's command is unknown): `notes` then say what to do.
+struct AcceptFix {
+  std::string command;
+  std::vector<std::string> notes;
+};
+AcceptFix accept_fix(const std::vector<Row>& rows, const FixContext& context);
+
+/// The fix as the terminal shows it: "If the change is intended, accept it with:\n  <command>\n" and its notes.
+std::string fix_text(const AcceptFix& fix);
 
 /// The command that creates the first baseline from these results: every field that all benchmarks report as whole
 /// numbers tracked exactly, and real_time gated at 50 % on the machine that records it (a starting point, said so).

@@ -58,9 +58,9 @@ std::string render_html(const ReportData& data, const std::vector<Plot>& plots) 
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">"
       << "<title>" << e(data.title) << ": " << status << "</title><style>" << kStyle << "</style></head><body>\n";
-  out << "<h1 id=\"overall\">" << e(data.title) << " " << verdict_badge(status) << "</h1>\n<p>commit <code>" << e(data.git_sha)
-      << "</code> · machine " << e(data.machine) << " · " << e(data.date) << "</p>\n";
-  if (!data.benchmark_library_note.empty()) out << "<p class=\"note\">" << e(data.benchmark_library_note) << "</p>\n";
+  out << "<h1 id=\"overall\">" << e(data.title) << " " << verdict_badge(status) << "</h1>\n<p>commit <code>"
+      << e(data.git_sha.empty() ? std::string("(not recorded in the results)") : data.git_sha) << "</code> · machine " << e(data.machine) << " · "
+      << e(data.date) << "</p>\n";
 
   if (data.speedup) {
     const auto& s = *data.speedup;
@@ -83,16 +83,14 @@ std::string render_html(const ReportData& data, const std::vector<Plot>& plots) 
     out << "<section class=\"check\" id=\"check-" << e(file_slug(c.name)) << "\"><h3>" << e(c.name) << " "
         << verdict_badge(exit_code_of(c.rows) == 0 ? "PASS" : "FAIL") << "</h3><p><code>" << e(c.results_path) << "</code> against <code>"
         << e(c.baseline_path) << "</code></p>\n<table><tr><th>verdict</th><th>benchmark</th><th>field</th><th>value</th><th>baseline</th>"
-        << "<th>worst acceptable</th><th>tolerance</th><th>n</th><th>reason</th></tr>\n";
+        << "<th>change</th><th>worst acceptable</th><th>tolerance</th><th>n</th><th>reason</th></tr>\n";
     for (const auto& row : c.rows) {
-      const bool has_value = row.samples > 0;
       out << "<tr><td>" << verdict_badge(to_string(row.verdict)) << "</td><td>" << e(row.benchmark) << "</td><td>" << e(row.field)
-          << "</td><td>" << (has_value ? format_number(row.value) + " " + e(row.unit) : "-") << "</td><td>"
-          << (row.verdict == Verdict::unbaselined ? "-" : format_number(row.baseline)) << "</td><td>"
-          << (row.verdict == Verdict::unbaselined ? "-" : format_number(row.threshold)) << "</td><td>" << e(tolerance_text(row)) << "</td><td>"
+          << "</td><td>" << e(value_text(row)) << "</td><td>" << e(baseline_text(row)) << "</td><td>" << e(change_of(row)) << "</td><td>"
+          << e(threshold_text(row)) << "</td><td>" << e(tolerance_text(row)) << "</td><td>"
           << row.samples << "</td><td>" << e(reason_text(row)) << "</td></tr>\n";
     }
-    out << "</table>\n<details><summary>distributions</summary>\n";
+    out << "</table>\n<details open><summary>distributions</summary>\n";
     plots_of(out, plots, "check:" + c.name);
     out << "</details></section>\n";
   }
@@ -126,6 +124,8 @@ std::string render_html(const ReportData& data, const std::vector<Plot>& plots) 
     plots_of(out, plots, "trends");
     out << "</section>\n";
   }
+  // About the measuring library, not the results: a footnote.
+  if (!data.benchmark_library_note.empty()) out << "<footer><p class=\"note\">Note: " << e(data.benchmark_library_note) << "</p></footer>\n";
   out << "</body></html>\n";
   return out.str();
 }

@@ -1,6 +1,8 @@
 // The Markdown summary: the verdict first, then what failed (with the command that accepts it), then the rest.
 #include "report_render.h"
 #include "number_format.h"
+#include "fix_command.h"
+#include "one_line.h"
 #include "row_text.h"
 #include "utf8_text.h"
 
@@ -30,8 +32,7 @@ std::string cell(const std::string& text) {
 std::string render_markdown(const ReportData& data) {
   std::ostringstream out;
   out << "## " << cell(data.title) << ": **" << to_string(overall(data)) << "**\n\n";
-  out << "commit " << cell(data.git_sha) << " · " << cell(data.machine) << " · " << cell(data.date) << "\n\n";
-  if (!data.benchmark_library_note.empty()) out << "> " << cell(data.benchmark_library_note) << "\n\n";
+  out << "commit " << cell(data.git_sha.empty() ? std::string("(not recorded in the results)") : data.git_sha) << " · " << cell(data.machine) << " · " << cell(data.date) << "\n\n";
   if (data.speedup) {
     const auto& r = data.speedup->report;
     out << "- Speedup " << to_string(r.verdict) << ": " << format_number(r.median, 5) << "x, " << format_number(100.0 * r.confidence, 5) << " % interval ["
@@ -49,21 +50,37 @@ std::string render_markdown(const ReportData& data) {
       else ++other;
     }
   }
-  out << "- Baseline checks: " << passed << " passed, " << failed << " failed, " << other << " not gated (advisory or unbaselined)\n\n";
+  out << "- Baseline checks: " << passed << " passed, " << failed << " failed, " << other << " not gated (advisory or unbaselined)\n";
+  for (const auto& c : data.checks) {
+    for (const auto& row : c.rows) {
+      if (row.verdict != Verdict::slower) continue;
+      out << "- **WARNING**: " << cell(row.benchmark) << " " << cell(row.field) << " = " << cell(value_text(row)) << ", baseline " << cell(baseline_text(row))
+          << " (" << cell(change_of(row)) << "), beyond its tolerance (" << cell(tolerance_text(row)) << "); advisory, so not gated\n";
+    }
+  }
+  out << "\n";
   if (failed > 0) {
-    out << "| verdict | suite | benchmark | field | value | baseline | worst acceptable | tolerance | reason |\n"
-        << "|---|---|---|---|---|---|---|---|---|\n";
+    out << "| verdict | suite | benchmark | field | value | baseline | change | worst acceptable | tolerance | reason |\n"
+        << "|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& c : data.checks) {
       for (const auto& row : c.rows) {
         if (row.verdict != Verdict::fail && row.verdict != Verdict::missing) continue;
         out << "| " << to_string(row.verdict) << " | " << cell(c.name) << " | " << cell(row.benchmark) << " | " << cell(row.field) << " | "
-            << (row.samples > 0 ? format_number(row.value, 5) : std::string("absent")) << " | " << format_number(row.baseline, 5) << " | " << format_number(row.threshold, 5)
-            << " | " << cell(tolerance_text(row)) << " | " << cell(reason_text(row)) << " |\n";
+            << cell(row.verdict == Verdict::missing ? std::string("absent") : value_text(row)) << " | " << cell(baseline_text(row)) << " | "
+            << cell(change_of(row)) << " | " << cell(threshold_text(row)) << " | " << cell(tolerance_text(row)) << " | " << cell(reason_text(row)) << " |\n";
       }
     }
-    out << "\nIf a change is intended, accept it with `perfgate update --results RESULTS --baseline BASELINE --reason \"...\"` "
-        << "(results and baseline of the failing suite are named in the HTML report).\n";
+    for (const auto& c : data.checks) {
+      if (exit_code_of(c.rows) == 0) continue;
+      const FixContext fix{own_path(), c.results_path, c.baseline_path, {}, false};
+      const auto accept = accept_fix(c.rows, fix);
+      out << "\n**" << cell(c.name) << "**: ";
+      if (!accept.command.empty()) out << "if the change is intended, accept it with\n\n```sh\n" << one_line(accept.command) << "\n```\n";
+      for (const auto& note : accept.notes) out << "\n" << cell(note) << "\n";
+    }
   }
+  // About the measuring library, not the results: a footnote.
+  if (!data.benchmark_library_note.empty()) out << "\n---\nNote: " << cell(data.benchmark_library_note) << "\n";
   return out.str();
 }
 

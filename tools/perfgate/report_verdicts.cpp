@@ -38,6 +38,11 @@ std::string render_verdicts_json(const ReportData& data) {
       if (row.verdict != Verdict::unbaselined) {
         item["baseline"] = row.baseline;
         item["worst_acceptable"] = row.threshold;
+        if (row.samples > 0 && row.verdict != Verdict::missing && row.verdict != Verdict::other_machine && row.baseline != 0.0 &&
+            std::isfinite(row.value / row.baseline)) {
+          item["ratio"] = row.value / row.baseline;  // value / baseline; the change in percent is (ratio - 1) * 100
+        }
+        item["change_text"] = change_of(row);
         item["direction"] = to_string(row.direction);
         item["tolerance"] = {{"kind", to_string(row.tolerance.kind)}};
         if (row.tolerance.kind != Tolerance::Kind::exact) item["tolerance"]["amount"] = row.tolerance.amount;
@@ -74,8 +79,8 @@ std::string render_junit(const ReportData& data) {
       if (row.verdict == Verdict::fail || row.verdict == Verdict::missing) {
         ++failures;
         cases << "<failure message=\"" << escape_xml(to_string(row.verdict) + ": " + reason_text(row)) << "\">"
-              << escape_xml("value " + format_number(row.value) + ", baseline " + format_number(row.baseline) + ", worst acceptable " +
-                            format_number(row.threshold) + ", tolerance " + tolerance_text(row))
+              << escape_xml("value " + value_text(row) + ", baseline " + baseline_text(row) + ", change " + change_of(row) + ", worst acceptable " +
+                            threshold_text(row) + ", tolerance " + tolerance_text(row))
               << "</failure>";
       } else if (row.verdict != Verdict::pass) {
         ++skipped;
