@@ -56,9 +56,9 @@ void add_trends(ReportData& data, const std::string& db) {
 
 CLI::App* add_report_command(CLI::App& app, ReportArgs& a) {
   auto* cmd = app.add_subcommand("report", "HTML report, Markdown summary, verdicts.json and JUnit XML of a gate run");
-  cmd->footer(command_footer("perfgate report --out build/report --check build/results/sorting.json=baselines/sorting.json",
+  cmd->footer(command_footer("perfgate report --out-dir build/report --check build/results/sorting.json=baselines/sorting.json",
                               "0 every check passed, 1 a check failed, 2 bad input, 3 inconclusive"));
-  cmd->add_option("--out", a.out, "folder to write (created)")->required();
+  cmd->add_option("--out-dir", a.out, "folder to write (created); --out names a file in every other command")->required();
   cmd->add_option("--title", a.title, "report title")->capture_default_str();
   cmd->add_option("--check", a.checks, "RESULTS=BASELINE: a results file judged against its baseline (repeatable)");
   cmd->add_option("--speedup-results", a.speedup_results, "results with interleaved repetitions of --reference and --candidate");

@@ -26,7 +26,7 @@ constexpr const char* kReportMarker = ".perfgate-report";
 void require_real_plots_folder(const std::string& folder) {
   std::error_code error;
   if (std::filesystem::is_symlink(std::filesystem::symlink_status(std::filesystem::path(folder) / "plots", error))) {
-    throw InputError("--out '" + folder + "': its plots/ is a symbolic link; perfgate writes reports into real folders only");
+    throw InputError("--out-dir '" + folder + "': its plots/ is a symbolic link; perfgate writes reports into real folders only");
   }
 }
 
@@ -49,7 +49,7 @@ void write_report_files(const std::string& folder, const ReportData& data, bool 
   require_real_plots_folder(folder);
   std::error_code error;
   std::filesystem::create_directories(plots_folder, error);
-  if (error) throw InputError("--out '" + folder + "': cannot create it (" + error.message() + ")");
+  if (error) throw InputError("--out-dir '" + folder + "': cannot create it (" + error.message() + ")");
   try {
     // Every file inside the report's folder is written as a name there (AtLink::replace): a link found in its place
     // is replaced, and what it pointed to is never written.
@@ -87,7 +87,7 @@ void require_no_report_file_among(const std::string& folder, const std::vector<s
     if (fs::exists(base / "plots", error) && fs::equivalent(parent, base / "plots", error)) ours = ours || extension == ".svg" || extension == ".png";
     // A link (or hard link) to one of those files elsewhere reads the file the report replaces.
     for (const char* n : names) ours = ours || (fs::exists(base / n, error) && fs::equivalent(path, base / n, error));
-    if (ours) throw InputError("report: the input '" + input + "' is a file the report in '" + folder + "' writes; move it out of --out first");
+    if (ours) throw InputError("report: the input '" + input + "' is a file the report in '" + folder + "' writes; move it out of --out-dir first");
   }
 }
 
@@ -101,7 +101,7 @@ void clear_report_files(const std::string& folder) {
   if (!ours) {
     for (const char* name : names) {
       if (std::filesystem::exists(base / name, error)) {
-        throw InputError("--out '" + folder + "' holds a " + name + " that perfgate did not write; give a new folder or an earlier report's");
+        throw InputError("--out-dir '" + folder + "' holds a " + name + " that perfgate did not write; give a new folder or an earlier report's");
       }
     }
     return;

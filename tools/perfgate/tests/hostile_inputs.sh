@@ -144,8 +144,8 @@ check speedup_more_seconds_inf 2 -- speedup --results "$in/speedup.json" --refer
 check speedup_zero_reference_time 2 -- speedup --results "$in/speedup_zero_reference.json" --reference BM_Ref --candidate BM_Cand
 check speedup_zero_candidate_time 2 -- speedup --results "$in/speedup_zero_candidate.json" --reference BM_Ref --candidate BM_Cand
 check speedup_same_benchmark_twice 2 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Ref
-check report_threshold_nan 2 --absent "$work/r1/report.html" -- report --out "$work/r1" --speedup-results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --threshold nan
-check report_target_negative 2 --absent "$work/r2/report.html" -- report --out "$work/r2" --speedup-results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --target -1
+check report_threshold_nan 2 --absent "$work/r1/report.html" -- report --out-dir "$work/r1" --speedup-results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --threshold nan
+check report_target_negative 2 --absent "$work/r2/report.html" -- report --out-dir "$work/r2" --speedup-results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --target -1
 check calibrate_power_nan 2 -- calibrate --results "$in/speedup.json" --results "$in/speedup.json" --results "$in/speedup.json" --power nan
 check history_min_shift_inf 2 -- history show --db "$in/not_really.db" --min-shift inf
 check ab_max_slowdown_nan 2 -- ab --max-slowdown nan HEAD HEAD
@@ -170,7 +170,7 @@ check deep_baseline 2 -- compare --results "$in/same_in_us.json" --baseline "$in
 check deep_trace_pid 2 -- profile --trace "$in/deep_trace_pid.json"
 check deep_speedup_results 2 -- speedup --results "$in/deep_results.json" --reference BM_Ref --candidate BM_Cand
 check deep_history_record 2 --absent "$work/deep.db" -- history record --db "$work/deep.db" --results "$in/deep_results.json" --commit abc
-check deep_report_check 2 -- report --out "$work/r3" --check "$in/deep_results.json=$in/time_ms.json"
+check deep_report_check 2 -- report --out-dir "$work/r3" --check "$in/deep_results.json=$in/time_ms.json"
 check ab_tasks_of_brackets 2 -- ab --tasks "$in/deep_tasks.json" --work "$work/ab"
 
 # ---------------------------------------------------------------------------------- 4. wrong or misleading messages
@@ -203,8 +203,8 @@ elapsed=$(($(date +%s) - start))
 cases=$((cases + 1))
 if ((elapsed > 20)); then failures=$((failures + 1)); echo "DEFECT more_seconds_returns_in_time: ${elapsed} s"; else echo "ok     more_seconds_returns_in_time (${elapsed} s)"; fi
 pgrep -f "$in/hung_benchmark.sh" >/dev/null && { failures=$((failures + 1)); echo "DEFECT hung benchmark still running"; pkill -f "$in/hung_benchmark.sh"; }
-check report_first_passes 0 -- report --out "$work/r4" --check "$in/same_in_us.json=$in/time_ms.json"
-check report_failure_removes_the_old_verdict 2 --absent "$work/r4/report.html" -- report --out "$work/r4" --check "$in/deep_results.json=$in/time_ms.json"
+check report_first_passes 0 -- report --out-dir "$work/r4" --check "$in/same_in_us.json=$in/time_ms.json"
+check report_failure_removes_the_old_verdict 2 --absent "$work/r4/report.html" -- report --out-dir "$work/r4" --check "$in/deep_results.json=$in/time_ms.json"
 for stale in summary.md verdicts.json junit.xml; do
   cases=$((cases + 1))
   if [[ -e $work/r4/$stale ]]; then failures=$((failures + 1)); echo "DEFECT report_failure_removes_$stale"; else echo "ok     report_failure_removes_$stale"; fi
@@ -244,7 +244,7 @@ baseline speedup_limit.json '{"benchmark": "speedup:BM_Cand/BM_Ref", "field": "s
 check speedup_baseline_limit_applies 1 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --baseline "$in/speedup_limit.json"
 bad_utf8=$'\xff'
 cp "$in/same_in_us.json" "$in/r$bad_utf8.json"
-check report_path_not_utf8 0 -- report --out "$work/r5" --check "$in/r$bad_utf8.json=$in/time_ms.json"
+check report_path_not_utf8 0 -- report --out-dir "$work/r5" --check "$in/r$bad_utf8.json=$in/time_ms.json"
 b=$(guard reason counter.json)
 check update_reason_not_utf8 2 --baseline "$b" -- update --allow-dirty --reason "$bad_utf8" --results "$in/slow_counter.json" --baseline "$b"
 check update_empty_reason 2 --baseline "$b" -- update --allow-dirty --reason ' ' --results "$in/slow_counter.json" --baseline "$b"
@@ -252,7 +252,7 @@ check update_track_hexadecimal 2 --baseline "$b" -- update --allow-dirty --reaso
 mkdir -p "$work/users/plots"
 echo notes >"$work/users/summary.md"
 echo '<svg/>' >"$work/users/plots/x.svg"
-check report_keeps_files_it_did_not_write 2 -- report --out "$work/users"
+check report_keeps_files_it_did_not_write 2 -- report --out-dir "$work/users"
 cases=$((cases + 1))
 if [[ -f $work/users/summary.md && -f $work/users/plots/x.svg ]]; then echo "ok     report_kept_the_users_files"; else failures=$((failures + 1)); echo "DEFECT report deleted files it did not write"; fi
 results history_ms.json "$(row BM_T 0 '"real_time": 10, "cpu_time": 10, "time_unit": "ms"')"
@@ -304,17 +304,17 @@ same_content() { [[ -f $1 && $(cat "$1") == "$2" ]]; }
 mkdir -p "$work/outside/pictures" && echo 'a user picture' >"$work/outside/pictures/1-mine.png"
 echo 'a user file' >"$work/outside/notes.md"
 mkdir -p "$work/linked_plots" && ln -s "$work/outside/pictures" "$work/linked_plots/plots"
-check report_plots_folder_is_a_link 2 --expect 'plots/ is a symbolic link' -- report --out "$work/linked_plots" --check "$in/same_in_us.json=$in/time_ms.json"
+check report_plots_folder_is_a_link 2 --expect 'plots/ is a symbolic link' -- report --out-dir "$work/linked_plots" --check "$in/same_in_us.json=$in/time_ms.json"
 expect_that report_kept_the_pictures_a_plots_link_led_to same_content "$work/outside/pictures/1-mine.png" 'a user picture'
-check report_into_an_earlier_report 0 -- report --out "$work/r7" --check "$in/same_in_us.json=$in/time_ms.json"
+check report_into_an_earlier_report 0 -- report --out-dir "$work/r7" --check "$in/same_in_us.json=$in/time_ms.json"
 for f in "$work"/r7/plots/*.svg; do rm "$f" && ln -s "$work/outside/notes.md" "$f"; done
 rm "$work/r7/summary.md" && ln -s "$work/outside/notes.md" "$work/r7/summary.md"
-check report_over_planted_links 0 -- report --out "$work/r7" --check "$in/same_in_us.json=$in/time_ms.json"
+check report_over_planted_links 0 -- report --out-dir "$work/r7" --check "$in/same_in_us.json=$in/time_ms.json"
 expect_that report_wrote_nothing_through_planted_links same_content "$work/outside/notes.md" 'a user file'
 expect_that report_replaced_the_planted_links_by_files test -f "$work/r7/summary.md" -a ! -L "$work/r7/summary.md"
-check report_failing_over_planted_links 2 -- report --out "$work/r7" --check "$in/deep_results.json=$in/time_ms.json"
+check report_failing_over_planted_links 2 -- report --out-dir "$work/r7" --check "$in/deep_results.json=$in/time_ms.json"
 ln -sf "$work/outside/notes.md" "$work/r7/plots/9-planted.svg"
-check report_clearing_over_a_planted_link 2 -- report --out "$work/r7" --check "$in/deep_results.json=$in/time_ms.json"
+check report_clearing_over_a_planted_link 2 -- report --out-dir "$work/r7" --check "$in/deep_results.json=$in/time_ms.json"
 expect_that report_cleared_links_not_their_targets same_content "$work/outside/notes.md" 'a user file'
 # A baseline kept as a link: a dangling one creates nothing anywhere; one reached through a relative link inside a
 # linked folder is read and written as one file.
@@ -348,12 +348,12 @@ cp "$in/speedup_limit.json" "$work/sp_base.json"
 check speedup_out_is_its_baseline 2 --baseline "$work/sp_base.json" -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --baseline "$work/sp_base.json" --out "$work/./sp_base.json"
 b=$(guard identity counter.json)
 check update_baseline_is_its_results 2 --baseline "$b" --expect 'is the input' -- update --allow-dirty --reason x --results "$b" --baseline "$b"
-check report_first_of_two 0 -- report --out "$work/r8" --check "$in/same_in_us.json=$in/time_ms.json"
+check report_first_of_two 0 -- report --out-dir "$work/r8" --check "$in/same_in_us.json=$in/time_ms.json"
 cp "$work/r8/verdicts.json" "$work/r8_verdicts_before.json"
-check report_reads_its_own_verdicts 2 --expect 'is a file the report' -- report --out "$work/r8" --check "$work/r8/verdicts.json=$in/time_ms.json"
+check report_reads_its_own_verdicts 2 --expect 'is a file the report' -- report --out-dir "$work/r8" --check "$work/r8/verdicts.json=$in/time_ms.json"
 expect_that report_kept_the_file_it_was_given cmp -s "$work/r8/verdicts.json" "$work/r8_verdicts_before.json"
 ln -s "$work/r8/junit.xml" "$work/junit_link.xml"
-check report_reads_its_junit_through_a_link 2 -- report --out "$work/r8" --check "$work/junit_link.xml=$in/time_ms.json"
+check report_reads_its_junit_through_a_link 2 -- report --out-dir "$work/r8" --check "$work/junit_link.xml=$in/time_ms.json"
 # Storage names: SQLite's special names keep nothing, so a history is never given one.
 check history_db_empty_name 2 --expect 'not a file name' -- history record --db '' --commit 00000c1 --results "$in/history_ms.json"
 check history_db_in_memory 2 --expect 'not a file name' -- history record --db ':memory:' --commit 00000c1 --results "$in/history_ms.json"
@@ -381,7 +381,7 @@ entry_for() { printf '{"benchmark": "%s", "field": "real_time", "value": 0.5, "u
 # Every name fails its entry, so that each is listed in the summary's table, the JUnit failures and the plots.
 baseline text_baseline.json "$(entry_for "$long_name")" "$(entry_for 'BM_\u0000nul\u0007\u001b[31m')" \
   "$(entry_for 'BM_![x](http://example.invalid/x.png) [y](http://example.invalid) *b* `c` | d')"
-check report_of_hostile_names 1 -- report --out "$work/r9" --check "$in/text_names.json=$in/text_baseline.json"
+check report_of_hostile_names 1 -- report --out-dir "$work/r9" --check "$in/text_names.json=$in/text_baseline.json"
 for xml in "$work"/r9/junit.xml "$work"/r9/plots/*.svg; do
   expect_that "xml_parses_$(basename "$xml")" xmllint --noout "$xml"
 done
@@ -390,7 +390,7 @@ expect_that summary_has_no_raw_bidi_control bash -c "! grep -aq \$'\\u202e' '$wo
 expect_that summary_has_no_image_or_link bash -c "! grep -aEq '!\\[x\\]\\(|\\[y\\]\\(' '$work/r9/summary.md'"
 expect_that summary_rows_stay_rows bash -c "[[ \$(grep -ac '^| FAIL' '$work/r9/summary.md') == 3 ]] && ! grep -aq \$'\\x1b' '$work/r9/summary.md'"
 check compare_shows_controls_by_name 1 --expect 'u\{202e\}' --forbid $'\u202e' -- compare --results "$in/text_names.json" --baseline "$in/text_baseline.json"
-check report_of_invalid_utf8 2 -- report --out "$work/r10" --check "$in/invalid_utf8.json=$in/time_ms.json"
+check report_of_invalid_utf8 2 -- report --out-dir "$work/r10" --check "$in/invalid_utf8.json=$in/time_ms.json"
 check history_record_nul_name 0 -- history record --db "$work/nul.db" --commit 00000c1 --results "$in/text_names.json"
 check history_show_nul_name 0 --expect 'BM_\\x00nul' -- history show --db "$work/nul.db"
 
@@ -398,13 +398,13 @@ check history_show_nul_name 0 --expect 'BM_\\x00nul' -- history show --db "$work
 results ulp_apart.json "$(row BM_T 0 '"n": 10000000000000000')" "$(row BM_T 1 '"n": 10000000000000002')" "$(row BM_T 2 '"n": 10000000000000004')"
 results ulp_apart_shifted.json "$(row BM_T 0 '"n": 10000000000000002')" "$(row BM_T 1 '"n": 10000000000000004')" "$(row BM_T 2 '"n": 10000000000000006')"
 baseline ulp_shifted_baseline.json '{"benchmark": "BM_T", "field": "n", "value": 10000000000000004, "unit": "", "direction": "either", "tolerance": {"exact": true}}'
-check report_of_values_one_ulp_apart_where_adding_one_rounds_back 0 -- report --out "$work/r15" --check "$in/ulp_apart_shifted.json=$in/ulp_shifted_baseline.json"
+check report_of_values_one_ulp_apart_where_adding_one_rounds_back 0 -- report --out-dir "$work/r15" --check "$in/ulp_apart_shifted.json=$in/ulp_shifted_baseline.json"
 results time_as_whole_ns.json "$(row BM_T 0 '"real_time": 1500000, "cpu_time": 1500000, "time_unit": "ns"')"
 b=$(guard whole_ns time_ms.json)
 check update_a_time_in_another_unit_as_a_whole_number 0 -- update --allow-dirty --reason x --results "$in/time_as_whole_ns.json" --results "$in/same_in_us.json" --baseline "$b"
 expect_that update_wrote_the_time_in_the_entrys_unit bash -c "! grep -q '\"value\": 1500000' '$b'"
 baseline ulp_baseline.json '{"benchmark": "BM_T", "field": "n", "value": 10000000000000002, "unit": "", "direction": "either", "tolerance": {"exact": true}}'
-check report_of_values_one_ulp_apart 0 -- report --out "$work/r11" --check "$in/ulp_apart.json=$in/ulp_baseline.json"
+check report_of_values_one_ulp_apart 0 -- report --out-dir "$work/r11" --check "$in/ulp_apart.json=$in/ulp_baseline.json"
 expect_that plot_of_values_one_ulp_apart_has_no_nan bash -c "! grep -aq 'nan' '$work'/r11/plots/*.svg"
 
 # Exact integers stay exact: counts beyond 2^53 that a double rounds together are told apart, and written back digit
@@ -429,38 +429,38 @@ for i in $(seq 1 201); do
 done
 results many_plots.json "${many_rows[@]}"
 baseline many_plots_baseline.json "${many_entries[@]}"
-PERFGATE_CHROMIUM=/bin/false check report_png_has_a_bounded_number_of_browser_runs 2 --expect 'more than the 200' --absent "$work/r12/report.html" -- report --png --out "$work/r12" --check "$in/many_plots.json=$in/many_plots_baseline.json"
+PERFGATE_CHROMIUM=/bin/false check report_png_has_a_bounded_number_of_browser_runs 2 --expect 'more than the 200' --absent "$work/r12/report.html" -- report --png --out-dir "$work/r12" --check "$in/many_plots.json=$in/many_plots_baseline.json"
 cp "$in/fake_profiler.sh" "$work/profiler_copy.sh"
 check profile_out_is_its_program 2 --expect 'is the input' -- profile --out "$work/profiler_copy.sh" --binary "$work/profiler_copy.sh"
 expect_that profile_kept_its_program cmp -s "$in/fake_profiler.sh" "$work/profiler_copy.sh"
 mkdir -p "$work/stem_a" "$work/stem_b"
 cp "$in/same_in_us.json" "$work/stem_a/acc.json" && cp "$in/same_in_us.json" "$work/stem_b/acc.json"
-check report_two_checks_of_one_file_name 0 -- report --out "$work/r13" --check "$work/stem_a/acc.json=$in/time_ms.json" --check "$work/stem_b/acc.json=$in/time_ms.json"
+check report_two_checks_of_one_file_name 0 -- report --out-dir "$work/r13" --check "$work/stem_a/acc.json=$in/time_ms.json" --check "$work/stem_b/acc.json=$in/time_ms.json"
 expect_that report_sections_have_names_of_their_own bash -c "[[ \$(grep -o 'id=\"check-[^\"]*\"' '$work/r13/report.html' | sort -u | wc -l) == 2 ]]"
 results stddev_only.json '{"name": "BM_T", "aggregate_name": "stddev", "real_time": 0.01, "cpu_time": 0.01, "time_unit": "ms", "iterations": 10}'
 check an_aggregate_is_never_a_repetition 1 --expect 'MISSING' -- compare --results "$in/stddev_only.json" --baseline "$in/time_ms.json"
 printf '[{"ph": "X", "name": "a", "ts": 0, "dur": 1e308}, {"ph": "X", "name": "a", "ts": 0, "dur": 1e308}]\n' >"$in/trace_sum_overflow.json"
 check trace_durations_that_add_up_to_inf 2 -- profile --trace "$in/trace_sum_overflow.json"
 mkdir -p "$work/foreign_report" && echo '{"overall": "mine"}' >"$work/foreign_report/verdicts.json" && echo '<p>mine</p>' >"$work/foreign_report/report.html"
-check report_refuses_a_folder_without_its_marker 2 -- report --out "$work/foreign_report" --check "$in/same_in_us.json=$in/time_ms.json"
+check report_refuses_a_folder_without_its_marker 2 -- report --out-dir "$work/foreign_report" --check "$in/same_in_us.json=$in/time_ms.json"
 expect_that report_kept_the_foreign_report same_content "$work/foreign_report/report.html" '<p>mine</p>'
 results tiny_values.json "$(row BM_T 0 '"n": 2e-9')"
 baseline tiny_baseline.json '{"benchmark": "BM_T", "field": "n", "value": 1e-9, "unit": "", "direction": "lower", "tolerance": {"rel": 0.1}}'
-check report_of_tiny_values 1 -- report --out "$work/r14" --check "$in/tiny_values.json=$in/tiny_baseline.json"
+check report_of_tiny_values 1 -- report --out-dir "$work/r14" --check "$in/tiny_values.json=$in/tiny_baseline.json"
 expect_that junit_shows_tiny_values grep -q 'value 2e-09, baseline 1e-09' "$work/r14/junit.xml"
 check c1_control_in_an_error_line 2 --expect 'x\\u\{0085\}y' --forbid $'\u0085' -- compare --results $'x\u0085y.json' --baseline "$in/none.json"
 
 # Plants a reviewer designed to get past the cases above: a report folder of ours whose plots/ became a link, an output
 # that is a symbolic link to an input, XML noncharacters, and the exact median of an even count of repetitions.
-check report_before_its_plots_become_a_link 0 -- report --out "$work/r16" --check "$in/same_in_us.json=$in/time_ms.json"
+check report_before_its_plots_become_a_link 0 -- report --out-dir "$work/r16" --check "$in/same_in_us.json=$in/time_ms.json"
 rm -rf "$work/r16/plots" && ln -s "$work/outside/pictures" "$work/r16/plots"
-check report_of_an_earlier_report_whose_plots_is_a_link 2 --expect 'plots/ is a symbolic link' -- report --out "$work/r16" --check "$in/same_in_us.json=$in/time_ms.json"
+check report_of_an_earlier_report_whose_plots_is_a_link 2 --expect 'plots/ is a symbolic link' -- report --out-dir "$work/r16" --check "$in/same_in_us.json=$in/time_ms.json"
 expect_that report_cleared_nothing_through_a_plots_link same_content "$work/outside/pictures/1-mine.png" 'a user picture'
 cp "$in/speedup.json" "$work/sp_in2.json" && ln -s "$work/sp_in2.json" "$work/sp_symlink.json"
 check speedup_out_is_a_symbolic_link_to_its_results 2 --baseline "$work/sp_in2.json" --expect 'is the input' -- speedup --results "$work/sp_in2.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp_symlink.json"
 results nonchar.json "$(row 'BM_\ufffe\uffff' 0 '"real_time": 1, "cpu_time": 1, "time_unit": "ms"')"
 baseline nonchar_baseline.json "$(entry_for 'BM_\ufffe\uffff')"
-check report_of_a_noncharacter_name 1 -- report --out "$work/r17" --check "$in/nonchar.json=$in/nonchar_baseline.json"
+check report_of_a_noncharacter_name 1 -- report --out-dir "$work/r17" --check "$in/nonchar.json=$in/nonchar_baseline.json"
 expect_that xml_parses_with_noncharacters bash -c "xmllint --noout '$work/r17/junit.xml' '$work'/r17/plots/*.svg"
 results two_counts.json "$(row BM_T 0 '"n": 5')" "$(row BM_T 1 '"n": 7')"
 baseline exact_seven.json '{"benchmark": "BM_T", "field": "n", "value": 7, "unit": "", "direction": "either", "tolerance": {"exact": true}}'

@@ -8,7 +8,7 @@ fx="$inputs/report"
 "$perfgate" history record --db "$work/history.db" --results "$fx/results_escaping.json" --commit 00000c1 >/dev/null
 for i in 2 3; do "$perfgate" history record --db "$work/history.db" --results "$fx/results_escaping.json" --commit "00000c$i" >/dev/null; done
 set +e
-"$perfgate" report --out "$work/out" --png --history "$work/history.db" \
+"$perfgate" report --out-dir "$work/out" --png --history "$work/history.db" \
   --check "$fx/results_escaping.json=$fx/baseline_escaping.json" \
   --speedup-results "$fx/results_speedup.json" --reference BM_Ref --candidate BM_Cand --threshold 1.8 --target 3 \
   --ablation "$fx/results_ablation.json" --images "$fx/images" >"$work/stdout.txt"

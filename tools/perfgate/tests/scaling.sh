@@ -55,6 +55,6 @@ judge() {  # judge NAME SMALL LARGE COMMAND...
 
 judge compare "$small" "$large" compare --results results.json --baseline baseline.json
 judge update "$small" "$large" update --allow-dirty --reason scaling --results results.json --baseline updated.json
-judge report "$report_small" "$report_large" report --out report --check results.json=baseline.json
+judge report "$report_small" "$report_large" report --out-dir report --check results.json=baseline.json
 echo "scaling: $((3 - failures)) of 3 linear"
 [[ $failures == 0 ]]

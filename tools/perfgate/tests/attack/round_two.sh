@@ -214,49 +214,49 @@ CWD="$W/c1c/cwd" run profile_out_relative_link_in_symlinked_folder 1 0 "writes r
   -- profile --binary "$IN/fake_profiler.sh" --out dir/trace.json
 
 # 1d. report: plots/ is a link to a folder outside --out, in a folder perfgate wrote before
-mkdir -p c1d/outside && "$PG" report --out c1d/rep --check "$IN/ok_r.json=$IN/ok_b.json" >/dev/null
+mkdir -p c1d/outside && "$PG" report --out-dir c1d/rep --check "$IN/ok_r.json=$IN/ok_b.json" >/dev/null
 rm -rf c1d/rep/plots && ln -s ../outside c1d/rep/plots && echo '<svg>precious</svg>' >c1d/outside/keep.svg && printf 'PNG' >c1d/outside/photo.png
 run report_plots_symlink_deletes_outside 1 0 "writes and deletes only inside --out; the outside folder keeps keep.svg and photo.png" \
   '[[ -f c1d/outside/keep.svg && -f c1d/outside/photo.png && $(ls c1d/outside | wc -l) == 2 ]] || NOTE="outside folder now: $(ls c1d/outside | tr "\n" " ")"; [[ -f c1d/outside/keep.svg && -f c1d/outside/photo.png && $(ls c1d/outside | wc -l) == 2 ]]' \
-  -- report --out c1d/rep --check "$IN/ok_r.json=$IN/ok_b.json"
+  -- report --out-dir c1d/rep --check "$IN/ok_r.json=$IN/ok_b.json"
 
-# 1e. report: a fresh --out whose plots/ is a link to an outside folder
+# 1e. report: a fresh --out-dir whose plots/ is a link to an outside folder
 mkdir -p c1e/rep c1e/outside && ln -s ../outside c1e/rep/plots
-run report_plots_symlink_fresh_folder_writes_outside 1 0 "nothing written outside --out (refuse, or replace the link)" \
+run report_plots_symlink_fresh_folder_writes_outside 1 0 "nothing written outside --out-dir (refuse, or replace the link)" \
   '[[ -z $(ls c1e/outside) ]] || NOTE="written outside: $(ls c1e/outside | tr "\n" " ")"; [[ -z $(ls c1e/outside) ]]' \
-  -- report --out c1e/rep --check "$IN/ok_r.json=$IN/ok_b.json"
+  -- report --out-dir c1e/rep --check "$IN/ok_r.json=$IN/ok_b.json"
 
 # 1f. report: the folder marker .perfgate-report is a link to an outside file
-mkdir -p c1f/outside && echo "precious config" >c1f/outside/config.txt && "$PG" report --out c1f/rep --check "$IN/ok_r.json=$IN/ok_b.json" >/dev/null
+mkdir -p c1f/outside && echo "precious config" >c1f/outside/config.txt && "$PG" report --out-dir c1f/rep --check "$IN/ok_r.json=$IN/ok_b.json" >/dev/null
 rm c1f/rep/.perfgate-report && ln -s ../outside/config.txt c1f/rep/.perfgate-report
 run report_marker_symlink_overwrites_outside 1 0 "outside/config.txt unchanged" \
   'grep -q precious c1f/outside/config.txt || NOTE="outside/config.txt now: $(head -c 50 c1f/outside/config.txt)"; grep -q precious c1f/outside/config.txt' \
-  -- report --out c1f/rep --check "$IN/ok_r.json=$IN/ok_b.json"
+  -- report --out-dir c1f/rep --check "$IN/ok_r.json=$IN/ok_b.json"
 
-# 1g. report: a fresh --out holding a dangling link junit.xml -> outside/new.xml
+# 1g. report: a fresh --out-dir holding a dangling link junit.xml -> outside/new.xml
 mkdir -p c1g/rep c1g/outside && ln -s ../outside/created.xml c1g/rep/junit.xml
-run report_dangling_output_link_creates_outside 1 0 "no file created outside --out (refuse, or replace the link)" \
+run report_dangling_output_link_creates_outside 1 0 "no file created outside --out-dir (refuse, or replace the link)" \
   '[[ ! -e c1g/outside/created.xml ]] || NOTE="created c1g/outside/created.xml"; [[ ! -e c1g/outside/created.xml ]]' \
-  -- report --out c1g/rep --check "$IN/ok_r.json=$IN/ok_b.json"
+  -- report --out-dir c1g/rep --check "$IN/ok_r.json=$IN/ok_b.json"
 
-# 1h. report: a fresh --out whose plots/01-<slug>.svg is a link to an outside file
+# 1h. report: a fresh --out-dir whose plots/01-<slug>.svg is a link to an outside file
 mkdir -p c1h/rep/plots c1h/outside && echo victim >c1h/outside/victim.svg && ln -s ../../outside/victim.svg c1h/rep/plots/01-ok_r-BM_A-count.svg
 run report_plot_file_symlink_overwrites_outside 1 0 "outside/victim.svg unchanged" \
   'grep -qx victim c1h/outside/victim.svg || NOTE="outside/victim.svg replaced by the plot"; grep -qx victim c1h/outside/victim.svg' \
-  -- report --out c1h/rep --check "$IN/ok_r.json=$IN/ok_b.json"
+  -- report --out-dir c1h/rep --check "$IN/ok_r.json=$IN/ok_b.json"
 
 # 1i. report: in a folder perfgate wrote, summary.md has become a link to an outside file: the link is removed first
-mkdir -p c1i/outside && echo precious >c1i/outside/notes.md && "$PG" report --out c1i/rep --check "$IN/ok_r.json=$IN/ok_b.json" >/dev/null
+mkdir -p c1i/outside && echo precious >c1i/outside/notes.md && "$PG" report --out-dir c1i/rep --check "$IN/ok_r.json=$IN/ok_b.json" >/dev/null
 rm c1i/rep/summary.md && ln -s ../outside/notes.md c1i/rep/summary.md
 run report_summary_link_in_own_folder 1 0 "outside/notes.md unchanged" 'grep -qx precious c1i/outside/notes.md' \
-  -- report --out c1i/rep --check "$IN/ok_r.json=$IN/ok_b.json"
+  -- report --out-dir c1i/rep --check "$IN/ok_r.json=$IN/ok_b.json"
 
-# 1i2. report --out a folder of someone else's report whose verdicts.json merely contains "overall": treated as perfgate's
+# 1i2. report --out-dir a folder of someone else's report whose verdicts.json merely contains "overall": treated as perfgate's
 mkdir -p c1i2/rep/plots && echo '{"overall": "green", "tool": "other"}' >c1i2/rep/verdicts.json && echo "<html>their report</html>" >c1i2/rep/report.html
 echo "their notes" >c1i2/rep/summary.md && echo "<svg/>" >c1i2/rep/plots/their-chart.svg && printf PNG >c1i2/rep/plots/their-photo.png
 run report_deletes_foreign_report_with_overall 1 2 "refused: the folder holds report files perfgate did not write (no marker); they stay" \
   'NOTE="left in plots/: $(ls c1i2/rep/plots | tr "\n" " "); report.html: $(head -c 30 c1i2/rep/report.html)"; [[ -f c1i2/rep/plots/their-chart.svg && -f c1i2/rep/plots/their-photo.png ]] && grep -q "their report" c1i2/rep/report.html' \
-  -- report --out c1i2/rep --check "$IN/ok_r.json=$IN/ok_b.json"
+  -- report --out-dir c1i2/rep --check "$IN/ok_r.json=$IN/ok_b.json"
 
 # 1j. update --baseline is a symlink to a baseline elsewhere: written through, the link kept (documented)
 mkdir -p c1j/store c1j/work && cp "$IN/ok_b.json" c1j/store/b.json && ln -s ../store/b.json c1j/work/b.json
@@ -310,10 +310,10 @@ mkdir -p c1q/store && echo old >c1q/store/out.json && ln -s store/out.json c1q/l
 run speedup_out_symlink_written_through 1 0 "store/out.json replaced, the link kept" '[[ -L c1q/link.json ]] && grep -q speedup c1q/store/out.json' \
   -- speedup --results "$IN/sp.json" --reference BM_Ref --candidate BM_Cand --out c1q/link.json
 
-# 1r. report --out itself is a link to a folder
+# 1r. report --out-dir itself is a link to a folder
 mkdir -p c1r/real && ln -s real c1r/out
 run report_out_is_a_link_to_a_folder 1 0 "the report lands in real/, the link kept" '[[ -L c1r/out && -f c1r/real/report.html ]]' \
-  -- report --out c1r/out --check "$IN/ok_r.json=$IN/ok_b.json"
+  -- report --out-dir c1r/out --check "$IN/ok_r.json=$IN/ok_b.json"
 
 # 1s. update in a clean repository: the staged file goes into .git and nothing is left for git to pick up
 git init -q c1s && cp "$IN/ok_b.json" c1s/baseline.json && git -C c1s add . && git -C c1s commit -qm b
@@ -382,22 +382,22 @@ run profile_trace_equals_out 2 0 "T summarised and byte-identical" '[[ $(hash_of
 mkdir -p c2k/a c2k/b && cp "$IN/ok_r.json" c2k/a/acc.json && cp "$IN/fail_r.json" c2k/b/acc.json
 run report_two_checks_same_stem 2 1 "two distinct sections, each with its own plots; unique HTML ids" \
   'ids=$(grep -o "id=\"check-[^\"]*\"" c2k/rep/report.html | sort | uniq -d); figs=$(grep -c "<figure class=\"plot\"" c2k/rep/report.html); NOTE="duplicate ids: ${ids:-none}; $figs figures for 2 plots"; [[ -z $ids && $figs == 2 ]]' \
-  -- report --out c2k/rep --check c2k/a/acc.json="$IN/ok_b.json" --check c2k/b/acc.json="$IN/ok_b.json"
+  -- report --out-dir c2k/rep --check c2k/a/acc.json="$IN/ok_b.json" --check c2k/b/acc.json="$IN/ok_b.json"
 
 # 2l. history record --db is the results file
 mkdir -p c2l && cp "$IN/ok_r.json" c2l/r.json && h=$(hash_of c2l/r.json)
 run history_db_equals_results 2 2 "refused; results byte-identical" '[[ $(hash_of c2l/r.json) == '"$h"' ]]' \
   -- history record --db c2l/r.json --results c2l/r.json --commit c1
 
-# 2m. report --out is an existing results file
+# 2m. report --out-dir is an existing results file
 mkdir -p c2m && cp "$IN/ok_r.json" c2m/r.json && h=$(hash_of c2m/r.json)
 run report_out_is_the_results_file 2 2 "refused; results byte-identical" '[[ $(hash_of c2m/r.json) == '"$h"' ]]' \
-  -- report --out c2m/r.json --check c2m/r.json="$IN/ok_b.json"
+  -- report --out-dir c2m/r.json --check c2m/r.json="$IN/ok_b.json"
 
-# 2n. report --out is the folder holding its inputs (a folder perfgate did not write)
+# 2n. report --out-dir is the folder holding its inputs (a folder perfgate did not write)
 mkdir -p c2n && cp "$IN/ok_r.json" c2n/r.json && cp "$IN/ok_b.json" c2n/b.json && h=$(hash_of c2n/r.json)$(hash_of c2n/b.json)
 run report_out_is_the_inputs_folder 2 0 "report written beside the inputs; inputs byte-identical" '[[ $(hash_of c2n/r.json)$(hash_of c2n/b.json) == '"$h"' ]]' \
-  -- report --out c2n --check c2n/r.json=c2n/b.json
+  -- report --out-dir c2n --check c2n/r.json=c2n/b.json
 
 # 2o. update --baseline names the second --results capture
 mkdir -p c2o && cp "$IN/ok_r.json" c2o/r1.json && cp "$IN/ok_r2.json" c2o/r2.json && h=$(hash_of c2o/r2.json)
@@ -428,33 +428,33 @@ run compare_table_shows_the_difference 3 1 "FAIL row whose value and baseline di
   -- compare --results "$IN/big53p2_r.json" --baseline "$IN/big53_b.json"
 
 TMO=$HANG_TMO run report_exact_counter_one_ulp_apart 3 1 "report FAIL (exit 1) in well under a second" '' \
-  -- report --out c3f --check "$IN/big53p2_r.json=$IN/big53_b.json"
+  -- report --out-dir c3f --check "$IN/big53p2_r.json=$IN/big53_b.json"
 
 TMO=$HANG_TMO run report_counter_one_ulp_above_one 3 1 "report FAIL (exit 1): 1.0000000000000002 is not exactly 1" '' \
-  -- report --out c3g --check "$IN/ulp_r.json=$IN/ulp_b.json"
+  -- report --out-dir c3g --check "$IN/ulp_r.json=$IN/ulp_b.json"
 
 run compare_opposite_huge_counters 3 0 "PASS: the median of -1e308 and 1e308 is 0, within ±1" '' \
   -- compare --results "$IN/opposite_r.json" --baseline "$IN/opposite_b.json"
 
 TMO=$HANG_TMO run report_opposite_huge_counters 3 0 "report PASS; the plot's range (2e308) does not overflow into an endless tick loop" '' \
-  -- report --out c3i --check "$IN/opposite_r.json=$IN/opposite_b.json"
+  -- report --out-dir c3i --check "$IN/opposite_r.json=$IN/opposite_b.json"
 
 "$PG" history record --db c3j.db --results "$IN/hist5_r.json" >/dev/null && "$PG" history record --db c3j.db --results "$IN/hist5ulp_r.json" >/dev/null
 TMO=$HANG_TMO run report_trend_one_ulp_apart 3 0 "report PASS with a flat trend of two runs" '' \
-  -- report --out c3j --check "$IN/ok_r.json=$IN/ok_b.json" --history c3j.db
+  -- report --out-dir c3j --check "$IN/ok_r.json=$IN/ok_b.json" --history c3j.db
 
 TMO=$HANG_TMO run report_speedup_ratios_one_ulp_above_threshold 3 0 "report PASS: every ratio >= 3" '' \
-  -- report --out c3k --speedup-results "$IN/sp_ulp.json" --reference BM_Ref --candidate BM_Cand --threshold 3
+  -- report --out-dir c3k --speedup-results "$IN/sp_ulp.json" --reference BM_Ref --candidate BM_Cand --threshold 3
 
 run compare_counters_near_max_double 3 0 "PASS: 1.7e308 within 5 % of 1.7e308, no overflow" '' \
   -- compare --results "$IN/huge_r.json" --baseline "$IN/huge_b.json"
 
 run report_denormal_counter 3 1 "FAIL (5e-324 is not exactly 0), valid SVG" 'xmllint --noout c3m/plots/*.svg 2>/dev/null' \
-  -- report --out c3m --check "$IN/denormal_r.json=$IN/denormal_b.json"
+  -- report --out-dir c3m --check "$IN/denormal_r.json=$IN/denormal_b.json"
 
 run junit_failure_text_small_values 3 1 "the JUnit failure names the values (2e-09 vs 1e-09)" \
   'NOTE="junit says: $(grep -o "value [^<]*" c3n/junit.xml | head -1)"; ! grep -q "value 0.000000, baseline 0.000000" c3n/junit.xml' \
-  -- report --out c3n --check "$IN/tiny_r.json=$IN/tiny_b.json"
+  -- report --out-dir c3n --check "$IN/tiny_r.json=$IN/tiny_b.json"
 
 printf '[{"ph":"X","name":"op","ts":0,"dur":1e308,"tid":1},{"ph":"X","name":"op","ts":0,"dur":1e308,"tid":2}]\n' >"$IN/trace_sum_inf.json"
 run profile_trace_durations_sum_to_inf 3 2 "refused like a single ts+dur overflow (or a finite total); never 'inf' ms" \
@@ -468,29 +468,29 @@ run compare_iterations_uint64_max 3 0 "PASS (iterations 2^64-1 is a whole number
 echo "######## class 4: text is bytes"
 run junit_noncharacter_ufffe 4 1 "junit.xml well-formed XML (U+FFFE dropped or replaced)" \
   'NOTE="xmllint: $(xmllint --noout c4a/junit.xml 2>&1 | head -1)"; xmllint --noout c4a/junit.xml 2>/dev/null' \
-  -- report --out c4a --check "$IN/nonchar_r.json=$IN/nonchar_b.json"
+  -- report --out-dir c4a --check "$IN/nonchar_r.json=$IN/nonchar_b.json"
 
 run svg_noncharacter_ufffe 4 1 "every plots/*.svg well-formed XML" \
   'NOTE="xmllint: $(xmllint --noout c4b/plots/*.svg 2>&1 | head -1)"; xmllint --noout c4b/plots/*.svg 2>/dev/null' \
-  -- report --out c4b --check "$IN/nonchar_r.json=$IN/nonchar_b.json"
+  -- report --out-dir c4b --check "$IN/nonchar_r.json=$IN/nonchar_b.json"
 
 cp "$IN/ok_r.json" "$IN/r"$'\xff'".json"
 run junit_results_path_not_utf8 4 0 "junit.xml well-formed (the suite name from a non-UTF-8 file name is made valid)" \
   'NOTE="xmllint: $(xmllint --noout c4c/junit.xml 2>&1 | head -1)"; xmllint --noout c4c/junit.xml 2>/dev/null' \
-  -- report --out c4c --check "$IN/r"$'\xff'".json=$IN/ok_b.json"
+  -- report --out-dir c4c --check "$IN/r"$'\xff'".json=$IN/ok_b.json"
 
 run svg_label_truncated_inside_utf8 4 0 "ablation SVG well-formed UTF-8 and report.html valid UTF-8 after shortening a long label" \
   'NOTE="xmllint: $(xmllint --noout c4d/plots/02-ablation.svg 2>&1 | head -1)"; xmllint --noout c4d/plots/02-ablation.svg 2>/dev/null && python3 -c "open(\"c4d/report.html\",\"rb\").read().decode()" 2>/dev/null' \
-  -- report --out c4d --check "$IN/ok_r.json=$IN/ok_b.json" --ablation "$IN/ablation_trunc.json"
+  -- report --out-dir c4d --check "$IN/ok_r.json=$IN/ok_b.json" --ablation "$IN/ablation_trunc.json"
 
 "$PG" history record --db c4e.db --results "$IN/trend_utf8_0.json" >/dev/null && "$PG" history record --db c4e.db --results "$IN/trend_utf8_1.json" >/dev/null
 run svg_trend_commit_label_truncated_inside_utf8 4 0 "trend SVG well-formed: the commit label cut at 8 bytes stays UTF-8" \
   'f=$(ls c4e/plots/*trend*.svg 2>/dev/null | head -1); NOTE="xmllint: $(xmllint --noout $f 2>&1 | head -1)"; [[ -n $f ]] && xmllint --noout "$f" 2>/dev/null' \
-  -- report --out c4e --check "$IN/ok_r.json=$IN/ok_b.json" --history c4e.db
+  -- report --out-dir c4e --check "$IN/ok_r.json=$IN/ok_b.json" --history c4e.db
 
 run xml_special_characters_escaped 4 1 "junit.xml and SVGs well-formed; no raw <script> in report.html" \
   'xmllint --noout c4f/junit.xml c4f/plots/*.svg 2>/dev/null && ! grep -q "<script>" c4f/report.html && ! grep -q "<script>" c4f/summary.md' \
-  -- report --out c4f --check "$IN/xmlspecial_r.json=$IN/xmlspecial_b.json"
+  -- report --out-dir c4f --check "$IN/xmlspecial_r.json=$IN/xmlspecial_b.json"
 
 "$PG" history record --db c4g.db --results "$IN/nul_r.json" --commit c1 >/dev/null && "$PG" history record --db c4g.db --results "$IN/nul_r.json" --commit c2 >/dev/null
 run history_show_name_with_nul 4 0 "two distinct series: BM_A (5) and BM_A\\x00evil (999), the second shown escaped" \
@@ -499,7 +499,7 @@ run history_show_name_with_nul 4 0 "two distinct series: BM_A (5) and BM_A\\x00e
 
 run report_name_with_nul 4 1 "junit.xml and SVGs well-formed, verdicts.json valid JSON" \
   'NOTE="summary.md holds $(tr -cd "\000" <c4h/summary.md | wc -c) raw NUL byte(s)"; xmllint --noout c4h/junit.xml c4h/plots/*.svg 2>/dev/null && python3 -c "import json;json.load(open(\"c4h/verdicts.json\"))"' \
-  -- report --out c4h --check "$IN/nul_fail_r.json=$IN/nul_fail_b.json"
+  -- report --out-dir c4h --check "$IN/nul_fail_r.json=$IN/nul_fail_b.json"
 
 run bidi_override_in_compare_table 4 1 "U+202E escaped like other controls (it reverses how the rest of the row reads)" \
   'NOTE="raw U+202E bytes in stdout: $(grep -c $'"'"'\xe2\x80\xae'"'"' "$OUT")"; ! grep -q $'"'"'\xe2\x80\xae'"'"' "$OUT"' \
@@ -511,29 +511,29 @@ run c1_control_nel_in_error_line 4 2 "one error line with U+0085 (NEL, a C1 cont
 
 run markdown_image_injection_in_name 4 1 "summary.md shows the name as text: no live ![..](..) image" \
   'NOTE="summary.md: $(grep -o "!\[pwned\]([^)]*)" c4k/summary.md | head -1)"; ! grep -q "!\[pwned\](https" c4k/summary.md' \
-  -- report --out c4k --check "$IN/md_image_r.json=$IN/md_image_b.json"
+  -- report --out-dir c4k --check "$IN/md_image_r.json=$IN/md_image_b.json"
 
 run markdown_link_injection_in_machine 4 1 "summary.md shows the machine as text: no live [..](..) link" \
   'NOTE="summary.md: $(grep -o "\[click[^)]*)" c4l/summary.md | head -1)"; ! grep -q "\[click to approve\](https" c4l/summary.md' \
-  -- report --out c4l --check "$IN/md_link_r.json=$IN/ok_b.json"
+  -- report --out-dir c4l --check "$IN/md_link_r.json=$IN/ok_b.json"
 
 run markdown_code_span_breakout_git_sha 4 1 "the commit stays inside its code span (no image after a backtick)" \
   'NOTE="summary.md: $(grep "^commit" c4m/summary.md)"; ! grep -q "^commit \`abc\` !\[x\](https" c4m/summary.md' \
-  -- report --out c4m --check "$IN/md_code_r.json=$IN/ok_b.json"
+  -- report --out-dir c4m --check "$IN/md_code_r.json=$IN/ok_b.json"
 
 run markdown_pipe_and_newline_in_name 4 1 "the failing row stays one table row of 9 cells" \
   'row=$(grep "^| FAIL" c4n/summary.md); n=$(echo "$row" | sed "s/\\\\|//g" | tr -cd "|" | wc -c); NOTE="$(grep -c "^| FAIL" c4n/summary.md) FAIL row(s), $n unescaped pipes"; [[ $(grep -c "^| FAIL" c4n/summary.md) == 1 && $n == 10 ]]' \
-  -- report --out c4n --check "$IN/md_pipe_r.json=$IN/md_pipe_b.json"
+  -- report --out-dir c4n --check "$IN/md_pipe_r.json=$IN/md_pipe_b.json"
 
 run html_tag_in_name 4 1 "no raw <img in report.html or summary.md" '! grep -q "<img src=x" c4o/report.html c4o/summary.md' \
-  -- report --out c4o --check "$IN/html_r.json=$IN/html_b.json"
+  -- report --out-dir c4o --check "$IN/html_r.json=$IN/html_b.json"
 
 run verdicts_json_with_noncharacter 4 1 "verdicts.json is valid JSON" 'python3 -c "import json;json.load(open(\"c4p/verdicts.json\"))"' \
-  -- report --out c4p --check "$IN/nonchar_r.json=$IN/nonchar_b.json"
+  -- report --out-dir c4p --check "$IN/nonchar_r.json=$IN/nonchar_b.json"
 
 run title_with_markup 4 0 "title escaped in HTML and Markdown (no <script>, no forged heading line)" \
   '! grep -q "<script>" c4q/report.html c4q/summary.md && [[ $(grep -c "^# forged" c4q/summary.md) == 0 ]]' \
-  -- report --out c4q --title $'<script>alert(1)</script>\n# forged' --check "$IN/ok_r.json=$IN/ok_b.json"
+  -- report --out-dir c4q --title $'<script>alert(1)</script>\n# forged' --check "$IN/ok_r.json=$IN/ok_b.json"
 
 run update_name_from_non_utf8_reason 4 2 "refused: a reason that is not UTF-8 is never written" '' \
   -- update --allow-dirty --reason $'bad \xff reason' --results "$IN/ok_r.json" --baseline "$(mkdir -p c4r; cp "$IN/ok_b.json" c4r/b.json; echo c4r/b.json)"
@@ -570,7 +570,7 @@ TMO=120 run update_10k_entries 5 0 "updated within a few seconds" 'NOTE="${ELAPS
   -- update --allow-dirty --reason r --results "$IN/many10000_r.json" --baseline c5u/b10k.json
 t_update=$ELAPSED
 TMO=300 run report_10k_entries 5 0 "report written within seconds (10,000 plots)" 'NOTE="${ELAPSED} s, $(du -sh c5r10k | cut -f1), $(ls c5r10k/plots | wc -l) plot files"; (($(echo "$ELAPSED < 60" | bc)))' \
-  -- report --out c5r10k --check "$IN/many10000_r.json=$IN/many10000_b.json"
+  -- report --out-dir c5r10k --check "$IN/many10000_r.json=$IN/many10000_b.json"
 t_report=$ELAPSED
 TMO=120 run speedup_10k_pairs 5 0 "PASS within a few seconds" 'NOTE="${ELAPSED} s"; (($(echo "$ELAPSED < 5" | bc)))' \
   -- speedup --results "$IN/pairs10000.json" --reference BM_Ref --candidate BM_Cand
@@ -585,7 +585,7 @@ if [[ $SKIP_SLOW != 1 ]]; then
   TMO=600 run update_100k_entries 5 0 "updated; time grows linearly" "linear $t_update" \
     -- update --allow-dirty --reason r --results "$IN/many100000_r.json" --baseline c5u/b100k.json
   TMO=900 run report_100k_entries 5 0 "report written; time grows linearly" "linear $t_report" \
-    -- report --out c5r100k --check "$IN/many100000_r.json=$IN/many100000_b.json"
+    -- report --out-dir c5r100k --check "$IN/many100000_r.json=$IN/many100000_b.json"
   TMO=600 run speedup_100k_pairs 5 0 "PASS; time grows linearly" "linear $t_speedup" \
     -- speedup --results "$IN/pairs100000.json" --reference BM_Ref --candidate BM_Cand
   TMO=600 run history_record_100k_metrics 5 0 "recorded; time grows linearly" "linear $t_history" \
@@ -595,14 +595,14 @@ fi
 # a Chromium that does not finish (PERFGATE_CHROMIUM: a wrapper that hangs, a browser stuck on a dialog)
 printf '#!/bin/sh\nexec sleep 40\n' >"$IN/hung_chromium.sh" && chmod +x "$IN/hung_chromium.sh"
 TMO=12 run report_png_chromium_hangs 5 2 "a time limit on Chromium: one error line (or the PNG) within a bounded time" '' \
-  PERFGATE_CHROMIUM="$IN/hung_chromium.sh" -- report --out c5p --check "$IN/ok_r.json=$IN/ok_b.json" --png
+  PERFGATE_CHROMIUM="$IN/hung_chromium.sh" -- report --out-dir c5p --check "$IN/ok_r.json=$IN/ok_b.json" --png
 
 # --png at 10,000 entries: how many Chromium processes? (a stand-in that only writes the PNG and counts its launches)
 printf '#!/bin/sh\necho x >>"%s"\nfor a; do case $a in --screenshot=*) printf PNG >"${a#--screenshot=}";; esac; done\n' "$W/c5c_launches.log" >"$IN/counting_chromium.sh"
 chmod +x "$IN/counting_chromium.sh"
 TMO=600 run report_png_10k_entries_chromium_launches 5 0 "a bounded number of browser runs (one browser for all plots, or a cap): never one per plot" \
   'n=$(wc -l <c5c_launches.log); NOTE="$n Chromium launches in ${ELAPSED} s; at the 2.1 s a real launch takes here: $((n * 21 / 36000)) h, with no overall limit"; ((n < 100))' \
-  PERFGATE_CHROMIUM="$IN/counting_chromium.sh" -- report --out c5c --check "$IN/many10000_r.json=$IN/many10000_b.json" --png
+  PERFGATE_CHROMIUM="$IN/counting_chromium.sh" -- report --out-dir c5c --check "$IN/many10000_r.json=$IN/many10000_b.json" --png
 
 # git status that does not finish (an fsmonitor hook, a hung network file system)
 git init -q c5g && cp "$IN/ok_b.json" c5g/b.json && git -C c5g add . && git -C c5g commit -qm b
@@ -617,7 +617,7 @@ run results_513_mib 5 2 "refused at once by size" 'NOTE="${ELAPSED} s"; (($(echo
 python3 -c 'import json;n="BM_"+"x"*(10*1024*1024);json.dump({"context":{"machine_fingerprint":"m1"},"benchmarks":[{"name":n,"run_type":"iteration","iterations":1,"count":6}]},open("'"$IN"'/longname_r.json","w"));json.dump({"schema_version":1,"provenance":{"machine_fingerprint":"m1"},"entries":[{"benchmark":n,"field":"count","value":5,"unit":"","direction":"lower","tolerance":{"abs":0}}]},open("'"$IN"'/longname_b.json","w"))'
 TMO=60 run report_10_mib_benchmark_name 5 1 "report FAIL within seconds; plot file name bounded" \
   'NOTE="${ELAPSED} s, report $(du -sh c5l | cut -f1), longest file name $(ls c5l/plots | awk "{print length}" | sort -n | tail -1)"; (($(echo "$ELAPSED < 10" | bc)))' \
-  -- report --out c5l --check "$IN/longname_r.json=$IN/longname_b.json"
+  -- report --out-dir c5l --check "$IN/longname_r.json=$IN/longname_b.json"
 
 python3 - "$IN" <<'PY'
 import sqlite3, sys
@@ -646,7 +646,7 @@ run empty_results_some_advisory 6 1 "MISSING for the gated entry (exit 1)" '' \
   -- compare --results "$IN/empty_unknown_r.json" --baseline "$IN/mixed_b.json"
 
 run report_empty_results_all_advisory 6 any "not PASS: the report judged nothing" 'NOTE="$(cat "$OUT")"; [[ $RC != 0 ]]' \
-  -- report --out c6d --check "$IN/empty_unknown_r.json=$IN/adv_b.json"
+  -- report --out-dir c6d --check "$IN/empty_unknown_r.json=$IN/adv_b.json"
 
 run row_without_iterations_zero_time 6 2 "refused like iterations 0 (a run that does not say it ran), not a 0 ms PASS" \
   'NOTE="$(grep BM_T "$OUT" | tr -s " ")"; [[ $RC == 2 ]]' \
@@ -698,7 +698,7 @@ run history_db_uri_mode_memory 7 2 "refused, or a file named literally 'file:h.d
   -- history record --db "file:h.db?mode=memory" --results "$IN/ok_r.json" --commit c1
 
 run history_db_uri_names_another_file 7 0 "the store is the file named 'file:c7d.db' (as report --history reads it)" \
-  'NOTE="created: $(ls -d c7d.db file:c7d.db 2>/dev/null | tr "\n" " "); report --history says: $("$PG" report --out c7d_rep --check "$IN/ok_r.json=$IN/ok_b.json" --history file:c7d.db 2>&1 >/dev/null | head -1)"; [[ -f file:c7d.db ]]' \
+  'NOTE="created: $(ls -d c7d.db file:c7d.db 2>/dev/null | tr "\n" " "); report --history says: $("$PG" report --out-dir c7d_rep --check "$IN/ok_r.json=$IN/ok_b.json" --history file:c7d.db 2>&1 >/dev/null | head -1)"; [[ -f file:c7d.db ]]' \
   -- history record --db file:c7d.db --results "$IN/ok_r.json" --commit c1
 
 mkdir -p c7e
@@ -728,7 +728,7 @@ run history_db_text_file 7 2 "refused; file byte-identical" '[[ $(hash_of c7j.db
 run history_show_db_empty_path 7 2 "refused" '' -- history show --db ""
 
 run report_history_memory 7 2 "refused: no such history" '' \
-  -- report --out c7l --check "$IN/ok_r.json=$IN/ok_b.json" --history :memory:
+  -- report --out-dir c7l --check "$IN/ok_r.json=$IN/ok_b.json" --history :memory:
 
 # GIT_DIR alone (exported by an earlier step) names a clone of the baseline's repository one empty commit ahead
 git init -q c7m/A && cp "$IN/ok_b.json" c7m/A/baseline.json && git -C c7m/A add . && git -C c7m/A commit -qm init

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# perfgate's command line teaches: `perfgate help` is short and lists every command; each command's help has an
+# example that uses only options the command accepts, and its exit codes; a mistyped command or option gets the
+# nearest name and the command's help; a command to run is only taken after --.
+# Usage: cli_help.sh PERFGATE
+set -uo pipefail
+perfgate=$1
+failures=0
+fail() { echo "DEFECT $*"; failures=$((failures + 1)); }
+
+overview=$("$perfgate" help) || fail "perfgate help exits $?"
+(( $(wc -l <<<"$overview") <= 30 )) || fail "perfgate help prints $(wc -l <<<"$overview") lines (at most 30)"
+[[ $("$perfgate" --help) == "$overview" ]] || fail "perfgate --help differs from perfgate help"
+commands=$(sed -n '/^Commands:/,/^$/p' <<<"$overview" | awk 'NF > 1 && $1 != "Commands:" { print $1 }')
+(( $(wc -w <<<"$commands") >= 9 )) || fail "perfgate help lists only: $commands"
+for command in $commands; do
+  help=$("$perfgate" help "$command") || { fail "perfgate help $command exits $?"; continue; }
+  [[ $("$perfgate" "$command" --help) == "$help" ]] || fail "perfgate $command --help differs from perfgate help $command"
+  grep -q '^Exit codes: .*0 .*2 .*4 an internal error' <<<"$help" || fail "$command's help has no exit codes"
+  examples=$(sed -n '/^Example:/,/^$/p' <<<"$help" | grep '^  perfgate ')
+  [[ -n $examples ]] || { fail "$command's help has no example"; continue; }
+  while read -r example; do
+    [[ $example == "perfgate $command "* ]] || fail "$command's example runs another command: $example"
+    for option in $(sed 's/ -- .*//' <<<"$example" | grep -o -- ' --[a-z-]*' ); do
+      grep -q -- "^ *\(-[a-z],\)\?$option\b" <<<"$help" || fail "$command's example uses $option, which $command does not accept"
+    done
+  done <<<"$examples"
+done
+expect_error() {  # expect_error TEXT ARGS...: exit 2 and one error line holding TEXT
+  local text=$1 err status
+  shift
+  err=$("$perfgate" "$@" 2>&1 >/dev/null)
+  status=$?
+  (( status == 2 )) || fail "perfgate $* exits $status, not 2"
+  (( $(wc -l <<<"$err") == 1 )) || fail "perfgate $* prints $(wc -l <<<"$err") error lines"
+  grep -qF -- "$text" <<<"$err" || fail "perfgate $*: '$text' not in: $err"
+}
+expect_error "did you mean 'compare'?" compar --results x --baseline y
+expect_error "did you mean 'update'?" help updat
+expect_error "did you mean --baseline? (see perfgate help compare)" compare --results x --baselin y
+expect_error "did you mean --out-dir?" report --out x
+expect_error "a command to run goes after --" update --baseline b --reason r --results a stray
+expect_error "(see perfgate help)" 
+echo "cli help: $failures defects"
+(( failures == 0 ))
