@@ -14,6 +14,7 @@
 #include "read_file.h"
 #include "results.h"
 #include "temporary_folder.h"
+#include "time_units.h"
 #include "update.h"
 #include "utc_time.h"
 
@@ -113,6 +114,13 @@ int run_update(const UpdateArgs& a) {
             << (a.command.empty() ? "" : ", from " + std::to_string(captures.size()) + (captures.size() == 1 ? " run" : " runs") + " of the suite")
             << "): " << one_line(a.reason) << '\n';
   for (const auto& line : plan.diff) std::cout << "  " << one_line(line) << '\n';
+  for (const auto& e : plan.next.entries) {
+    if (!is_time_unit(e.unit)) continue;
+    std::cout << "note: its timings are judged only against results from the machine that recorded them (fingerprint "
+              << one_line(provenance.machine_fingerprint.empty() ? std::string("unknown") : provenance.machine_fingerprint)
+              << "); elsewhere they read SKIPPED. Compare two revisions on any machine with perfgate ab.\n";
+    break;
+  }
   return 0;
 }
 
