@@ -270,8 +270,8 @@ void ProgressiveTrainer::initialise() {
   }
   if (!chosen.empty()) detail::load_weights(*s.decoder, chosen);
   s.result.seconds_init = seconds_since(s.start);
-  s.current = s.output();  // as the loop always did: the output after the initialisation, read once (BatchNorm's
-                           // running statistics see this forward too)
+  s.current = s.output();  // the output after the initialisation, read once (BatchNorm's running statistics
+                           // see this forward too, so a second read would change them)
   s.update_reconstruction();
 }
 

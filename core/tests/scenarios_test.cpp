@@ -20,8 +20,8 @@ TEST(scenarios, names_are_unique_and_found) {
   }
 }
 
-// Each scene is the one issue 12 and the README describe, budgets included: seed is PRISM's seed workload, dense the
-// issue's overlapping scene, partial the scene between them.
+// Each scene is the one docs/recon.md describes, budgets included: seed is PRISM's seed workload, dense the
+// overlapping scene, partial the scene between them.
 TEST(scenarios, every_scene_is_the_documented_one) {
   struct Expected {
     const char* name;

@@ -24,7 +24,7 @@ struct CheckSection {  ///< one results file judged against its baseline
 struct SpeedupSection {
   std::string results_path, reference, candidate;
   SpeedupReport report;                 ///< judged against the gate's threshold
-  std::optional<double> target;         ///< a second, aspirational threshold shown (not gated), e.g. the design card's
+  std::optional<double> target;         ///< a second, aspirational threshold shown (not gated), e.g. an aim beyond the gate's
   std::optional<SpeedupVerdict> target_verdict;
 };
 

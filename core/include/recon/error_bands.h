@@ -3,7 +3,7 @@
 /// The measurements constrain the first (a data-fit error there is the fit's); nothing but the prior decides the
 /// second, so error there is the prior's extrapolation. The object is real, so its spectrum at −k is the conjugate of
 /// the one at k: a disc at c measures the disc at −c too, and both count as measured. On the sparse seed workload most of the error, and most of its
-/// seed-to-seed variation, is of the second kind (README, "Where europa's seed spread lives").
+/// seed-to-seed variation, is of the second kind (docs/decisions/2026-11-23-no-held-out-choice-no-ensemble.md).
 #include "recon/aperture.h"
 
 #include <ATen/Tensor.h>

@@ -212,7 +212,7 @@ done
 check history_show_does_not_create 2 --absent "$work/typo.db" -- history show --db "$work/typo.db"
 check history_show_not_a_database 2 -- history show --db "$in/not_really.db"
 
-# ------------------------------------------- 6. found by an independent attack (helper session, 255 inputs tried)
+# ------------------------------------------- 6. found by an independent attack (255 inputs tried)
 mkfifo "$in/fifo.json"
 check results_from_dev_zero 2 -- compare --results /dev/zero --baseline "$in/none.json"
 check results_from_a_fifo 2 -- compare --results "$in/fifo.json" --baseline "$in/none.json"
