@@ -50,7 +50,12 @@ std::string change_text(double value, double baseline) {
   if (!std::isfinite(ratio)) return "";
   const double percent = (ratio - 1.0) * 100.0;
   const std::string sign = percent > 0 ? "+" : "";
-  return sign + format_number(percent, 3) + "% (" + format_number(ratio, 4) + "x)";
+  // A small change in plain decimals with two significant digits (+0.0000093%), never in exponent notation.
+  const double magnitude = std::fabs(percent);
+  const std::string amount = magnitude == 0.0 || magnitude >= 0.01
+                                 ? format_number(percent, 3)
+                                 : format_fixed(percent, static_cast<int>(std::ceil(-std::log10(magnitude))) + 1);
+  return sign + amount + "% (" + format_number(ratio, 4) + "x)";
 }
 
 }  // namespace perfgate

@@ -1,5 +1,6 @@
 // Contract: perfgate reads results and baselines strictly, judges them by the stated tolerance rules, and plans
 // baseline updates that refuse absent metrics and disagreeing timing captures.
+#include "number_format.h"
 #include "baseline.h"
 #include "compare.h"
 #include "error.h"
@@ -314,3 +315,19 @@ TEST(perfgate_update, malformed_track_specs_are_refused) {
 }
 
 }  // namespace
+
+// Values as a reader compares them: whole numbers in all their digits (a change of one count shows), large values
+// without exponents, changes as percent and ratio without exponents either.
+TEST(perfgate_numbers, whole_numbers_in_all_digits_and_changes_without_exponents) {
+  EXPECT_EQ(perfgate::format_number(225960.0), "225960");
+  EXPECT_EQ(perfgate::format_number(225961.0), "225961");
+  EXPECT_EQ(perfgate::format_number(1054460.354), "1054460.35");
+  EXPECT_EQ(perfgate::format_number(12.14041234), "12.1404");
+  EXPECT_EQ(perfgate::format_number(-0.0), "0");
+  EXPECT_EQ(perfgate::format_value(9007199254740993.0, int64_t{9007199254740993}), "9007199254740993");
+  EXPECT_EQ(perfgate::change_text(12379, 12378), "+0.0081% (1x)");
+  EXPECT_EQ(perfgate::change_text(53590932, 53590927), "+0.0000093% (1x)");
+  EXPECT_EQ(perfgate::change_text(29064, 9543), "+205% (3.046x)");
+  EXPECT_EQ(perfgate::change_text(5, 10), "-50% (0.5x)");
+  EXPECT_EQ(perfgate::change_text(1, 0), "");
+}
