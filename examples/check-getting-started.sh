@@ -89,7 +89,7 @@ run_block() {
 printed_fix() {
   local log=$1
   if grep -q 'create it with: ' "$log"; then
-    sed -n 's/.*create it with: \(.*\) (counts tracked exactly.*/\1/p' "$log" | head -1
+    sed -n 's/.*create it with: //p' "$log" | head -1
   else
     grep -A1 'accept it with:' "$log" | tail -1 | sed 's/^  //'
   fi

@@ -20,7 +20,10 @@ namespace {
 
 bool tree_is_dirty_at(const std::string& baseline) {
   try {
-    const auto folder = std::filesystem::path(baseline).parent_path();
+    // The baseline's folder, or its nearest existing ancestor: a first baseline's folder is often still to be made.
+    auto folder = std::filesystem::path(baseline).parent_path();
+    std::error_code ignored;
+    while (!folder.empty() && !std::filesystem::is_directory(folder, ignored)) folder = folder.parent_path();
     const auto state = repository_state(folder.empty() ? std::string(".") : folder.string());
     return !state.uncommitted.empty();
   } catch (const std::exception&) {
@@ -37,8 +40,8 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& a) {
   cmd->add_option("--results", a.results, "Google Benchmark JSON")->required();
   cmd->add_option("--baseline", a.baseline, "baseline JSON")->required();
   cmd->add_option("--warning-exit-code", a.warning_exit_code,
-                  "exit with this code when nothing failed but an advisory figure is beyond its tolerance (ctest's SKIP_RETURN_CODE shows it)")
-      ->check(CLI::Range(0, 255));
+                  "exit with this code (0, or 5 to 255: the others have their meanings) when nothing failed but an advisory figure is beyond its tolerance (ctest's SKIP_RETURN_CODE shows it)")
+      ->check(CLI::IsMember({0}) | CLI::Range(5, 255));
   cmd->add_option("command", a.command, "after --: the suite's command that wrote the results; the printed fix then runs it");
   return cmd;
 }
@@ -49,7 +52,9 @@ int run_compare(const CompareArgs& a) {
   std::error_code ignored;
   if (!std::filesystem::exists(std::filesystem::symlink_status(a.baseline, ignored))) {
     fix.tree_dirty = tree_is_dirty_at(a.baseline);
-    throw InputError("no baseline '" + a.baseline + "' yet; " + first_baseline_fix(results, fix));
+    const auto create = first_baseline_fix(results, fix);
+    if (create.command.empty()) throw InputError("no baseline '" + a.baseline + "' yet; " + create.note);
+    throw InputErrorWithFix("no baseline '" + a.baseline + "' yet (" + create.note + "); create it with: ", create.command);
   }
   const auto baseline = read_baseline(a.baseline);
   const auto rows = compare(results, baseline);

@@ -18,6 +18,7 @@
 #include "update.h"
 #include "utc_time.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -27,6 +28,18 @@ namespace {
 std::string folder_of(const std::string& path) {
   const auto parent = std::filesystem::path(path).parent_path();
   return parent.empty() ? "." : parent.string();
+}
+
+// The folder itself, or its nearest ancestor that exists: where a baseline whose folder is still to be made is
+// locked and asked about in git, so that a refused update creates nothing.
+std::string nearest_existing(std::string folder) {
+  std::error_code ignored;
+  while (!std::filesystem::is_directory(folder, ignored)) {
+    const auto parent = std::filesystem::path(folder).parent_path().string();
+    if (parent.empty() || parent == folder) return ".";
+    folder = parent;
+  }
+  return folder;
 }
 
 // The commit a baseline is recorded against, as its provenance says it: a commit id, that id marked "-dirty" when
@@ -60,6 +73,8 @@ CLI::App* add_update_command(CLI::App& app, UpdateArgs& a) {
   cmd->add_option("--drop", a.drop, "stop tracking BENCHMARK:FIELD (a metric gone on purpose)");
   cmd->add_flag("--allow-dirty", a.allow_dirty, "accept uncommitted changes in the working tree (recorded as <commit>-dirty)");
   cmd->add_flag("--ratchet", a.ratchet, "only move values the good way");
+  cmd->add_flag("--move-timings", a.move_timings,
+                "record the timings anew on this machine although the baseline's were recorded on another (they are then judged here only)");
   cmd->add_option("command", a.command, "after --: the suite's benchmark command; perfgate runs it once, or twice when timings are tracked");
   return cmd;
 }
@@ -84,11 +99,9 @@ int run_update(const UpdateArgs& a) {
   if (texts.size() == 2 && texts[0] == texts[1]) {
     throw InputError("update: the two --results are one capture given twice ('" + a.results[0] + "' and '" + a.results[1] + "')");
   }
-  const auto baseline_folder = folder_of(a.baseline);
-  std::error_code ignored;
-  if (!std::filesystem::exists(std::filesystem::symlink_status(a.baseline, ignored))) std::filesystem::create_directories(baseline_folder);
-  // Read, plan and write under one lock: a concurrent update waits and then builds on this one's result.
-  const auto folder = folder_of(write_target_of(a.baseline));
+  // Read, plan and write under one lock: a concurrent update waits and then builds on this one's result. A baseline
+  // whose folder does not exist yet is planned under its nearest existing ancestor, and the folder made only to write.
+  const auto folder = nearest_existing(folder_of(write_target_of(a.baseline)));
   const FolderLock lock(folder, 60.0);
   std::optional<Baseline> current;
   if (std::filesystem::exists(a.baseline)) current = read_baseline(a.baseline);
@@ -106,12 +119,26 @@ int run_update(const UpdateArgs& a) {
     }
   }
   const auto& ctx = captures.front().context;
+  // Timings belong to the machine that recorded them: re-recording them elsewhere moves the timing gate to this
+  // machine (and leaves the recording machine's runs SKIPPED), which is done only when asked for.
+  if (current && !a.move_timings && !current->provenance.machine_fingerprint.empty()) {
+    const auto here = ctx.count("machine_fingerprint") != 0 ? ctx.at("machine_fingerprint") : std::string();
+    for (const auto& e : current->entries) {
+      const bool kept = std::none_of(request.drop.begin(), request.drop.end(),
+                                     [&](const EntryKey& k) { return k.benchmark == e.benchmark && k.field == e.field; });
+      if (!kept || !is_time_unit(e.unit) || here == current->provenance.machine_fingerprint) continue;
+      throw InputError("update: the baseline's timings were recorded on machine " + current->provenance.machine_fingerprint + ", these runs on " +
+                       (here.empty() ? std::string("an unknown one") : here) +
+                       "; recording them here moves the timing gate to this machine: add --move-timings to do so, or run the update on the recording machine");
+    }
+  }
   auto context = [&](const std::string& key) { return ctx.count(key) != 0 ? ctx.at(key) : std::string(); };
   const auto machine = context("machine").empty() ? context("cpu_model") + " / " + context("host_name") : context("machine");
   Provenance provenance{recorded_commit(repository), utc_now(), machine,
                         context("build_type"), context("torch_version"), context("threads"), a.reason,
                         context("machine_fingerprint")};
   const auto plan = plan_update(captures, current, request, provenance);
+  std::filesystem::create_directories(folder_of(a.baseline));
   write_file_atomically(a.baseline, plan.text);
   std::cout << (current ? "updated " : "created ") << one_line(a.baseline) << " (" << plan.next.entries.size() << " entries"
             << (a.command.empty() ? "" : ", from " + std::to_string(captures.size()) + (captures.size() == 1 ? " run" : " runs") + " of the suite")

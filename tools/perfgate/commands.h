@@ -23,6 +23,7 @@ struct UpdateArgs {
   std::string baseline, reason;
   std::vector<std::string> track, drop;
   bool allow_dirty = false, ratchet = false;
+  bool move_timings = false;  ///< accept captures from another machine than the one the baseline's timings were recorded on
   std::vector<std::string> command;  ///< the suite's benchmark command: perfgate runs it for the captures
 };
 CLI::App* add_update_command(CLI::App& app, UpdateArgs& args);

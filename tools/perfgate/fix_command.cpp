@@ -3,6 +3,7 @@
 #include "one_line.h"
 #include "time_units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -35,6 +36,14 @@ std::string own_path() {
 
 AcceptFix accept_fix(const std::vector<Row>& rows, const FixContext& c) {
   AcceptFix fix;
+  for (const auto& r : rows) {
+    if (std::find(r.findings.begin(), r.findings.end(), Finding::beyond_limit) == r.findings.end()) continue;
+    fix.notes.push_back("A hard limit is crossed (" + r.benchmark + " " + r.field + "), and update never writes a value beyond its entry's own "
+                        "limit: fix the cause, or give the entry its limit anew with update --track " + r.field + ":DIRECTION:TOLERANCE:limit=X.");
+    return fix;
+  }
+  bool other_machine = false;
+  for (const auto& r : rows) other_machine = other_machine || (r.verdict == Verdict::other_machine && r.timing);
   std::string command = shell_quote(c.perfgate) + " update --baseline " + shell_quote(c.baseline) + " --reason 'accept the measured change'";
   bool drops = false;
   for (const auto& r : rows) {
@@ -43,6 +52,7 @@ AcceptFix accept_fix(const std::vector<Row>& rows, const FixContext& c) {
     command += " --drop " + shell_quote(r.benchmark + ":" + r.field);
   }
   if (c.tree_dirty) command += " --allow-dirty";
+  if (other_machine) command += " --move-timings";
   if (!c.suite_command.empty()) {
     fix.command = command + " --" + join_quoted(c.suite_command);
   } else if (!holds_timings(rows)) {
@@ -55,6 +65,10 @@ AcceptFix accept_fix(const std::vector<Row>& rows, const FixContext& c) {
   }
   if (drops) fix.notes.push_back("--drop stops tracking the metrics no longer measured; leave them out if they should come back.");
   if (c.tree_dirty) fix.notes.push_back("--allow-dirty: the working tree has uncommitted changes; the baseline records the commit marked -dirty.");
+  if (other_machine) {
+    fix.notes.push_back("--move-timings: the baseline's timings were recorded on another machine; this records them anew here, and from then on "
+                        "they are judged against this machine only.");
+  }
   return fix;
 }
 
@@ -64,7 +78,7 @@ std::string fix_text(const AcceptFix& fix) {
   return text;
 }
 
-std::string first_baseline_fix(const Results& results, const FixContext& c) {
+FirstBaselineFix first_baseline_fix(const Results& results, const FixContext& c) {
   // A field qualifies for an exact gate when every measurement of it is a whole number without a unit (a count).
   std::map<std::string, bool> whole;
   bool has_real_time = false;
@@ -81,12 +95,15 @@ std::string first_baseline_fix(const Results& results, const FixContext& c) {
     if (exact) tracks += " --track " + shell_quote(field + ":either:exact");
   }
   if (has_real_time) tracks += " --track real_time:lower:rel=0.5";
-  if (tracks.empty()) return "its results hold no field to track; give --track FIELD:DIRECTION:TOLERANCE to perfgate update";
-  const std::string source = c.suite_command.empty() ? " --results " + shell_quote(c.results) + (has_real_time ? " --results SECOND_FILE" : "")
-                                                     : " --" + join_quoted(c.suite_command);
-  return "create it with: " + shell_quote(c.perfgate) + " update --baseline " + shell_quote(c.baseline) + " --reason 'first baseline'" + tracks +
-         (c.tree_dirty ? " --allow-dirty" : "") + source +
-         " (counts tracked exactly, real_time gated at 50 % on the machine that records it: a starting point to review)";
+  if (tracks.empty()) return {"", "its results hold no field to track; give --track FIELD:DIRECTION:TOLERANCE to perfgate update"};
+  if (c.suite_command.empty() && has_real_time) {
+    return {"", "its results hold timings, which a baseline takes from two runs of the suite: give perfgate update the suite's command "
+                "after -- (or pass it to compare after -- and it prints the command)"};
+  }
+  const std::string source = c.suite_command.empty() ? " --results " + shell_quote(c.results) : " --" + join_quoted(c.suite_command);
+  return {shell_quote(c.perfgate) + " update --baseline " + shell_quote(c.baseline) + " --reason 'first baseline'" + tracks +
+              (c.tree_dirty ? " --allow-dirty" : "") + source,
+          "counts tracked exactly, real_time gated at 50 % on the machine that records it: a starting point to review"};
 }
 
 }  // namespace perfgate

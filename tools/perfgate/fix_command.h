@@ -32,7 +32,11 @@ std::string fix_text(const AcceptFix& fix);
 
 /// The command that creates the first baseline from these results: every field that all benchmarks report as whole
 /// numbers tracked exactly, and real_time gated at 50 % on the machine that records it (a starting point, said so).
-std::string first_baseline_fix(const Results& results, const FixContext& context);
+/// `command` is empty when none can run as printed (no field to track; timings but no suite command): `note` says why.
+struct FirstBaselineFix {
+  std::string command, note;
+};
+FirstBaselineFix first_baseline_fix(const Results& results, const FixContext& context);
 
 /// The path of the running perfgate, for printed commands; "perfgate" when it cannot be read.
 std::string own_path();

@@ -144,6 +144,9 @@ int main(int argc, char** argv) {
     for (const auto& command : commands) {
       if (command.cli->parsed()) return command.run();
     }
+  } catch (const InputErrorWithFix& e) {
+    std::cerr << "perfgate: error: " << one_line(e.what()) << e.command() << '\n';
+    return 2;
   } catch (const InputError& e) {
     return print_error("error", e.what(), 2);
   } catch (const std::filesystem::filesystem_error& e) {  // a path given to perfgate that cannot be used

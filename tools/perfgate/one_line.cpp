@@ -13,16 +13,33 @@ std::string one_line(const std::string& text) {
 }
 
 std::string shell_quote(const std::string& text) {
-  const std::string safe = one_line(text);
-  bool plain = !safe.empty();
-  for (const char c : safe) {
+  bool plain = !text.empty(), printable = true;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
     const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                       std::string("_./:=@%+,-").find(c) != std::string::npos;
     plain = plain && word;
+    printable = printable && byte >= 0x20 && byte < 0x7f;
   }
-  if (plain) return safe;
-  std::string quoted = "'";
-  for (const char c : safe) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  if (plain) return text;
+  std::string quoted;
+  if (printable) {
+    quoted = "'";
+    for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+  }
+  static const char* const hex = "0123456789abcdef";
+  quoted = "$'";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\\' || c == '\'') {
+      quoted += std::string("\\") + c;
+    } else if (byte >= 0x20 && byte < 0x7f) {
+      quoted += c;
+    } else {
+      quoted += std::string("\\x") + hex[byte >> 4] + hex[byte & 15];
+    }
+  }
   return quoted + "'";
 }
 

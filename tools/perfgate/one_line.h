@@ -10,9 +10,11 @@ namespace perfgate {
 /// characters pass unchanged (utf8_text.h's visible_text).
 std::string one_line(const std::string& text);
 
-/// `text` as one word of a POSIX shell command: unchanged when it holds only characters no shell treats
-/// specially, else in single quotes (a quote inside written as '\''). Control characters are escaped first,
-/// so the suggestion stays one line.
+/// `text` as one word of a shell command that means exactly `text`, on one line of printable ASCII: unchanged when it
+/// holds only characters no shell treats specially; in single quotes (a quote inside written as '\'') when it is
+/// printable ASCII; otherwise in bash's $'...' with every other byte as \xNN (control characters, escape sequences and
+/// non-ASCII bytes cannot reach the terminal, and the word still names the same bytes). Already safe to print: never
+/// pass a quoted word through one_line, whose escapes would change it.
 std::string shell_quote(const std::string& text);
 
 }  // namespace perfgate

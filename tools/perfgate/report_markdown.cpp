@@ -72,10 +72,11 @@ std::string render_markdown(const ReportData& data) {
     }
     for (const auto& c : data.checks) {
       if (exit_code_of(c.rows) == 0) continue;
-      const FixContext fix{own_path(), c.results_path, c.baseline_path, {}, false};
+      // Read on another machine than the one that ran the report: perfgate by name, not by this runner's path.
+      const FixContext fix{"perfgate", c.results_path, c.baseline_path, {}, false};
       const auto accept = accept_fix(c.rows, fix);
       out << "\n**" << cell(c.name) << "**: ";
-      if (!accept.command.empty()) out << "if the change is intended, accept it with\n\n```sh\n" << one_line(accept.command) << "\n```\n";
+      if (!accept.command.empty()) out << "if the change is intended, accept it with\n\n```sh\n" << accept.command << "\n```\n";
       for (const auto& note : accept.notes) out << "\n" << cell(note) << "\n";
     }
   }

@@ -34,9 +34,12 @@ std::string render_verdicts_json(const ReportData& data) {
       nlohmann::json findings = nlohmann::json::array();
       for (const auto finding : row.findings) findings.push_back(to_string(finding));
       item["findings"] = findings;
-      if (row.samples > 0) item["value"] = row.value;
+      // A count kept exact is written as the integer it is (a double would round it beyond 2^53).
+      if (row.samples > 0 && row.value_integer) item["value"] = *row.value_integer;
+      else if (row.samples > 0) item["value"] = row.value;
       if (row.verdict != Verdict::unbaselined) {
-        item["baseline"] = row.baseline;
+        if (row.baseline_integer) item["baseline"] = *row.baseline_integer;
+        else item["baseline"] = row.baseline;
         item["worst_acceptable"] = row.threshold;
         if (row.samples > 0 && row.verdict != Verdict::missing && row.verdict != Verdict::other_machine && row.baseline != 0.0 &&
             std::isfinite(row.value / row.baseline)) {

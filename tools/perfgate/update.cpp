@@ -1,5 +1,6 @@
 #include "update.h"
 #include "number_format.h"
+#include "one_line.h"
 
 #include "compare.h"
 #include "error.h"
@@ -158,6 +159,10 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
     if (benchmarks.empty()) throw InputError("--track " + spec.field + ": no benchmark in " + first.source + " reports it");
     for (auto& e : entries) {  // a field already tracked takes the new criterion
       if (e.field != spec.field) continue;
+      if (!spec.unit.empty() && spec.unit != e.unit) {
+        throw InputError("--track " + spec.field + ": " + e.benchmark + " is tracked in '" + e.unit + "', and its value is not converted to '" +
+                         spec.unit + "'; give the criterion without unit=, or --drop the entry and track it anew");
+      }
       const auto before = criterion_of(e);
       take_criterion(e, spec);
       if (criterion_of(e) != before) criterion_changes.push_back("~ " + e.benchmark + " " + e.field + ": criterion " + before + " -> " + criterion_of(e));
@@ -185,7 +190,7 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
     const auto values = first_index.values_in_unit(e.benchmark, e.field, e.unit);
     if (values.empty()) {
       throw InputError("update: baselined metric " + e.benchmark + " / " + e.field + " is absent from " + first.source +
-                       "; if it is gone on purpose, add --drop '" + e.benchmark + ":" + e.field + "'");
+                       "; if it is gone on purpose, add --drop " + shell_quote(e.benchmark + ":" + e.field));
     }
     const double fresh = median(values);
     // A count written as a whole number is kept as one (written back digit for digit, judged exactly).

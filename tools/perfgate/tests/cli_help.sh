@@ -22,7 +22,7 @@ for command in $commands; do
   while read -r example; do
     [[ $example == "perfgate $command "* ]] || fail "$command's example runs another command: $example"
     for option in $(sed 's/ -- .*//' <<<"$example" | grep -o -- ' --[a-z-]*' ); do
-      grep -q -- "^ *\(-[a-z],\)\?$option\b" <<<"$help" || fail "$command's example uses $option, which $command does not accept"
+      grep -qE -- "^ *(-[a-z],)?$option([ ,=]|$)" <<<"$help" || fail "$command's example uses $option, which $command does not accept"
     done
   done <<<"$examples"
 done

@@ -207,3 +207,17 @@ TEST(history_store, read_only_never_creates_and_a_foreign_database_is_left_as_it
 }
 
 }  // namespace
+
+// A quoted word means exactly its text to a shell, whatever the text holds, and prints as one line of printable
+// ASCII: the commands perfgate prints as fixes run as printed.
+TEST(perfgate_hardening, shell_quote_round_trips_through_bash) {
+  const std::vector<std::string> words = {"plain/path.json", "it's", "a b", "back\\slash", "$(touch PWNED)", "`x`", "new\nline",
+                                          "tab\there", std::string("nul\x01" "ctl\x1b[31m"), "caf\xc3\xa9", "\xff\xfe", "'", "", "--", "a:b"};
+  for (const auto& word : words) {
+    const auto quoted = perfgate::shell_quote(word);
+    for (const char c : quoted) ASSERT_TRUE(static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f) << quoted;
+    const auto r = perfgate::run_process({"bash", "-c", "printf %s " + quoted});
+    EXPECT_EQ(r.status, 0) << quoted;
+    EXPECT_EQ(r.output, word) << quoted;
+  }
+}

@@ -469,5 +469,22 @@ b=$(guard two_counts exact_seven.json)
 check update_of_two_counts 0 -- update --allow-dirty --reason x --results "$in/two_counts.json" --baseline "$b"
 expect_that update_wrote_the_median_of_two_counts grep -q '"value": 6' "$b"
 
+# ------------------------------------------- 9. fixes that run as printed, and updates that move nothing unasked
+# A refused update leaves no trace, not even the folder it would have made for a new baseline.
+check update_refused_makes_no_folder 2 --absent "$work/fresh" -- update --allow-dirty --reason x --results "$in/counter.json" --baseline "$work/fresh/b.json" --track no_such_field:lower:exact
+# Timings recorded on machine m0 are not re-recorded by runs of machine m1 unless asked: the timing gate would move.
+mkdir -p "$work/moved"
+printf '%s\n' '{"schema_version": 1, "provenance": {"git_sha": "abc", "date": "2026-01-01T00:00:00Z", "machine": "m0", "build_type": "", "torch_version": "", "threads": "", "reason": "x", "machine_fingerprint": "m0"},' \
+  ' "entries": [{"benchmark": "BM_T", "field": "real_time", "value": 10, "unit": "ms", "direction": "lower", "tolerance": {"rel": 0.5}}]}' >"$work/moved/baseline.json"
+results timing_a.json "$(row BM_T 0 '"real_time": 10, "cpu_time": 10, "time_unit": "ms"')"
+results timing_b.json "$(row BM_T 0 '"real_time": 11, "cpu_time": 11, "time_unit": "ms"')"
+check update_keeps_timings_of_another_machine 2 --baseline "$work/moved/baseline.json" --expect 'add --move-timings' -- update --allow-dirty --reason x --results "$in/timing_a.json" --results "$in/timing_b.json" --baseline "$work/moved/baseline.json"
+check update_moves_timings_when_asked 0 --expect 'updated' -- update --allow-dirty --move-timings --reason x --results "$in/timing_a.json" --results "$in/timing_b.json" --baseline "$work/moved/baseline.json"
+# A tracked entry keeps its unit: relabelling 10 ms as 10 ns would make every later run fail a thousandfold.
+check update_refuses_a_unit_relabel 2 --baseline "$work/moved/baseline.json" --expect 'is not converted' -- update --allow-dirty --reason x --results "$in/timing_a.json" --results "$in/timing_b.json" --baseline "$work/moved/baseline.json" --track real_time:lower:rel=0.5:unit=ns
+# A create command with a quote in its path runs as printed: the error line holds it unmangled.
+mkdir -p "$work/it's"
+check create_command_keeps_its_quotes 2 --expect "--baseline '[^ ]*it'\\\\''s/b.json'" -- compare --results "$in/timing_a.json" --baseline "$work/it's/b.json" -- /bin/true
+
 echo "hostile inputs: $cases cases, $((cases - failures)) handled as documented, $failures defects"
 [[ $failures == 0 ]]

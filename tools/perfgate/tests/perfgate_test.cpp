@@ -4,6 +4,7 @@
 #include "baseline.h"
 #include "compare.h"
 #include "error.h"
+#include "fix_command.h"
 #include "report_data.h"
 #include "report_render.h"
 #include "results.h"
@@ -330,4 +331,21 @@ TEST(perfgate_numbers, whole_numbers_in_all_digits_and_changes_without_exponents
   EXPECT_EQ(perfgate::change_text(29064, 9543), "+205% (3.046x)");
   EXPECT_EQ(perfgate::change_text(5, 10), "-50% (0.5x)");
   EXPECT_EQ(perfgate::change_text(1, 0), "");
+  EXPECT_EQ(perfgate::change_text(13350, 1000), "+1235% (13.35x)");
+  EXPECT_EQ(perfgate::change_text(2e6, 1000), "+199900% (2000x)");
+}
+
+// A crossed hard limit is never "accepted" by an update (update refuses such a value): the fix says what to do
+// instead of printing a command that would be refused.
+TEST(perfgate_fix, no_accepting_command_for_a_crossed_limit) {
+  auto b = baseline("baseline_ok.json");
+  b.entries[1].limit = 0.35;
+  const auto rows = perfgate::compare(results("results_ok.json"), b);
+  const auto fix = perfgate::accept_fix(rows, {"perfgate", "r.json", "b.json", {}, false});
+  EXPECT_TRUE(fix.command.empty());
+  ASSERT_EQ(fix.notes.size(), 1u);
+  EXPECT_NE(fix.notes[0].find("limit"), std::string::npos);
+  b.entries[1].limit.reset();
+  b.entries[0].value = 30.0;  // a plain regression: the command is printed
+  EXPECT_FALSE(perfgate::accept_fix(perfgate::compare(results("results_ok.json"), b), {"perfgate", "r.json", "b.json", {}, false}).command.empty());
 }
