@@ -63,6 +63,13 @@ mode_t mode_for(const fs::path& target) {
 
 }  // namespace
 
+std::string nearest_existing_folder(const std::string& path) {
+  std::error_code ignored;
+  auto folder = fs::path(path).parent_path();
+  while (!folder.empty() && !fs::is_directory(folder, ignored)) folder = folder.parent_path();
+  return folder.empty() ? std::string(".") : folder.string();
+}
+
 std::string write_target_of(const std::string& path) {
   std::error_code error;
   if (!fs::is_symlink(fs::symlink_status(path, error))) return path;

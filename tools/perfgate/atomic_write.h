@@ -6,6 +6,11 @@
 
 namespace perfgate {
 
+/// The folder `path` would be written into, or its nearest ancestor that exists ("." for a relative path none of
+/// whose folders exist): where a file still to be made is locked and asked about in git, so that a refused write
+/// creates no folder.
+std::string nearest_existing_folder(const std::string& path);
+
 /// The file a write to `path` replaces: `path` itself, or, when `path` is a symbolic link, the file it leads to as the
 /// file system resolves it (every link on the way, in the path's folders too, followed by the kernel's rules; the
 /// link is kept). Throws InputError for a link that leads nowhere (perfgate never creates a file through a link) or

@@ -5,6 +5,7 @@
 #include "cli_help.h"
 #include "commands.h"
 #include "compare.h"
+#include "atomic_write.h"
 #include "error.h"
 #include "fix_command.h"
 #include "git.h"
@@ -20,11 +21,8 @@ namespace {
 
 bool tree_is_dirty_at(const std::string& baseline) {
   try {
-    // The baseline's folder, or its nearest existing ancestor: a first baseline's folder is often still to be made.
-    auto folder = std::filesystem::path(baseline).parent_path();
-    std::error_code ignored;
-    while (!folder.empty() && !std::filesystem::is_directory(folder, ignored)) folder = folder.parent_path();
-    const auto state = repository_state(folder.empty() ? std::string(".") : folder.string());
+    // A first baseline's folder is often still to be made: its nearest existing ancestor is asked.
+    const auto state = repository_state(nearest_existing_folder(baseline));
     return !state.uncommitted.empty();
   } catch (const std::exception&) {
     return false;  // only shapes the printed advice; a git that cannot answer here is update's to report

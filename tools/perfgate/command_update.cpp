@@ -30,18 +30,6 @@ std::string folder_of(const std::string& path) {
   return parent.empty() ? "." : parent.string();
 }
 
-// The folder itself, or its nearest ancestor that exists: where a baseline whose folder is still to be made is
-// locked and asked about in git, so that a refused update creates nothing.
-std::string nearest_existing(std::string folder) {
-  std::error_code ignored;
-  while (!std::filesystem::is_directory(folder, ignored)) {
-    const auto parent = std::filesystem::path(folder).parent_path().string();
-    if (parent.empty() || parent == folder) return ".";
-    folder = parent;
-  }
-  return folder;
-}
-
 // The commit a baseline is recorded against, as its provenance says it: a commit id, that id marked "-dirty" when
 // uncommitted changes were accepted, or that there is no repository.
 std::string recorded_commit(const RepositoryState& state) {
@@ -101,7 +89,7 @@ int run_update(const UpdateArgs& a) {
   }
   // Read, plan and write under one lock: a concurrent update waits and then builds on this one's result. A baseline
   // whose folder does not exist yet is planned under its nearest existing ancestor, and the folder made only to write.
-  const auto folder = nearest_existing(folder_of(write_target_of(a.baseline)));
+  const auto folder = nearest_existing_folder(write_target_of(a.baseline));
   const FolderLock lock(folder, 60.0);
   std::optional<Baseline> current;
   if (std::filesystem::exists(a.baseline)) current = read_baseline(a.baseline);

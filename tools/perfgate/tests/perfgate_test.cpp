@@ -5,6 +5,7 @@
 #include "compare.h"
 #include "error.h"
 #include "fix_command.h"
+#include "one_line.h"
 #include "report_data.h"
 #include "report_render.h"
 #include "results.h"
@@ -348,4 +349,20 @@ TEST(perfgate_fix, no_accepting_command_for_a_crossed_limit) {
   b.entries[1].limit.reset();
   b.entries[0].value = 30.0;  // a plain regression: the command is printed
   EXPECT_FALSE(perfgate::accept_fix(perfgate::compare(results("results_ok.json"), b), {"perfgate", "r.json", "b.json", {}, false}).command.empty());
+}
+
+// The accepting command drops exactly the metrics that are no longer measured, and nothing else.
+TEST(perfgate_fix, drops_exactly_the_missing_metrics) {
+  const auto rows = perfgate::compare(results("results_ok.json"), baseline("baseline_vanished.json"));
+  std::vector<std::string> missing;
+  for (const auto& r : rows) {
+    if (r.verdict == perfgate::Verdict::missing) missing.push_back(r.benchmark + ":" + r.field);
+  }
+  ASSERT_FALSE(missing.empty());
+  const auto fix = perfgate::accept_fix(rows, {"perfgate", "r.json", "b.json", {"./bench"}, false});
+  size_t drops = 0;
+  for (size_t at = fix.command.find("--drop "); at != std::string::npos; at = fix.command.find("--drop ", at + 1)) ++drops;
+  EXPECT_EQ(drops, missing.size()) << fix.command;
+  for (const auto& key : missing) EXPECT_NE(fix.command.find("--drop " + perfgate::shell_quote(key)), std::string::npos) << fix.command;
+  EXPECT_NE(fix.command.find(" -- ./bench"), std::string::npos) << fix.command;
 }
