@@ -73,9 +73,33 @@ std::vector<CostChange> compare_costs(const std::map<std::string, double>& base,
       }
     }
     const double change = found->second / base_count - 1.0;
-    out.push_back({name, base_count, found->second, change, change > max_increase});
+    out.push_back({name, base_count, found->second, change, change > max_increase, std::nullopt});
   }
   return out;
 }
+
+std::string verdict_text(const AbComparison& c) {
+  return c.verdict == SpeedupVerdict::fail && c.acceptance && c.acceptance->within ? "ACCEPTED" : to_string(c.verdict);
+}
+
+std::string verdict_text(const CostChange& c) {
+  if (!c.fail) return "PASS";
+  return c.acceptance && c.acceptance->within ? "ACCEPTED" : "FAIL";
+}
+
+void apply_acceptance(std::vector<AbComparison>& timings, const std::vector<AcceptRule>& rules) {
+  for (auto& c : timings) {
+    if (c.verdict == SpeedupVerdict::fail) c.acceptance = acceptance_of(rules, c.benchmark, "real_time", c.high - 1.0);
+  }
+}
+
+void apply_acceptance(std::vector<CostChange>& costs, const std::vector<AcceptRule>& rules) {
+  for (auto& c : costs) {
+    if (c.fail) c.acceptance = acceptance_of(rules, c.benchmark, "instructions", c.change);
+  }
+}
+
+bool fails(const AbComparison& c) { return c.verdict == SpeedupVerdict::fail && !(c.acceptance && c.acceptance->within); }
+bool fails(const CostChange& c) { return c.fail && !(c.acceptance && c.acceptance->within); }
 
 }  // namespace perfgate

@@ -1,9 +1,11 @@
 #pragma once
 // The paired verdict of `perfgate ab`: per round, each revision's time of each benchmark; per benchmark, the
 // median of the per-round ratios head/base with a distribution-free interval. Pure.
+#include "accept_rules.h"
 #include "speedup.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +24,13 @@ struct AbComparison {
   std::vector<double> ratios;  ///< head / base per round: > 1 is slower
   double median = 0.0, low = 0.0, high = 0.0, confidence = 0.0;
   SpeedupVerdict verdict = SpeedupVerdict::inconclusive;
+  /// A FAIL's acceptance by a rule (accept_rules.h), judged on the interval's upper end: accepted only when even the
+  /// slowest plausible head is within the allowance.
+  std::optional<Acceptance> acceptance;
 };
+
+/// PASS, FAIL, INCONCLUSIVE, or ACCEPTED for a FAIL within an accepting rule's allowance.
+std::string verdict_text(const AbComparison& c);
 
 /// One comparison per (benchmark, non-base revision) present in every round. Intervals are Bonferroni-adjusted
 /// so that all of them together hold with `family_confidence`. PASS when the interval's upper end is at most
@@ -35,7 +43,20 @@ struct CostChange {
   std::string benchmark;
   double base = 0.0, head = 0.0, change = 0.0;
   bool fail = false;  ///< change > max_increase
+  std::optional<Acceptance> acceptance;  ///< a FAIL's acceptance by a rule, judged on `change`
 };
+
+/// PASS, FAIL, or ACCEPTED for a FAIL within an accepting rule's allowance.
+std::string verdict_text(const CostChange& c);
+
+/// Applies accepting rules to the FAILs (field "real_time" for timings, "instructions" for costs); nothing else
+/// changes. A FAIL stays a FAIL beyond its rule's allowance, with the rule recorded.
+void apply_acceptance(std::vector<AbComparison>& timings, const std::vector<AcceptRule>& rules);
+void apply_acceptance(std::vector<CostChange>& costs, const std::vector<AcceptRule>& rules);
+
+/// True when the comparison fails the A/B (a FAIL not accepted).
+bool fails(const AbComparison& c);
+bool fails(const CostChange& c);
 
 /// One CostChange per benchmark present in both maps, in the base map's order. Throws InputError on a count that
 /// is not a positive finite number.

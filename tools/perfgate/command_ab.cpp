@@ -2,6 +2,9 @@
 // interleaved (each round runs the revisions forward then backward: ABBA for two), and gives the paired verdict of
 // head against base per benchmark. Exit 0 all PASS, 1 any FAIL, 3 any INCONCLUSIVE (none failed), 2 bad input.
 #include "ab_analysis.h"
+#include "ab_json.h"
+#include "accept_trailers.h"
+#include "atomic_write.h"
 #include "read_file.h"
 #include "ab_tasks.h"
 #include "benchmark_runner.h"
@@ -43,7 +46,7 @@ std::map<std::string, double> times_of(const Results& r, std::string& unit) {
 // Revisions resolved once, before anything is built: a commit made while ab runs must not change what "HEAD" is.
 using Commits = std::map<std::string, std::string>;
 
-int run_group(const AbGroup& g, const AbArgs& a, const std::string& root, const Commits& commits) {
+std::vector<AbComparison> run_group(const AbGroup& g, const AbArgs& a, const std::string& root, const Commits& commits, AbRecord& record) {
   const std::string target = "bench_" + g.suite;
   std::vector<RevisionBuild> builds;
   AbMeasurements m;
@@ -98,20 +101,22 @@ int run_group(const AbGroup& g, const AbArgs& a, const std::string& root, const 
   if (verdicts.empty()) throw InputError("ab: no benchmark matched '" + g.filter + "' in every run of bench_" + g.suite);
   std::cout << "suite " << g.suite << ", filter '" << g.filter << "', " << m.rounds.size() << " rounds (ABBA), tolerated slowdown "
             << 100.0 * a.max_slowdown << " %\n";
-  int status = 0;
-  for (const auto& c : verdicts) {
-    std::cout << std::left << std::setw(13) << to_string(c.verdict) << c.benchmark << ": " << c.head << " / " << c.base << " = "
-              << std::setprecision(4) << c.median << " [" << c.low << ", " << c.high << "] (" << std::setprecision(3) << 100.0 * c.confidence
-              << " % interval; " << std::setprecision(5) << c.base_median << " -> " << c.head_median << " " << c.unit << ")\n";
-    if (c.verdict == SpeedupVerdict::fail) status = 1;
-    if (c.verdict == SpeedupVerdict::inconclusive && status == 0) status = 3;
+  for (auto& c : verdicts) {
+    record.timings.push_back({g.suite, g.filter, commits.at(c.base), commits.at(c.head), static_cast<int>(m.rounds.size()), c});
   }
-  return status;
+  return verdicts;
+}
+
+void print_timing(const AbComparison& c) {
+  std::cout << std::left << std::setw(13) << verdict_text(c) << one_line(c.benchmark) << ": " << c.head << " / " << c.base << " = "
+            << std::setprecision(4) << c.median << " [" << c.low << ", " << c.high << "] (" << std::setprecision(3) << 100.0 * c.confidence
+            << " % interval; " << std::setprecision(5) << c.base_median << " -> " << c.head_median << " " << c.unit << ")\n";
+  if (c.acceptance) std::cout << "             " << acceptance_text(*c.acceptance) << "\n";
 }
 
 // The exact half of an A/B: instructions per step of cost_step's benchmarks in base and head, each run once under
 // callgrind (deterministic, so no rounds and no interval). FAIL when head exceeds base by more than the tolerance.
-int run_cost_ab(const AbArgs& a, const std::string& root, const Commits& commits) {
+std::vector<CostChange> run_cost_ab(const AbArgs& a, const std::string& root, const Commits& commits) {
   std::vector<std::map<std::string, double>> per_revision;
   for (const auto& revision : a.revisions) {
     const auto& commit = commits.at(revision);
@@ -123,16 +128,18 @@ int run_cost_ab(const AbArgs& a, const std::string& root, const Commits& commits
     for (const auto& region : run.regions) medians[region.name] = median(region.instructions);
     per_revision.push_back(medians);
   }
-  int status = 0;
+  if (per_revision[0].empty() || per_revision[1].empty()) throw InputError("ab --cost: no cost_step benchmark contains '" + a.cost + "'");
+  return compare_costs(per_revision[0], per_revision[1], a.max_instruction_increase);
+}
+
+void print_costs(const AbArgs& a, const std::vector<CostChange>& costs) {
   std::cout << "instructions per step (callgrind), head " << a.revisions[1] << " against base " << a.revisions[0]
             << ", tolerated increase " << 100.0 * a.max_instruction_increase << " %\n";
-  for (const auto& c : compare_costs(per_revision[0], per_revision[1], a.max_instruction_increase)) {
-    if (c.fail) status = 1;
-    std::cout << std::left << std::setw(13) << (c.fail ? "FAIL" : "PASS") << one_line(c.benchmark) << ": " << std::setprecision(10)
-              << c.base << " -> " << c.head << " (" << std::showpos << std::setprecision(3) << 100.0 * c.change << std::noshowpos << " %)\n";
+  for (const auto& c : costs) {
+    std::cout << std::left << std::setw(13) << verdict_text(c) << one_line(c.benchmark) << ": " << std::setprecision(10) << c.base
+              << " -> " << c.head << " (" << std::showpos << std::setprecision(3) << 100.0 * c.change << std::noshowpos << " %)\n";
+    if (c.acceptance) std::cout << "             " << acceptance_text(*c.acceptance) << "\n";
   }
-  if (per_revision[0].empty() || per_revision[1].empty()) throw InputError("ab --cost: no cost_step benchmark contains '" + a.cost + "'");
-  return status;
 }
 
 }  // namespace
@@ -156,6 +163,12 @@ CLI::App* add_ab_command(CLI::App& app, AbArgs& a) {
                   "with --cost: tolerated increase of head's instructions per step (0.005: 0.5 %)")
       ->capture_default_str()
       ->check(finite_in(0.0, 10.0));
+  cmd->add_option("--accept", a.accept,
+                  "accept a regression on purpose: 'GLOB FIELD +N% reason' turns a FAIL of a matching benchmark and field "
+                  "(real_time, instructions) into ACCEPTED when it is at most N % worse (repeatable)");
+  cmd->add_option("--accept-trailers", a.accept_trailers,
+                  "read accepting rules from the perfgate-accept: trailers of the commits in this range, e.g. BASE..HEAD");
+  cmd->add_option("--json", a.json, "also write the verdicts as JSON to this file (read by perfgate comment and report --ab)");
   cmd->add_option("--preset", a.preset, "CMake configure/build preset of each revision")->capture_default_str();
   cmd->add_option("--work", a.work, "folder for worktrees and results")->capture_default_str();
   return cmd;
@@ -180,15 +193,34 @@ int run_ab(const AbArgs& a) {
   const auto root = repository_root(".");
   Commits commits;
   for (const auto& t : tasks) commits[t.revision] = resolve_commit(root, t.revision);  // all valid before anything is built
-  int status = 0;
-  for (const auto& g : group_ab_tasks(tasks)) {
-    const int s = run_group(g, a, root, commits);
-    if (s == 1 || (s == 3 && status == 0)) status = s;
+  // Every rule is read before anything is built: a malformed trailer is bad input, found in seconds.
+  std::vector<AcceptRule> rules;
+  for (const auto& text : a.accept) rules.push_back(parse_accept_rule(text, "--accept"));
+  if (!a.accept_trailers.empty()) {
+    for (auto& rule : accept_rules_from_trailers(root, a.accept_trailers)) rules.push_back(std::move(rule));
   }
+  if (!a.json.empty()) require_replaceable(a.json);
+  AbRecord record;
+  record.max_slowdown = a.max_slowdown;
+  record.max_instruction_increase = a.max_instruction_increase;
+  for (const auto& [label, commit] : commits) record.revisions.push_back({label, commit});
+  for (const auto& g : group_ab_tasks(tasks)) run_group(g, a, root, commits, record);
+  {
+    std::vector<AbComparison> all;
+    for (const auto& t : record.timings) all.push_back(t.comparison);
+    apply_acceptance(all, rules);
+    for (size_t i = 0; i < all.size(); ++i) record.timings[i].comparison = all[i];
+  }
+  for (const auto& t : record.timings) print_timing(t.comparison);
   if (!a.cost.empty()) {
-    const int s = run_cost_ab(a, root, commits);
-    if (s == 1 || (s == 3 && status == 0)) status = s;
+    record.costs = run_cost_ab(a, root, commits);
+    record.has_costs = true;
+    apply_acceptance(record.costs, rules);
+    print_costs(a, record.costs);
   }
+  const int status = exit_status_of(record);
+  if (!a.json.empty()) write_file_atomically(a.json, ab_json_text(record));
+  std::cout << "perfgate ab: " << overall_text(record) << std::endl;
   return status;
 }
 

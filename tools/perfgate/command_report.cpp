@@ -6,6 +6,7 @@
 #include "error.h"
 #include "numeric_options.h"
 #include "history_store.h"
+#include "read_file.h"
 #include "report_files.h"
 #include "utc_time.h"
 #include "xml_escape.h"
@@ -68,13 +69,14 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& a) {
   cmd->add_option("--target", a.target, "a further speedup target, reported but not gated")->check(positive_number());
   cmd->add_option("--ablation", a.ablation, "results of the ablation suite (bar chart)");
   cmd->add_option("--images", a.images, "a folder of PNG images of one reconstruction (repeatable)");
+  cmd->add_option("--ab", a.ab, "perfgate ab --json output: the A/B against the merge base, with accepted regressions");
   cmd->add_option("--history", a.history, "history store (perfgate history) for trends and change points");
   cmd->add_flag("--png", a.png, "also render every plot as PNG with headless Chromium");
   return cmd;
 }
 
 int run_report(const ReportArgs& a) {
-  std::vector<std::string> inputs = {a.speedup_results, a.ablation, a.history};
+  std::vector<std::string> inputs = {a.speedup_results, a.ablation, a.history, a.ab};
   for (const auto& spec : a.checks) {
     const auto eq = spec.find('=');
     if (eq != std::string::npos) inputs.insert(inputs.end(), {spec.substr(0, eq), spec.substr(eq + 1)});
@@ -120,7 +122,8 @@ int run_report(const ReportArgs& a) {
   if (!a.ablation.empty()) data.ablation = load_ablation(a.ablation);
   for (const auto& folder : a.images) data.image_sets.push_back(load_images(folder));
   if (!a.history.empty()) add_trends(data, a.history);
-  if (data.checks.empty() && !data.speedup) throw InputError("report: nothing to report (give --check or --speedup-results)");
+  if (!a.ab.empty()) data.ab = parse_ab_json(read_whole_file(a.ab, "A/B verdicts"), a.ab);
+  if (data.checks.empty() && !data.speedup && !data.ab) throw InputError("report: nothing to report (give --check, --speedup-results or --ab)");
   write_report_files(a.out, data, a.png);
   const auto status = overall(data);
   std::cout << "report " << to_string(status) << ": " << (std::filesystem::path(a.out) / "report.html").string() << '\n';

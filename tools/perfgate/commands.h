@@ -47,6 +47,7 @@ struct ReportArgs {
   double threshold = 3.0;
   std::optional<double> target;
   std::string ablation, history;
+  std::string ab;  ///< perfgate ab --json output shown beside the checks
   std::vector<std::string> images;
   bool png = false;
 };
@@ -80,9 +81,18 @@ struct AbArgs {
   double max_slowdown = 0.05;
   std::string cost;                    ///< non-empty: also compare instructions per step of cost_step --only <cost>
   double max_instruction_increase = 0.005;  ///< tolerated increase of head's instructions per step over base's
+  std::vector<std::string> accept;     ///< accepting rules given on the command line (accept_rules.h)
+  std::string accept_trailers;         ///< a revision range whose perfgate-accept trailers are accepting rules
+  std::string json;                    ///< non-empty: the verdicts as JSON (ab_json.h) written here
 };
 CLI::App* add_ab_command(CLI::App& app, AbArgs& args);
 int run_ab(const AbArgs& args);
+
+struct CommentArgs {
+  std::string verdicts, ab, marker = "perfgate", run_url, report_url, out;
+};
+CLI::App* add_comment_command(CLI::App& app, CommentArgs& args);
+int run_comment(const CommentArgs& args);
 
 struct ProfileArgs {
   std::string out = "trace.json", pipeline = "optimized", binary, trace;

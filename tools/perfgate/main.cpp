@@ -40,6 +40,7 @@ struct AllArgs {
   HistoryArgs history;
   ProfileArgs profile;
   AbArgs ab;
+  CommentArgs comment;
   CalibrateArgs calibrate;
   CostArgs cost;
 };
@@ -66,6 +67,7 @@ int main(int argc, char** argv) {
       bind(app, a.history, add_history_command, run_history),
       bind(app, a.profile, add_profile_command, run_profile),
       bind(app, a.ab, add_ab_command, run_ab),
+      bind(app, a.comment, add_comment_command, run_comment),
       bind(app, a.calibrate, add_calibrate_command, run_calibrate),
       bind(app, a.cost, add_cost_command, run_cost),
   };

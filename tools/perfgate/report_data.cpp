@@ -22,11 +22,13 @@ Overall overall(const ReportData& data) {
   for (const auto& c : data.checks) {
     if (exit_code_of(c.rows) != 0) return Overall::fail;
   }
+  const int ab = data.ab ? exit_status_of(*data.ab) : 0;
+  if (ab == 1) return Overall::fail;
   if (data.speedup) {
     if (data.speedup->report.verdict == SpeedupVerdict::fail) return Overall::fail;
     if (data.speedup->report.verdict == SpeedupVerdict::inconclusive) return Overall::inconclusive;
   }
-  return Overall::pass;
+  return ab == 3 ? Overall::inconclusive : Overall::pass;
 }
 
 std::string to_string(Overall o) {

@@ -2,6 +2,7 @@
 // What a report shows, assembled from the run's files: results judged against baselines, the paired speedup,
 // the ablation, reconstruction images and history trends. The renderers (HTML, Markdown, verdicts.json, JUnit)
 // only read this.
+#include "ab_json.h"
 #include "compare.h"
 #include "speedup.h"
 
@@ -64,6 +65,7 @@ struct ReportData {
   std::optional<AblationSection> ablation;
   std::vector<ImageSet> image_sets;
   std::vector<TrendSection> trends;
+  std::optional<AbRecord> ab;  ///< perfgate ab's verdicts against the merge base (ab --json)
 };
 
 /// The paired speedup of `candidate` over `reference` in `results` (read from `results_path`), judged at the gate's
@@ -73,8 +75,8 @@ SpeedupSection judge_speedup_section(const Results& results, const std::string& 
 
 enum class Overall { pass, fail, inconclusive };
 
-/// FAIL when any check failed or went missing, or the speedup failed; INCONCLUSIVE when nothing failed but the
-/// speedup was inconclusive; PASS otherwise. Advisory rows and the speedup target never decide it.
+/// FAIL when any check failed or went missing, the speedup failed or the A/B failed (a FAIL not accepted);
+/// INCONCLUSIVE when nothing failed but the speedup or the A/B was inconclusive; PASS otherwise. Advisory rows and the speedup target never decide it.
 Overall overall(const ReportData& data);
 std::string to_string(Overall o);
 

@@ -44,7 +44,7 @@ td,th{border:1px solid #ccc;padding:3px 7px;text-align:left;vertical-align:top}
 th{background:#f3f3f3}
 .verdict{font-weight:bold;padding:1px 6px;border-radius:3px;color:#fff;background:#777}
 .v-PASS{background:#2e7d32}.v-FAIL,.v-MISSING{background:#c62828}.v-INCONCLUSIVE,.v-WARNING{background:#ef6c00}
-.v-NO-BASELINE,.v-SKIPPED{background:#757575}
+.v-NO-BASELINE,.v-SKIPPED{background:#757575}.v-ACCEPTED{background:#6a1b9a}
 figure.plot{margin:.5em 0}
 .images{display:flex;flex-wrap:wrap;gap:1em}.images figure{margin:0}.images img{width:220px;image-rendering:pixelated;border:1px solid #ccc}
 code{background:#f5f5f5;padding:0 3px}
@@ -76,6 +76,26 @@ std::string render_html(const ReportData& data, const std::vector<Plot>& plots) 
     out << ".</p>\n";
     plots_of(out, plots, "speedup");
     out << "</section>\n";
+  }
+
+  if (data.ab) {
+    const auto& ab = *data.ab;
+    out << "<section id=\"ab\"><h2>Against the merge base (perfgate ab)</h2><p>" << verdict_badge(overall_text(ab))
+        << " revisions interleaved ABBA, tolerated slowdown " << format_number(100.0 * ab.max_slowdown) << " %.</p>\n"
+        << "<table><tr><th>verdict</th><th>benchmark</th><th>head / base</th><th>interval</th><th>base → head</th><th>acceptance</th></tr>\n";
+    for (const auto& t : ab.timings) {
+      const auto& c = t.comparison;
+      out << "<tr><td>" << verdict_badge(verdict_text(c)) << "</td><td><code>" << e(c.benchmark) << "</code></td><td>" << format_number(c.median, 4)
+          << "x</td><td>[" << format_number(c.low, 4) << ", " << format_number(c.high, 4) << "]</td><td>" << format_number(c.base_median, 5) << " → "
+          << format_number(c.head_median, 5) << " " << e(c.unit) << "</td><td>" << (c.acceptance ? e(acceptance_text(*c.acceptance)) : std::string())
+          << "</td></tr>\n";
+    }
+    for (const auto& c : ab.costs) {
+      out << "<tr><td>" << verdict_badge(verdict_text(c)) << "</td><td><code>" << e(c.benchmark) << "</code> instructions</td><td>"
+          << format_number(c.head / c.base, 6) << "x</td><td>exact</td><td>" << format_number(c.base, 15) << " → " << format_number(c.head, 15)
+          << "</td><td>" << (c.acceptance ? e(acceptance_text(*c.acceptance)) : std::string()) << "</td></tr>\n";
+    }
+    out << "</table></section>\n";
   }
 
   out << "<section id=\"checks\"><h2>Results against baselines</h2>\n";

@@ -1,7 +1,9 @@
 // The Markdown summary: the verdict first, then what failed (with the command that accepts it), then the rest.
 #include "report_render.h"
 #include "number_format.h"
+#include "comment_markdown.h"
 #include "fix_command.h"
+#include "markdown_text.h"
 #include "one_line.h"
 #include "row_text.h"
 #include "utf8_text.h"
@@ -12,20 +14,7 @@
 namespace perfgate {
 namespace {
 
-// Text from outside as Markdown that renders as that text and nothing else: controls, invalid bytes and bidi controls
-// made visible (one line: a newline would end a table row), '<' and '>' as entities (no HTML), and every other ASCII
-// punctuation character that can start markup backslash-escaped, so that no name becomes a link, an image, emphasis,
-// code or a table cell's end.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (const char c : visible_text(text)) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (std::string("\\`*_{}[]()#+-.!|~:&\"'$^").find(c) != std::string::npos) out += std::string("\\") + c;
-    else out += c;
-  }
-  return out;
-}
+std::string cell(const std::string& text) { return markdown_text(text); }
 
 }  // namespace
 
@@ -80,6 +69,7 @@ std::string render_markdown(const ReportData& data) {
       for (const auto& note : accept.notes) out << "\n" << cell(note) << "\n";
     }
   }
+  if (data.ab) out << "\n" << render_ab_markdown(*data.ab);
   // About the measuring library, not the results: a footnote.
   if (!data.benchmark_library_note.empty()) out << "\n---\nNote: " << cell(data.benchmark_library_note) << "\n";
   return out.str();

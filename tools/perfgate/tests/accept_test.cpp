@@ -1,0 +1,179 @@
+// Contract: a perfgate-accept rule turns a FAIL into ACCEPTED only within its allowance (worse by at most N %, the
+// A/B judged on its interval's upper end); beyond it the FAIL stays and fails; nothing else changes. ab's JSON reads
+// back what it wrote and refuses anything else; the comment built from it stays bounded whatever the results hold.
+#include "ab_json.h"
+#include "accept_rules.h"
+#include "accept_trailers.h"
+#include "comment_markdown.h"
+#include "error.h"
+#include "verdicts_input.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+namespace {
+
+using perfgate::AbComparison;
+using perfgate::AcceptRule;
+using perfgate::SpeedupVerdict;
+
+AbComparison timing(const std::string& name, double low, double high, SpeedupVerdict verdict) {
+  AbComparison c;
+  c.benchmark = name;
+  c.base = "base";
+  c.head = "head";
+  c.unit = "ms";
+  c.base_median = 10.0;
+  c.head_median = 10.0 * (low + high) / 2.0;
+  c.median = (low + high) / 2.0;
+  c.low = low;
+  c.high = high;
+  c.confidence = 0.95;
+  c.verdict = verdict;
+  return c;
+}
+
+TEST(accept_rules, reads_the_trailer_shape) {
+  const auto r = perfgate::parse_accept_rule("BM_Step/* real_time +8.5%  slower, but the default is now exact ", "commit abc");
+  EXPECT_EQ(r.pattern, "BM_Step/*");
+  EXPECT_EQ(r.field, "real_time");
+  EXPECT_DOUBLE_EQ(r.percent, 8.5);
+  EXPECT_EQ(r.reason, "slower, but the default is now exact");
+  EXPECT_EQ(r.source, "commit abc");
+}
+
+TEST(accept_rules, refuses_other_shapes) {
+  for (const std::string& text : std::vector<std::string>{"", "BM_X", "BM_X real_time", "BM_X real_time +8%", "BM_X real_time 8% why", "BM_X real_time +8 why",
+                                  "BM_X real_time -8% why", "BM_X real_time +0% why", "BM_X real_time +1001% why", "BM_X real_time +.5% why",
+                                  "BM_X real_time +5.% why", "BM_X real_time +1e3% why", "BM_X real_time +nan% why", "BM_X real_time +8%% why",
+                                  "BM_X real_time +8% why\nnext", std::string(1001, 'x')}) {
+    EXPECT_THROW(perfgate::parse_accept_rule(text, "--accept"), perfgate::InputError) << text;
+  }
+}
+
+TEST(accept_rules, the_largest_matching_allowance_decides_and_its_edge_is_inclusive) {
+  const std::vector<AcceptRule> rules = {perfgate::parse_accept_rule("BM_* real_time +5% small", "--accept"),
+                                         perfgate::parse_accept_rule("BM_Step* real_time +10% large", "--accept"),
+                                         perfgate::parse_accept_rule("BM_Step* instructions +50% other field", "--accept")};
+  const auto a = perfgate::acceptance_of(rules, "BM_Step/512", "real_time", 0.10);
+  ASSERT_TRUE(a);
+  EXPECT_TRUE(a->within);
+  EXPECT_EQ(a->rule.reason, "large");
+  EXPECT_FALSE(perfgate::acceptance_of(rules, "BM_Step/512", "real_time", 0.1001)->within);
+  EXPECT_FALSE(perfgate::acceptance_of(rules, "Other", "real_time", 0.01));
+  EXPECT_FALSE(perfgate::acceptance_of(rules, "BM_Step/512", "real_time", std::nan(""))->within);
+}
+
+// An accepted regression beyond its N % still fails: the A/B is judged on the interval's upper end.
+TEST(accept_rules, an_ab_fail_beyond_its_allowance_still_fails) {
+  const auto rules = std::vector<AcceptRule>{perfgate::parse_accept_rule("BM_* real_time +8% on purpose", "commit 0123456789ab")};
+  std::vector<AbComparison> t = {timing("BM_Within", 1.06, 1.08, SpeedupVerdict::fail), timing("BM_Beyond", 1.06, 1.09, SpeedupVerdict::fail),
+                                 timing("BM_Pass", 0.98, 1.02, SpeedupVerdict::pass), timing("BM_Unsure", 1.01, 1.09, SpeedupVerdict::inconclusive),
+                                 timing("Other", 1.06, 1.07, SpeedupVerdict::fail)};
+  perfgate::apply_acceptance(t, rules);
+  EXPECT_EQ(perfgate::verdict_text(t[0]), "ACCEPTED");
+  EXPECT_FALSE(perfgate::fails(t[0]));
+  EXPECT_EQ(perfgate::verdict_text(t[1]), "FAIL");
+  EXPECT_TRUE(perfgate::fails(t[1]));
+  ASSERT_TRUE(t[1].acceptance);  // the rule is recorded, so the comment says it did not cover the change
+  EXPECT_NE(perfgate::acceptance_text(*t[1].acceptance).find("beyond the accepted +8%"), std::string::npos);
+  EXPECT_EQ(perfgate::verdict_text(t[2]), "PASS");
+  EXPECT_FALSE(t[2].acceptance);
+  EXPECT_EQ(perfgate::verdict_text(t[3]), "INCONCLUSIVE");
+  EXPECT_FALSE(t[3].acceptance);
+  EXPECT_EQ(perfgate::verdict_text(t[4]), "FAIL");
+
+  std::vector<perfgate::CostChange> costs = {{"BM_A", 100.0, 108.0, 0.08, true, std::nullopt}, {"BM_B", 100.0, 108.1, 0.081, true, std::nullopt}};
+  perfgate::apply_acceptance(costs, {perfgate::parse_accept_rule("BM_* instructions +8% on purpose", "--accept")});
+  EXPECT_FALSE(perfgate::fails(costs[0]));
+  EXPECT_TRUE(perfgate::fails(costs[1]));
+
+  perfgate::AbRecord record;
+  record.timings.push_back({"s", "f", "a", "b", 6, t[0]});
+  EXPECT_EQ(perfgate::exit_status_of(record), 0);
+  record.timings.push_back({"s", "f", "a", "b", 6, t[1]});
+  EXPECT_EQ(perfgate::exit_status_of(record), 1);
+}
+
+TEST(accept_rules, are_read_from_the_commits_trailers) {
+  const auto repo = std::filesystem::temp_directory_path() / ("perfgate-accept-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(repo);
+  std::filesystem::create_directories(repo);
+  const std::string git = "git -C '" + repo.string() + "' -c user.name=t -c user.email=t@t -c commit.gpgsign=false ";
+  ASSERT_EQ(std::system((git + "init -q && " + git + "commit -q --allow-empty -m base").c_str()), 0);
+  ASSERT_EQ(std::system((git + "commit -q --allow-empty -m 'slower default' -m 'body' -m 'perfgate-accept: BM_Step* real_time +8% exact now'").c_str()), 0);
+  ASSERT_EQ(std::system((git + "commit -q --allow-empty -m 'two' -m 'perfgate-accept: BM_A instructions +1% one\nperfgate-accept: BM_B real_time +2% two'").c_str()), 0);
+  const auto rules = perfgate::accept_rules_from_trailers(repo.string(), "HEAD~2..HEAD");
+  ASSERT_EQ(rules.size(), 3u);
+  EXPECT_EQ(rules[0].pattern, "BM_A");
+  EXPECT_EQ(rules[2].reason, "exact now");
+  EXPECT_EQ(rules[2].source.rfind("commit ", 0), 0u);
+  EXPECT_TRUE(perfgate::accept_rules_from_trailers(repo.string(), "HEAD..HEAD").empty());
+  ASSERT_EQ(std::system((git + "commit -q --allow-empty -m 'bad' -m 'perfgate-accept: BM_X real_time 8 percent'").c_str()), 0);
+  EXPECT_THROW(perfgate::accept_rules_from_trailers(repo.string(), "HEAD~1..HEAD"), perfgate::InputError);
+  EXPECT_THROW(perfgate::accept_rules_from_trailers(repo.string(), "--output=/tmp/x"), perfgate::InputError);
+  EXPECT_THROW(perfgate::accept_rules_from_trailers(repo.string(), "no-such..HEAD"), perfgate::InputError);
+  std::filesystem::remove_all(repo);
+}
+
+TEST(ab_json, reads_back_what_it_wrote_and_refuses_a_verdict_its_acceptance_contradicts) {
+  perfgate::AbRecord record;
+  record.max_slowdown = 0.05;
+  record.max_instruction_increase = 0.005;
+  record.revisions = {{"base", std::string(40, 'a')}, {"head", std::string(40, 'b')}};
+  auto c = timing("BM_Step", 1.06, 1.08, SpeedupVerdict::fail);
+  std::vector<AbComparison> one = {c};
+  perfgate::apply_acceptance(one, {perfgate::parse_accept_rule("BM_* real_time +8% why", "--accept")});
+  record.timings.push_back({"s", "^BM_", std::string(40, 'a'), std::string(40, 'b'), 6, one[0]});
+  record.has_costs = true;
+  record.costs.push_back({"BM_Cost", 1e6, 1.001e6, 0.001, false, std::nullopt});
+  const std::string text = perfgate::ab_json_text(record);
+  const auto back = perfgate::parse_ab_json(text, "ab.json");
+  EXPECT_EQ(perfgate::ab_json_text(back), text);
+  EXPECT_EQ(perfgate::overall_text(back), "PASS");
+
+  std::string forged = text;
+  forged.replace(forged.find("\"ACCEPTED\""), 10, "\"PASS\"");
+  EXPECT_THROW(perfgate::parse_ab_json(forged, "ab.json"), perfgate::InputError);
+  for (const std::string& bad : {std::string("{}"), std::string("[]"), std::string("{\"format\":\"perfgate-ab\",\"version\":2}"),
+                                 text.substr(0, text.size() / 2)}) {
+    EXPECT_THROW(perfgate::parse_ab_json(bad, "ab.json"), perfgate::InputError);
+  }
+}
+
+TEST(comment, stays_bounded_and_lists_failures_first) {
+  perfgate::VerdictsDocument v;
+  v.overall = "FAIL";
+  for (int i = 0; i < 5000; ++i) {
+    perfgate::VerdictRow row;
+    row.suite = "s";
+    row.benchmark = std::string(5000, 'x') + std::to_string(i);
+    row.field = "real_time";
+    row.verdict = i % 2 ? "PASS" : "FAIL";
+    row.reason = std::string(5000, '[');
+    v.rows.push_back(row);
+  }
+  perfgate::CommentInput input;
+  input.verdicts = v;
+  const auto text = perfgate::render_comment(input);
+  EXPECT_LT(text.size(), 65536u);
+  EXPECT_EQ(text.rfind(perfgate::comment_marker_line("perfgate"), 0), 0u);
+  EXPECT_NE(text.find("2460 more"), std::string::npos) << "2,500 failures, 40 listed";
+  EXPECT_EQ(text.find("| **PASS**"), std::string::npos);
+
+  input.marker = "a b";
+  EXPECT_THROW(perfgate::render_comment(input), perfgate::InputError);
+  input.marker = "perfgate";
+  for (const std::string url : {"javascript:alert(1)", "https://x/a)b", "https://x/ a", "https://x/<a>", "https://x/[a]", "ftp://x"}) {
+    input.run_url = url;
+    EXPECT_THROW(perfgate::render_comment(input), perfgate::InputError) << url;
+  }
+}
+
+}  // namespace
