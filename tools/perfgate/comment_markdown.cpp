@@ -65,10 +65,11 @@ void render_verdicts(std::ostringstream& out, const VerdictsDocument& v) {
   }
   if (v.speedup) {
     const auto& s = *v.speedup;
-    out << "**Speedup " << md(s.verdict) << "**: " << md_number(s.median) << "x, " << md_number(100.0 * s.confidence) << " % interval ["
-        << md_number(s.low) << ", " << md_number(s.high) << "], " << s.pairs << " paired repetitions, floor " << md_number(s.threshold) << "x";
-    if (s.target) out << "; aim " << md_number(*s.target) << "x: " << md(s.target_verdict) << " (reported, not gated)";
-    out << " (" << md(s.candidate) << " against " << md(s.reference) << ")\n\n";
+    out << "**Speedup " << md(s.verdict) << "**: " << md(s.candidate) << " against " << md(s.reference) << ": " << md_number(s.median)
+        << "x, " << md_number(100.0 * s.confidence) << " % interval [" << md_number(s.low) << ", " << md_number(s.high) << "], " << s.pairs
+        << " paired repetitions; floor " << md_number(s.threshold) << "x";
+    if (s.target) out << "; aim " << md_number(*s.target) << "x, reported and not gated: " << md(s.target_verdict);
+    out << "\n\n";
   }
 }
 
@@ -151,7 +152,7 @@ std::string render_ab_markdown(const AbRecord& ab) {
   for (const auto& c : ab.costs) {
     if (c.acceptance && shown++ < kCommentRowsPerTable) accepted_lines(accepted, c.benchmark, "instructions", c.acceptance);
   }
-  if (shown > 0) out << "Regressions accepted on purpose (perfgate-accept trailers):\n\n" << accepted.str() << "\n";
+  if (shown > 0) out << "Regressions accepted on purpose (perfgate-accept trailers of the pull request's commits):\n\n" << accepted.str() << "\n";
   return out.str();
 }
 
@@ -159,8 +160,7 @@ std::string render_comment(const CommentInput& input) {
   validate_comment_input(input);
   std::ostringstream out;
   const std::string overall = comment_overall(input);
-  const char* sign = overall == "PASS" ? "✅" : overall == "FAIL" ? "❌" : "❔";
-  out << comment_marker_line(input.marker) << "\n### " << sign << " perfgate: " << overall << "\n\n";
+  out << comment_marker_line(input.marker) << "\n### perfgate: " << overall << "\n\n";
   if (input.verdicts) render_verdicts(out, *input.verdicts);
   if (input.ab) out << render_ab_markdown(*input.ab);
   std::string links;
