@@ -2,7 +2,9 @@
 
 #include "error.h"
 #include "json_input.h"
+#include "json_reader.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace perfgate {
@@ -16,58 +18,33 @@ nlohmann::json acceptance_json(const std::optional<Acceptance>& a) {
           {"reason", a->rule.reason}, {"source", a->rule.source}, {"within", a->within}};
 }
 
-// Typed access to an untrusted document: every miss is one InputError naming the file and the place.
-class Reader {
- public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
+std::optional<Acceptance> read_acceptance(const JsonReader& r, const nlohmann::json& object, const std::string& where) {
+  const auto& v = r.member(object, "acceptance", where);
+  if (v.is_null()) return std::nullopt;
+  const std::string at = where + ".acceptance";
+  Acceptance a;
+  a.rule.text = r.text(v, "rule", at);
+  a.rule.pattern = r.text(v, "pattern", at);
+  a.rule.field = r.text(v, "field", at);
+  a.rule.percent = r.number(v, "percent", at);
+  a.rule.reason = r.text(v, "reason", at);
+  a.rule.source = r.text(v, "source", at);
+  a.within = r.flag(v, "within", at);
+  if (!(a.rule.percent > 0.0 && a.rule.percent <= 1000.0)) r.fail(at + ".percent is not in (0, 1000]");
+  return a;
+}
 
-  const nlohmann::json& member(const nlohmann::json& object, const std::string& key, const std::string& where) const {
-    if (!object.is_object()) fail(where + " is not an object");
-    const auto found = object.find(key);
-    if (found == object.end()) fail(where + " has no '" + key + "'");
-    return *found;
-  }
-  std::string text(const nlohmann::json& object, const std::string& key, const std::string& where) const {
-    const auto& v = member(object, key, where);
-    if (!v.is_string()) fail(where + "." + key + " is not a string");
-    return v.get<std::string>();
-  }
-  double number(const nlohmann::json& object, const std::string& key, const std::string& where) const {
-    const auto& v = member(object, key, where);
-    if (!v.is_number() || !std::isfinite(v.get<double>())) fail(where + "." + key + " is not a finite number");
-    return v.get<double>();
-  }
-  bool flag(const nlohmann::json& object, const std::string& key, const std::string& where) const {
-    const auto& v = member(object, key, where);
-    if (!v.is_boolean()) fail(where + "." + key + " is not true or false");
-    return v.get<bool>();
-  }
-  const nlohmann::json& array(const nlohmann::json& object, const std::string& key, const std::string& where) const {
-    const auto& v = member(object, key, where);
-    if (!v.is_array()) fail(where + "." + key + " is not an array");
-    return v;
-  }
-  std::optional<Acceptance> acceptance(const nlohmann::json& object, const std::string& where) const {
-    const auto& v = member(object, "acceptance", where);
-    if (v.is_null()) return std::nullopt;
-    const std::string at = where + ".acceptance";
-    Acceptance a;
-    a.rule.text = text(v, "rule", at);
-    a.rule.pattern = text(v, "pattern", at);
-    a.rule.field = text(v, "field", at);
-    a.rule.percent = number(v, "percent", at);
-    a.rule.reason = text(v, "reason", at);
-    a.rule.source = text(v, "source", at);
-    a.within = flag(v, "within", at);
-    return a;
-  }
-  [[noreturn]] void fail(const std::string& what) const { throw InputError(source_ + ": not perfgate ab's JSON: " + what); }
+// An acceptance read back must be what its rule makes of the figures: the rule matches the benchmark and field, and
+// `within` is the rule's verdict on the worsening. A file that claims more is refused, not believed.
+void check_acceptance(const JsonReader& r, const std::optional<Acceptance>& a, const std::string& benchmark, const std::string& field,
+                      double worsening, const std::string& where) {
+  if (!a) return;
+  const auto again = acceptance_of({a->rule}, benchmark, field, worsening);
+  if (!again) r.fail(where + ".acceptance: its rule does not match " + benchmark + " " + field);
+  if (again->within != a->within) r.fail(where + ".acceptance: 'within' disagrees with the figures");
+}
 
- private:
-  std::string source_;
-};
-
-SpeedupVerdict speedup_verdict(const std::string& text, const Reader& r, const std::string& where) {
+SpeedupVerdict speedup_verdict(const std::string& text, const JsonReader& r, const std::string& where) {
   if (text == "PASS") return SpeedupVerdict::pass;
   if (text == "FAIL" || text == "ACCEPTED") return SpeedupVerdict::fail;
   if (text == "INCONCLUSIVE") return SpeedupVerdict::inconclusive;
@@ -124,12 +101,13 @@ std::string ab_json_text(const AbRecord& record) {
 
 AbRecord parse_ab_json(const std::string& text, const std::string& source) {
   const auto doc = parse_json_input(text, source);
-  const Reader r(source);
+  const JsonReader r(source, "perfgate ab's JSON");
   if (!doc.is_object() || !doc.contains("format") || doc["format"] != "perfgate-ab") r.fail("no \"format\": \"perfgate-ab\"");
   const auto& version = r.member(doc, "version", "the document");
   if (exact_int64(version) != kFormatVersion) r.fail("version is not " + std::to_string(kFormatVersion));
   AbRecord record;
   record.max_slowdown = r.number(doc, "max_slowdown", "the document");
+  if (!(record.max_slowdown >= 0.0 && record.max_slowdown <= 10.0)) r.fail("max_slowdown is not in [0, 10]");
   const auto& revisions = r.array(doc, "revisions", "the document");
   for (size_t i = 0; i < revisions.size(); ++i) {
     const std::string at = "revisions[" + std::to_string(i) + "]";
@@ -144,9 +122,7 @@ AbRecord parse_ab_json(const std::string& text, const std::string& source) {
     timing.filter = r.text(t, "filter", at);
     timing.base_commit = r.text(t, "base_commit", at);
     timing.head_commit = r.text(t, "head_commit", at);
-    const auto rounds = exact_int64(r.member(t, "rounds", at));
-    if (!rounds || *rounds < 0 || *rounds > 1000000) r.fail(at + ".rounds is not a count of rounds");
-    timing.rounds = static_cast<int>(*rounds);
+    timing.rounds = static_cast<int>(r.count(t, "rounds", at, 0, 1000000));
     auto& c = timing.comparison;
     c.benchmark = r.text(t, "benchmark", at);
     c.base = r.text(t, "base", at);
@@ -158,10 +134,21 @@ AbRecord parse_ab_json(const std::string& text, const std::string& source) {
     c.low = r.number(t, "low", at);
     c.high = r.number(t, "high", at);
     c.confidence = r.number(t, "confidence", at);
+    if (!(c.confidence > 0.0 && c.confidence <= 1.0)) r.fail(at + ".confidence is not in (0, 1]");
+    if (!(c.base_median > 0.0 && c.head_median > 0.0 && c.low > 0.0 && c.low <= c.median && c.median <= c.high)) {
+      r.fail(at + ": times and ratios must be positive, with low <= ratio <= high");
+    }
     const std::string verdict = r.text(t, "verdict", at);
     c.verdict = speedup_verdict(verdict, r, at);
-    c.acceptance = r.acceptance(t, at);
+    c.acceptance = read_acceptance(r, t, at);
     if (c.acceptance && c.verdict != SpeedupVerdict::fail) r.fail(at + " has an acceptance but is not a FAIL");
+    // The verdict must be the one the interval gives against the tolerated slowdown (INCONCLUSIVE is also what too few
+    // rounds give, whatever the interval).
+    const double limit = 1.0 + record.max_slowdown;
+    if ((c.verdict == SpeedupVerdict::pass && c.high > limit) || (c.verdict == SpeedupVerdict::fail && !(c.low > limit))) {
+      r.fail(at + ".verdict " + verdict + " disagrees with its interval and the tolerated slowdown");
+    }
+    check_acceptance(r, c.acceptance, c.benchmark, "real_time", c.high - 1.0, at);
     if (verdict_text(c) != verdict) r.fail(at + ".verdict " + verdict + " disagrees with its acceptance");
     record.timings.push_back(timing);
   }
@@ -178,11 +165,16 @@ AbRecord parse_ab_json(const std::string& text, const std::string& source) {
       c.base = r.number(e, "base", at);
       c.head = r.number(e, "head", at);
       c.change = r.number(e, "change", at);
+      if (!(c.base > 0.0 && c.head > 0.0) || std::fabs(c.change - (c.head / c.base - 1.0)) > 1e-9 * std::max(1.0, std::fabs(c.change))) {
+        r.fail(at + ": counts must be positive and change must be head / base - 1");
+      }
       const std::string verdict = r.text(e, "verdict", at);
       if (verdict != "PASS" && verdict != "FAIL" && verdict != "ACCEPTED") r.fail(at + ".verdict is not PASS, FAIL or ACCEPTED");
       c.fail = verdict != "PASS";
-      c.acceptance = r.acceptance(e, at);
+      if (c.fail != (c.change > record.max_instruction_increase)) r.fail(at + ".verdict " + verdict + " disagrees with the change and the tolerated increase");
+      c.acceptance = read_acceptance(r, e, at);
       if (c.acceptance && !c.fail) r.fail(at + " has an acceptance but is not a FAIL");
+      check_acceptance(r, c.acceptance, c.benchmark, "instructions", c.change, at);
       if (verdict_text(c) != verdict) r.fail(at + ".verdict " + verdict + " disagrees with its acceptance");
       record.costs.push_back(c);
     }

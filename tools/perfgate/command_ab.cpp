@@ -1,6 +1,8 @@
 // perfgate ab BASE HEAD | --tasks FILE: builds each revision in its own worktree, runs the suite's benchmarks
 // interleaved (each round runs the revisions forward then backward: ABBA for two), and gives the paired verdict of
-// head against base per benchmark. Exit 0 all PASS, 1 any FAIL, 3 any INCONCLUSIVE (none failed), 2 bad input.
+// head against base per benchmark; with --cost also the exact instruction counts. A FAIL within an accepting rule
+// (--accept, --accept-trailers) is ACCEPTED. Exit 0 all PASS or ACCEPTED, 1 any FAIL, 3 any INCONCLUSIVE (none
+// failed), 2 bad input.
 #include "ab_analysis.h"
 #include "ab_json.h"
 #include "accept_trailers.h"
@@ -46,7 +48,7 @@ std::map<std::string, double> times_of(const Results& r, std::string& unit) {
 // Revisions resolved once, before anything is built: a commit made while ab runs must not change what "HEAD" is.
 using Commits = std::map<std::string, std::string>;
 
-std::vector<AbComparison> run_group(const AbGroup& g, const AbArgs& a, const std::string& root, const Commits& commits, AbRecord& record) {
+void run_group(const AbGroup& g, const AbArgs& a, const std::string& root, const Commits& commits, AbRecord& record) {
   const std::string target = "bench_" + g.suite;
   std::vector<RevisionBuild> builds;
   AbMeasurements m;
@@ -101,10 +103,9 @@ std::vector<AbComparison> run_group(const AbGroup& g, const AbArgs& a, const std
   if (verdicts.empty()) throw InputError("ab: no benchmark matched '" + g.filter + "' in every run of bench_" + g.suite);
   std::cout << "suite " << g.suite << ", filter '" << g.filter << "', " << m.rounds.size() << " rounds (ABBA), tolerated slowdown "
             << 100.0 * a.max_slowdown << " %\n";
-  for (auto& c : verdicts) {
+  for (const auto& c : verdicts) {
     record.timings.push_back({g.suite, g.filter, commits.at(c.base), commits.at(c.head), static_cast<int>(m.rounds.size()), c});
   }
-  return verdicts;
 }
 
 void print_timing(const AbComparison& c) {
@@ -147,7 +148,7 @@ void print_costs(const AbArgs& a, const std::vector<CostChange>& costs) {
 CLI::App* add_ab_command(CLI::App& app, AbArgs& a) {
   auto* cmd = app.add_subcommand("ab", "build two (or more) revisions in worktrees and compare their benchmarks, interleaved");
   cmd->footer(command_footer("perfgate ab --suite train_step --filter '^BM_TrainStep_Optimized/' main HEAD",
-                              "0 pass, 1 slower beyond --max-slowdown, 2 bad input, 3 inconclusive"));
+                              "0 pass (or ACCEPTED), 1 slower beyond --max-slowdown or more instructions than tolerated, 2 bad input, 3 inconclusive"));
   cmd->add_option("revisions", a.revisions, "BASE HEAD (git revisions)");
   cmd->add_option("--tasks", a.tasks, "task list CSV: revision,suite,filter,options");
   cmd->add_option("--suite", a.suite, "suite to build and run (bench_<suite>); required with revisions");

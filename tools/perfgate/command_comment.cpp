@@ -19,6 +19,8 @@ CLI::App* add_comment_command(CLI::App& app, CommentArgs& a) {
                               "0 written (whatever the verdict), 2 bad input"));
   cmd->add_option("--verdicts", a.verdicts, "verdicts.json of perfgate report");
   cmd->add_option("--ab", a.ab, "the A/B's verdicts (perfgate ab --json)");
+  cmd->add_option("--ab-job", a.ab_job,
+                  "instead of --ab when the A/B job wrote no verdicts: its result (success, failure, cancelled, skipped), shown as such");
   cmd->add_option("--marker", a.marker, "names the hidden line by which the comment is found and updated")->capture_default_str();
   cmd->add_option("--run-url", a.run_url, "link to the CI run");
   cmd->add_option("--report-url", a.report_url, "link to the report (e.g. the run's artifacts)");
@@ -31,6 +33,7 @@ int run_comment(const CommentArgs& a) {
   input.marker = a.marker;
   input.run_url = a.run_url;
   input.report_url = a.report_url;
+  input.ab_job = a.ab_job;
   if (!a.verdicts.empty()) input.verdicts = parse_verdicts_json(read_whole_file(a.verdicts, "verdicts"), a.verdicts);
   if (!a.ab.empty()) input.ab = parse_ab_json(read_whole_file(a.ab, "A/B verdicts"), a.ab);
   validate_comment_input(input);

@@ -1,4 +1,5 @@
-// perfgate history record | show: appends runs to the SQLite store; shows trends and change points per metric.
+// perfgate history record | show | export | import: appends runs to a history store (a SQLite file, a git data branch,
+// PostgreSQL); shows trends and change points per metric; moves a history between stores.
 #include "change_points.h"
 #include "cli_help.h"
 #include "commands.h"
@@ -7,12 +8,17 @@
 #include "one_line.h"
 #include "numeric_options.h"
 #include "history_store.h"
+#include "atomic_write.h"
+#include "json_input.h"
+#include "read_file.h"
 #include "results.h"
 #include "utc_time.h"
 
 #include <iomanip>
 #include <regex>
 #include <iostream>
+#include <set>
+#include <tuple>
 
 namespace perfgate {
 
@@ -33,11 +39,18 @@ std::string commit_of(const std::string& revision) {
 }  // namespace
 
 CLI::App* add_history_command(CLI::App& app, HistoryArgs& a) {
-  auto* cmd = app.add_subcommand("history", "record runs in a SQLite history; show trends and change points");
-  cmd->footer(command_footer("perfgate history record --db history.db --results build/results/sorting.json --commit HEAD\n  perfgate history show --db history.db --field real_time",
-                              "0 done, 2 bad input"));
-  cmd->add_option("action", a.action, "record or show")->required()->check(CLI::IsMember({"record", "show"}));
-  cmd->add_option("--db", a.db, "history file (SQLite; created when absent)")->required();
+  auto* cmd = app.add_subcommand("history", "record runs in a history (SQLite, a git data branch, PostgreSQL); trends and change points");
+  cmd->footer(command_footer("perfgate history record --store history.db --results build/results/sorting.json --commit HEAD\n"
+                             "  perfgate history record --store git:origin#perfgate-history --results build/results/sorting.json --commit HEAD\n"
+                             "  perfgate history show --store postgresql://ci@db.example/perf --field real_time\n"
+                             "  perfgate history export --store history.db --out history.json; perfgate history import --store git:origin#perfgate-history --in history.json",
+                              "0 done, 2 bad input, 5 the store could not be reached or stayed locked (nothing recorded; run it again)"));
+  cmd->add_option("action", a.action, "record, show, export or import")->required()->check(CLI::IsMember({"record", "show", "export", "import"}));
+  cmd->add_option("--store,--db", a.db,
+                  "the history: a SQLite file (created when absent), git:REMOTE#BRANCH (a data branch), or postgresql://... (libpq)")
+      ->required();
+  cmd->add_option("--out", a.out, "export: the JSON file to write");
+  cmd->add_option("--in", a.in, "import: a JSON file that history export wrote");
   cmd->add_option("--results", a.results, "record: Google Benchmark JSON files of one run");
   cmd->add_option("--commit", a.commit, "record: the run's commit (default: the results' git_sha context)");
   cmd->add_option("--branch", a.branch, "the line of history")->capture_default_str();
@@ -82,6 +95,36 @@ int run_history(const HistoryArgs& a) {
     HistoryStore store(a.db, HistoryStore::Access::create);
     const auto stored = store.record(run, results);
     std::cout << "recorded " << stored << " metrics of commit " << one_line(run.commit) << " on " << one_line(run.branch) << " in " << one_line(a.db) << '\n';
+    return 0;
+  }
+  if (a.action == "export") {
+    if (a.out.empty()) throw InputError("history export: give --out FILE");
+    const HistoryStore store(a.db, HistoryStore::Access::read_only);
+    nlohmann::json runs = nlohmann::json::array();
+    for (const auto& run : store.runs()) runs.push_back(history_run_json(run));
+    write_file_atomically(a.out, json_output_text({{"format", "perfgate-history"}, {"version", 1}, {"runs", runs}}));
+    std::cout << "exported " << runs.size() << " runs of " << one_line(store.name()) << " to " << one_line(a.out) << '\n';
+    return 0;
+  }
+  if (a.action == "import") {
+    if (a.in.empty()) throw InputError("history import: give --in FILE");
+    const auto doc = parse_json_input(read_whole_file(a.in, "history export"), a.in);
+    if (!doc.is_object() || doc.value("format", std::string()) != "perfgate-history" || !doc.contains("runs") || !doc.at("runs").is_array()) {
+      throw InputError("history import: " + a.in + " is not what history export writes (format perfgate-history)");
+    }
+    std::vector<HistoryRun> incoming;  // every run read before the store is touched: a bad file imports nothing
+    for (size_t i = 0; i < doc.at("runs").size(); ++i) incoming.push_back(parse_history_run(doc.at("runs")[i], a.in + " run " + std::to_string(i)));
+    HistoryStore store(a.db, HistoryStore::Access::create);
+    // A run already in the store (same commit, branch, time and machine) is not added twice: importing is repeatable.
+    std::set<std::tuple<std::string, std::string, std::string, std::string>> present;
+    for (const auto& run : store.runs()) present.emplace(run.info.commit, run.info.branch, run.info.recorded_at, run.info.machine);
+    size_t added = 0;
+    for (const auto& run : incoming) {
+      if (!present.emplace(run.info.commit, run.info.branch, run.info.recorded_at, run.info.machine).second) continue;
+      store.append(run);
+      ++added;
+    }
+    std::cout << "imported " << added << " runs into " << one_line(store.name()) << " (" << incoming.size() - added << " already there)\n";
     return 0;
   }
   const HistoryStore store(a.db, HistoryStore::Access::read_only);

@@ -55,7 +55,8 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& args);
 int run_report(const ReportArgs& args);
 
 struct HistoryArgs {
-  std::string db, action;  ///< action: record | show
+  std::string db, action;  ///< db: the store's specification; action: record | show | export | import
+  std::string out, in;     ///< export's file, import's file
   std::vector<std::string> results;
   std::string commit, branch = "main", date;
   std::string benchmark, field = "real_time";
@@ -89,7 +90,7 @@ CLI::App* add_ab_command(CLI::App& app, AbArgs& args);
 int run_ab(const AbArgs& args);
 
 struct CommentArgs {
-  std::string verdicts, ab, marker = "perfgate", run_url, report_url, out;
+  std::string verdicts, ab, ab_job, marker = "perfgate", run_url, report_url, out;
 };
 CLI::App* add_comment_command(CLI::App& app, CommentArgs& args);
 int run_comment(const CommentArgs& args);

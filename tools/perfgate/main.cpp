@@ -3,6 +3,7 @@
 #include "cli_help.h"
 #include "commands.h"
 #include "error.h"
+#include "history_backend.h"
 #include "one_line.h"
 #include "version_info.h"
 
@@ -151,6 +152,8 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const InputError& e) {
     return print_error("error", e.what(), 2);
+  } catch (const StoreUnavailable& e) {  // not the input's fault, and worth running again
+    return print_error("error", e.what(), 5);
   } catch (const std::filesystem::filesystem_error& e) {  // a path given to perfgate that cannot be used
     return print_error("error", e.what(), 2);
   } catch (const std::bad_alloc&) {

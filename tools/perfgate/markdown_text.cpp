@@ -2,6 +2,8 @@
 
 #include "utf8_text.h"
 
+#include <cctype>
+
 namespace perfgate {
 
 std::string markdown_text(const std::string& text, size_t max_characters) {
@@ -19,6 +21,8 @@ std::string markdown_text(const std::string& text, size_t max_characters) {
     else if (c == '>') out += "&gt;";
     else if (c == '@') out += "@\u200B";
     else if (c == '#') out += "\\#\u200B";
+    else if (c == ':') out += "\\:\u200B";
+    else if (c == '-' && i > 0 && std::isalpha(static_cast<unsigned char>(visible[i - 1]))) out += "\\-\u200B";
     else if (std::string("\\`*_{}[]()#+-.!|~:&\"'$^=").find(c) != std::string::npos) out += std::string("\\") + c;
     else out += c;
   }

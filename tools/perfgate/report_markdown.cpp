@@ -1,7 +1,7 @@
 // The Markdown summary: the verdict first, then what failed (with the command that accepts it), then the rest.
 #include "report_render.h"
 #include "number_format.h"
-#include "comment_markdown.h"
+#include "ab_markdown.h"
 #include "fix_command.h"
 #include "markdown_text.h"
 #include "one_line.h"

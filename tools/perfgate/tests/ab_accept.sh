@@ -9,7 +9,7 @@
 #  - a malformed trailer: exit 2 before anything is built.
 # Usage: ab_accept.sh PERFGATE
 set -euo pipefail
-perfgate=$1
+perfgate=$(realpath "$1")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "ab_accept: $*" >&2; exit 1; }

@@ -148,24 +148,36 @@ TEST(ab_json, reads_back_what_it_wrote_and_refuses_a_verdict_its_acceptance_cont
 }
 
 TEST(comment, stays_bounded_and_lists_failures_first) {
+  // Every text column filled with the characters that escaping makes longest, in every table: far more than fits.
+  const std::string wide = std::string(100, '<') + std::string(100, '#');
   perfgate::VerdictsDocument v;
   v.overall = "FAIL";
   for (int i = 0; i < 5000; ++i) {
-    perfgate::VerdictRow row;
-    row.suite = "s";
-    row.benchmark = std::string(5000, 'x') + std::to_string(i);
-    row.field = "real_time";
-    row.verdict = i % 2 ? "PASS" : "FAIL";
-    row.reason = std::string(5000, '[');
+    perfgate::VerdictRow row{"s", wide + std::to_string(i), wide, i % 2 ? "PASS" : "FAIL", wide, wide, wide, wide, false};
     v.rows.push_back(row);
+  }
+  perfgate::AbRecord ab;
+  ab.max_slowdown = 0.05;
+  ab.has_costs = true;
+  for (int i = 0; i < 500; ++i) {
+    auto c = timing(wide + std::to_string(i), 1.06, 1.08, SpeedupVerdict::fail);
+    c.unit = wide;
+    std::vector<AbComparison> one = {c};
+    perfgate::apply_acceptance(one, {perfgate::parse_accept_rule("* real_time +10% " + wide, "commit " + wide)});
+    ab.timings.push_back({"s", "f", "a", "b", 6, one[0]});
+    std::vector<perfgate::CostChange> cost = {{wide + std::to_string(i), 100.0, 200.0, 1.0, true, std::nullopt}};
+    perfgate::apply_acceptance(cost, {perfgate::parse_accept_rule("* instructions +200% " + wide, "commit " + wide)});
+    ab.costs.push_back(cost[0]);
   }
   perfgate::CommentInput input;
   input.verdicts = v;
+  input.ab = ab;
   const auto text = perfgate::render_comment(input);
-  EXPECT_LT(text.size(), 65536u);
+  EXPECT_LT(text.size(), 65536u) << "bytes, so characters too";
   EXPECT_EQ(text.rfind(perfgate::comment_marker_line("perfgate"), 0), 0u);
-  EXPECT_NE(text.find("2460 more"), std::string::npos) << "2,500 failures, 40 listed";
-  EXPECT_EQ(text.find("| **PASS**"), std::string::npos);
+  EXPECT_NE(text.find("more, listed in the report"), std::string::npos);
+  EXPECT_EQ(text.find("| **PASS**"), std::string::npos) << "passing metrics are counted, not listed";
+  EXPECT_NE(text.find("**Against the committed baselines: FAIL**, 2500 failed"), std::string::npos);
 
   input.marker = "a b";
   EXPECT_THROW(perfgate::render_comment(input), perfgate::InputError);

@@ -26,6 +26,8 @@ const text = html.replace(/<[^>]*>/g, '').replaceAll('&lt;', '<').replaceAll('&g
 for (const m of text.matchAll(/[@#]/g)) {
   if (text[m.index + 1] !== '\u200B') findings.push(`'${m[0]}' without a zero-width space: ${JSON.stringify(text.slice(m.index, m.index + 20))}`);
 }
+// GitHub's own references and emoji, found in the rendered text: GH-1, GHSA-..., and :name: shortcodes.
+for (const m of text.matchAll(/\b(GH-\d|GHSA-\w)|:[a-z0-9_+-]+:/gi)) findings.push(`a GitHub reference or emoji: ${JSON.stringify(m[0])}`);
 
 for (const table of html.split('<table>').slice(1)) {
   const rows = table.split('</table>')[0].split('<tr>').slice(1);

@@ -235,7 +235,7 @@ passed "e. 502 and no answer tried 3 times; one 502 retried; a lost POST answer 
 start
 other_sha=0000000000000000000000000000000000000001
 post -- --repo "$repo" --pr "$pr" --body "$scratch/body" --head-sha "$other_sha"
-expect_rc 2
+expect_rc 3
 expect_one_error "$head_sha" "$other_sha"
 expect_requests "GET /repos/$repo/pulls/$pr"
 [[ $(comments) == 0 ]] || fail "a comment was stored despite the head mismatch"
@@ -243,7 +243,7 @@ post -- --repo "$repo" --pr "$pr" --body "$scratch/body" --head-sha "$head_sha"
 expect_rc 0 "a run with the right --head-sha"
 expect_outcome created
 expect_requests "GET /repos/$repo/pulls/$pr" "GET /repos/$repo/pulls/$pr" "GET $comments_path" "POST $comments_path"
-passed "f. --head-sha: a mismatch exits 2 before any comment request; a match posts"
+passed "f. --head-sha: a mismatch exits 3 before any comment request; a match posts"
 
 # g. Bad input: exit 2, one line on stderr, no request at all.
 : >"$scratch/empty"

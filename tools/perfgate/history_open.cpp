@@ -1,0 +1,26 @@
+#include "history_backend.h"
+
+#include "error.h"
+#include "history_git.h"
+#include "history_postgres.h"
+#include "history_sqlite.h"
+#include "one_line.h"
+
+namespace perfgate {
+
+std::unique_ptr<HistoryBackend> open_history_backend(const std::string& spec, StoreAccess access) {
+  if (spec.rfind("git:", 0) == 0) {
+    const std::string rest = spec.substr(4);
+    const auto hash = rest.rfind('#');
+    if (hash == std::string::npos || hash == 0 || hash + 1 == rest.size()) {
+      throw InputError("history '" + one_line(spec) + "': a data branch is named git:REMOTE#BRANCH, e.g. git:origin#perfgate-history");
+    }
+    return std::make_unique<GitHistory>(rest.substr(0, hash), rest.substr(hash + 1), access);
+  }
+  if (spec.rfind("postgresql://", 0) == 0 || spec.rfind("postgres://", 0) == 0) return open_postgres_history(spec, access);
+  if (spec.rfind("postgresql:", 0) == 0) return open_postgres_history(spec.substr(11), access);
+  if (spec.rfind("sqlite:", 0) == 0) return std::make_unique<SqliteHistory>(spec.substr(7), access);
+  return std::make_unique<SqliteHistory>(spec, access);
+}
+
+}  // namespace perfgate

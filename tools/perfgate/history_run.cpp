@@ -1,0 +1,95 @@
+#include "history_run.h"
+
+#include "compare.h"
+#include "error.h"
+#include "json_input.h"
+#include "time_units.h"
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+namespace perfgate {
+namespace {
+
+constexpr int kRunFormatVersion = 1;
+
+std::string text_of(const nlohmann::json& o, const std::string& key, const std::string& source) {
+  if (!o.is_object() || !o.contains(key) || !o.at(key).is_string()) throw InputError(source + ": not a history run: no text '" + key + "'");
+  return o.at(key).get<std::string>();
+}
+
+}  // namespace
+
+void check_recordable(const std::vector<Results>& results) {
+  constexpr int64_t kExactInDouble = int64_t{1} << 53;
+  for (const auto& r : results) {
+    for (const auto& m : r.measurements) {
+      if (m.integer && (*m.integer > kExactInDouble || *m.integer < -kExactInDouble)) {
+        throw InputError("history: " + m.benchmark + " / " + m.field + " = " + std::to_string(*m.integer) +
+                         " is beyond 2^53, which the history cannot keep exactly");
+      }
+    }
+  }
+}
+
+HistoryRun history_run_of(const RunInfo& info, const std::vector<Results>& results) {
+  check_recordable(results);
+  struct Slot {
+    std::vector<double> values;
+    std::string unit, suite;
+  };
+  std::map<std::pair<std::string, std::string>, Slot> slots;
+  for (const auto& r : results) {
+    const std::string suite = std::filesystem::path(r.source).stem().string();
+    for (const auto& m : r.measurements) {
+      auto& slot = slots[{m.benchmark, m.field}];
+      if (slot.values.empty()) slot.unit = m.unit, slot.suite = suite;
+      // Times in the unit of the first occurrence, whatever each file wrote (a time and a non-time refused).
+      if (is_time_unit(m.unit) != is_time_unit(slot.unit)) {
+        throw InputError("history: " + m.benchmark + " / " + m.field + " is measured in '" + m.unit + "' and in '" + slot.unit + "'");
+      }
+      slot.values.push_back(is_time_unit(m.unit) ? convert_time(m.value, m.unit, slot.unit) : m.value);
+    }
+  }
+  HistoryRun run{info, {}};
+  for (const auto& [key, slot] : slots) {
+    run.metrics.push_back({slot.suite, key.first, key.second, slot.unit, median(slot.values), static_cast<int64_t>(slot.values.size())});
+  }
+  return run;
+}
+
+nlohmann::json history_run_json(const HistoryRun& run) {
+  nlohmann::json metrics = nlohmann::json::array();
+  for (const auto& m : run.metrics) {
+    metrics.push_back({{"suite", m.suite}, {"benchmark", m.benchmark}, {"field", m.field}, {"unit", m.unit}, {"value", m.value}, {"samples", m.samples}});
+  }
+  return {{"format", "perfgate-history-run"}, {"version", kRunFormatVersion}, {"commit", run.info.commit}, {"branch", run.info.branch},
+          {"recorded_at", run.info.recorded_at}, {"machine", run.info.machine}, {"metrics", metrics}};
+}
+
+HistoryRun parse_history_run(const nlohmann::json& doc, const std::string& source) {
+  if (!doc.is_object() || doc.value("format", std::string()) != "perfgate-history-run") {
+    throw InputError(source + ": not a history run (no \"format\": \"perfgate-history-run\")");
+  }
+  if (!doc.contains("version") || exact_int64(doc.at("version")) != kRunFormatVersion) {
+    throw InputError(source + ": history run format version is not " + std::to_string(kRunFormatVersion));
+  }
+  HistoryRun run;
+  run.info = {text_of(doc, "commit", source), text_of(doc, "branch", source), text_of(doc, "recorded_at", source), text_of(doc, "machine", source)};
+  if (!doc.contains("metrics") || !doc.at("metrics").is_array()) throw InputError(source + ": not a history run: no metrics array");
+  for (const auto& m : doc.at("metrics")) {
+    HistoryMetric metric{text_of(m, "suite", source), text_of(m, "benchmark", source), text_of(m, "field", source), text_of(m, "unit", source), 0.0, 0};
+    if (!m.contains("value") || !m.at("value").is_number() || !std::isfinite(m.at("value").get<double>())) {
+      throw InputError(source + ": not a history run: a value that is not a finite number");
+    }
+    metric.value = m.at("value").get<double>();
+    const auto samples = m.contains("samples") ? exact_int64(m.at("samples")) : std::nullopt;
+    if (!samples || *samples < 0) throw InputError(source + ": not a history run: samples is not a count");
+    metric.samples = *samples;
+    run.metrics.push_back(metric);
+  }
+  return run;
+}
+
+}  // namespace perfgate
