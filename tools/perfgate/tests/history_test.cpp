@@ -4,6 +4,7 @@
 #include "history_store.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <cmath>
 #include <filesystem>
@@ -92,6 +93,45 @@ TEST(history_store, a_series_is_in_one_unit_when_runs_recorded_different_ones) {
     EXPECT_EQ(p.unit, "us") << p.commit;
     EXPECT_DOUBLE_EQ(p.value, 10000.0) << p.commit;
   }
+  std::filesystem::remove(path);
+}
+
+// A store written by the previous version (no suite column) is read as it is, and gains the column when it is next
+// written to; its runs keep their order and values.
+TEST(history_store, reads_and_upgrades_a_version_one_store) {
+  const auto path = (std::filesystem::temp_directory_path() / "perfgate_history_v1_test.db").string();
+  std::filesystem::remove(path);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "CREATE TABLE runs(id INTEGER PRIMARY KEY, commit_sha TEXT NOT NULL, branch TEXT NOT NULL, recorded_at TEXT NOT NULL,"
+                         " machine TEXT NOT NULL);"
+                         "CREATE TABLE measurements(run_id INTEGER NOT NULL REFERENCES runs(id), benchmark TEXT NOT NULL, field TEXT NOT NULL,"
+                         " unit TEXT NOT NULL, value REAL NOT NULL, samples INTEGER NOT NULL, PRIMARY KEY(run_id, benchmark, field));"
+                         "INSERT INTO runs VALUES(1, 'old1', 'main', '2026-11-01T00:00:00Z', 'm');"
+                         "INSERT INTO measurements VALUES(1, 'BM_A', 'real_time', 'ms', 10.0, 3);"
+                         "PRAGMA user_version = 1;",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  {
+    const perfgate::HistoryStore store(path, perfgate::HistoryStore::Access::read_only);
+    ASSERT_EQ(store.runs().size(), 1u);
+    EXPECT_EQ(store.runs()[0].metrics[0].suite, "");
+  }
+  perfgate::Results r;
+  r.source = "dir/sorting.json";
+  r.measurements = {{"BM_A", "real_time", 11.0, "ms", 0, std::nullopt}};
+  {
+    perfgate::HistoryStore store(path, perfgate::HistoryStore::Access::create);
+    store.record({"new1", "main", "2026-11-02T00:00:00Z", "m"}, {r});
+  }
+  const perfgate::HistoryStore store(path, perfgate::HistoryStore::Access::read_only);
+  const auto series = store.series("main", "BM_A", "real_time", 10);
+  ASSERT_EQ(series.size(), 2u);
+  EXPECT_EQ(series[0].commit, "old1");
+  EXPECT_DOUBLE_EQ(series[1].value, 11.0);
+  EXPECT_EQ(store.runs()[1].metrics[0].suite, "sorting");
   std::filesystem::remove(path);
 }
 

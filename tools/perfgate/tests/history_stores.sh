@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# One history, three stores, the same answers: the same 20 runs (a +30 % step in BM_Other's time from the 11th) recorded
+# into a SQLite file, a git data branch (a local bare repository as the remote) and PostgreSQL (a private server;
+# skipped with its reason where it cannot start) give the same `history show` output, change point included, and
+# the same `history export`. A history moves between stores with export and import, and importing twice adds nothing.
+# A store that is not there is bad input (exit 2) for reading; a server that does not answer is exit 5.
+# Usage: history_stores.sh PERFGATE
+set -euo pipefail
+perfgate=$(realpath "$1")
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+work=$(mktemp -d)
+chmod 755 "$work"
+pg=""
+cleanup() {
+  [[ -n $pg ]] && "$here/postgres_cluster.sh" stop "$work/pg"
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "history_stores: $*" >&2; exit 1; }
+cd "$work"
+git init -q --bare remote.git
+stores=("sqlite:$work/history.db" "git:$work/remote.git#perfgate-history")
+set +e
+conninfo=$("$here/postgres_cluster.sh" start "$work/pg" 2>"$work/pg.err")
+status=$?
+set -e
+if [[ $status == 0 ]]; then
+  pg=yes
+  stores+=("postgresql:$conninfo")
+else
+  echo "history_stores: PostgreSQL skipped: $(cat "$work/pg.err")"
+fi
+
+# 20 runs: BM_Other's real_time 1.5 ms, then 1.95 ms from the 11th run on, with ±1 % alternation.
+for i in $(seq 1 20); do
+  value=$(awk -v i="$i" 'BEGIN { v = (i >= 11 ? 1.95 : 1.5) * (i % 2 ? 1.01 : 0.99); printf "%.4f", v }')
+  jq --argjson v "$value" '.benchmarks[1].real_time = $v | .context.machine = "ci-runner"' "$here/inputs/results_ok.json" >"run$i.json"
+  for store in "${stores[@]}"; do
+    "$perfgate" history record --store "$store" --results "run$i.json" --commit "$(printf 'c0ffee%02d' "$i")" \
+      --date "$(printf '2026-11-%02dT00:00:00Z' "$i")" >/dev/null
+  done
+done
+for store in "${stores[@]}"; do
+  "$perfgate" history show --store "$store" --benchmark BM_Other >"show.txt"
+  "$perfgate" history export --store "$store" --out "export.json" >/dev/null
+  if [[ ! -f show.reference ]]; then
+    mv show.txt show.reference
+    mv export.json export.reference
+    grep -q 'change point between c0ffee10 and c0ffee11' show.reference || fail "no change point at the step: $(cat show.reference)"
+  else
+    diff -u show.reference show.txt >&2 || fail "$store shows another history than ${stores[0]}"
+    diff -u export.reference export.json >&2 || fail "$store exports another history than ${stores[0]}"
+  fi
+done
+
+# Moving a history: export from SQLite, import into a new data branch, twice.
+"$perfgate" history import --store "git:$work/remote.git#moved" --in export.reference | grep -q 'imported 20 runs' || fail "import did not add 20 runs"
+"$perfgate" history import --store "git:$work/remote.git#moved" --in export.reference | grep -q 'imported 0 runs' || fail "a second import added runs"
+"$perfgate" history show --store "git:$work/remote.git#moved" --benchmark BM_Other >show.txt
+diff -u show.reference show.txt >&2 || fail "the imported history differs"
+
+# Refusals and an unreachable store.
+expect() {
+  local code=$1
+  shift
+  set +e
+  "$perfgate" "$@" >/dev/null 2>err.txt
+  local status=$?
+  set -e
+  [[ $status == "$code" ]] || fail "$*: exit $status, not $code: $(cat err.txt)"
+  [[ $(wc -l <err.txt) == 1 ]] || fail "$*: not one line: $(cat err.txt)"
+}
+expect 2 history show --store "git:$work/remote.git#no-such-branch"
+expect 2 history show --store "git:$work/not-a-repository#x"
+expect 2 history show --store "git:$work/remote.git"
+expect 2 history show --store "$work/no-such.db"
+expect 2 history import --store "$work/history.db" --in run1.json
+if [[ -n $pg ]]; then
+  expect 5 history show --store "postgresql:host=$work/pg port=1 user=perfgate dbname=postgres"
+fi
+echo "history_stores: ${#stores[@]} stores, the same runs, show and export; export/import moves a history; refusals one line each"
