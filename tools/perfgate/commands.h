@@ -89,6 +89,15 @@ struct AbArgs {
 CLI::App* add_ab_command(CLI::App& app, AbArgs& args);
 int run_ab(const AbArgs& args);
 
+struct DashboardArgs {
+  std::string store, out, branch = "main", commit_url, title = "perfgate dashboard";
+  std::vector<std::string> baselines;
+  int last = 100;
+  double min_shift = 0.05;
+};
+CLI::App* add_dashboard_command(CLI::App& app, DashboardArgs& args);
+int run_dashboard(const DashboardArgs& args);
+
 struct CommentArgs {
   std::string verdicts, ab, ab_job, marker = "perfgate", run_url, report_url, out;
 };

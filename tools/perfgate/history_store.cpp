@@ -8,6 +8,19 @@
 
 namespace perfgate {
 
+void to_one_unit(std::vector<HistoryPoint>& points, const std::string& what) {
+  // One unit for the whole series, the newest run's: suites may change a benchmark's time unit between runs, and a
+  // series mixing 10 ms with 10000 us would show a thousandfold change point that is not there.
+  const std::string unit = points.empty() ? std::string() : points.back().unit;
+  for (auto& p : points) {
+    if (is_time_unit(p.unit) != is_time_unit(unit)) throw InputError("history: " + what + " is recorded in '" + p.unit + "' and in '" + unit + "'");
+    if (is_time_unit(unit)) {
+      p.value = convert_time(p.value, p.unit, unit);
+      p.unit = unit;
+    }
+  }
+}
+
 HistoryStore::HistoryStore(const std::string& spec, Access access) : backend_(open_history_backend(spec, access)) {}
 
 size_t HistoryStore::record(const RunInfo& run, const std::vector<Results>& results) {
@@ -45,18 +58,7 @@ std::vector<HistoryPoint> HistoryStore::series(const std::string& branch, const 
     }
   }
   if (last >= 0 && out.size() > static_cast<size_t>(last)) out.erase(out.begin(), out.end() - last);
-  // One unit for the whole series, the newest run's: suites may change a benchmark's time unit between runs, and a
-  // series mixing 10 ms with 10000 us would show a thousandfold change point that is not there.
-  const std::string unit = out.empty() ? std::string() : out.back().unit;
-  for (auto& p : out) {
-    if (is_time_unit(p.unit) != is_time_unit(unit)) {
-      throw InputError("history: " + benchmark + " / " + field + " is recorded in '" + p.unit + "' and in '" + unit + "'");
-    }
-    if (is_time_unit(unit)) {
-      p.value = convert_time(p.value, p.unit, unit);
-      p.unit = unit;
-    }
-  }
+  to_one_unit(out, benchmark + " / " + field);
   return out;
 }
 

@@ -19,6 +19,9 @@ struct HistoryPoint {
   std::string machine;
 };
 
+/// Times converted to the newest point's unit (InputError, naming `what`, when a time and a non-time are mixed).
+void to_one_unit(std::vector<HistoryPoint>& points, const std::string& what);
+
 class HistoryStore {
  public:
   using Access = StoreAccess;

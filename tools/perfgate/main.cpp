@@ -42,6 +42,7 @@ struct AllArgs {
   ProfileArgs profile;
   AbArgs ab;
   CommentArgs comment;
+  DashboardArgs dashboard;
   CalibrateArgs calibrate;
   CostArgs cost;
 };
@@ -69,6 +70,7 @@ int main(int argc, char** argv) {
       bind(app, a.profile, add_profile_command, run_profile),
       bind(app, a.ab, add_ab_command, run_ab),
       bind(app, a.comment, add_comment_command, run_comment),
+      bind(app, a.dashboard, add_dashboard_command, run_dashboard),
       bind(app, a.calibrate, add_calibrate_command, run_calibrate),
       bind(app, a.cost, add_cost_command, run_cost),
   };
