@@ -27,7 +27,8 @@ std::string context_of(const std::map<std::string, std::string>& context, const 
 }
 
 void add_trends(ReportData& data, const std::string& db) {
-  if (!std::filesystem::exists(db)) throw InputError("--history '" + db + "': no such file");
+  const bool file = db.rfind("git:", 0) != 0 && db.rfind("postgres", 0) != 0;
+  if (file && !std::filesystem::exists(db.rfind("sqlite:", 0) == 0 ? db.substr(7) : db)) throw InputError("--history '" + db + "': no such file");
   const HistoryStore store(db, HistoryStore::Access::read_only);
   std::set<std::pair<std::string, std::string>> wanted;
   for (const auto& c : data.checks)
@@ -70,7 +71,7 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& a) {
   cmd->add_option("--ablation", a.ablation, "results of the ablation suite (bar chart)");
   cmd->add_option("--images", a.images, "a folder of PNG images of one reconstruction (repeatable)");
   cmd->add_option("--ab", a.ab, "perfgate ab --json output: the A/B against the merge base, with accepted regressions");
-  cmd->add_option("--history", a.history, "history store (perfgate history) for trends and change points");
+  cmd->add_option("--history", a.history, "history store (as perfgate history --store takes) for trends and change points");
   cmd->add_flag("--png", a.png, "also render every plot as PNG with headless Chromium");
   return cmd;
 }

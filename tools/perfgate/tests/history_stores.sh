@@ -59,6 +59,20 @@ done
 "$perfgate" history show --store "git:$work/remote.git#moved" --benchmark BM_Other >show.txt
 diff -u show.reference show.txt >&2 || fail "the imported history differs"
 
+# A remote's name, from inside a checkout (as CI records): the checkout's index, work tree and refs are left as they
+# were (git's own tracking ref of the data branch aside), and the run lands in the remote's data branch.
+git clone -q "$work/remote.git" checkout 2>/dev/null
+git -C checkout -c user.name=t -c user.email=t@t.example commit -q --allow-empty -m "a project's commit"
+echo "work in progress" >checkout/file.txt
+git -C checkout add file.txt
+state() { git -C checkout status --porcelain; git -C checkout for-each-ref | grep -v 'refs/remotes/origin/perfgate-history' || true; }
+before=$(state)
+(cd checkout && "$perfgate" history record --store git:origin#perfgate-history --results ../run20.json --commit c0ffee21 >/dev/null)
+after=$(state)
+[[ $before == "$after" ]] || fail "recording from a checkout changed it: $before / $after"
+"$perfgate" history export --store "git:$work/remote.git#perfgate-history" --out from-checkout.json >/dev/null
+[[ $(jq '.runs | length' from-checkout.json) == 21 ]] || fail "the run recorded from a checkout is not in the data branch"
+
 # Refusals and an unreachable store.
 expect() {
   local code=$1
@@ -78,4 +92,4 @@ expect 2 history import --store "$work/history.db" --in run1.json
 if [[ -n $pg ]]; then
   expect 5 history show --store "postgresql:host=$work/pg port=1 user=perfgate dbname=postgres"
 fi
-echo "history_stores: ${#stores[@]} stores, the same runs, show and export; export/import moves a history; refusals one line each"
+echo "history_stores: ${#stores[@]} stores, the same runs, show and export; export/import moves a history; a checkout's remote used and left as it was; refusals one line each"
