@@ -91,10 +91,11 @@ int run_history(const HistoryArgs& a) {
     }
     run.recorded_at = a.date.empty() ? utc_now() : a.date;
     run.machine = ctx.count("machine") != 0 ? ctx.at("machine") : ctx.count("cpu_model") != 0 ? ctx.at("cpu_model") : "";
-    HistoryStore::check_recordable(results);  // before the store is opened: a refused record creates no file
+    const auto recorded = history_run_of(run, results);  // before the store is opened: a refused record creates nothing
     HistoryStore store(a.db, HistoryStore::Access::create);
-    const auto stored = store.record(run, results);
-    std::cout << "recorded " << stored << " metrics of commit " << one_line(run.commit) << " on " << one_line(run.branch) << " in " << one_line(a.db) << '\n';
+    store.append(recorded);
+    const auto stored = recorded.metrics.size();
+    std::cout << "recorded " << stored << " metrics of commit " << one_line(run.commit) << " on " << one_line(run.branch) << " in " << one_line(store.name()) << '\n';
     return 0;
   }
   if (a.action == "export") {
@@ -112,19 +113,20 @@ int run_history(const HistoryArgs& a) {
     if (!doc.is_object() || doc.value("format", std::string()) != "perfgate-history" || !doc.contains("runs") || !doc.at("runs").is_array()) {
       throw InputError("history import: " + a.in + " is not what history export writes (format perfgate-history)");
     }
-    std::vector<HistoryRun> incoming;  // every run read before the store is touched: a bad file imports nothing
+    const auto version = doc.contains("version") ? exact_int64(doc.at("version")) : std::nullopt;
+    if (version != 1) throw InputError("history import: " + a.in + " is a perfgate-history of another version than 1");
+    std::vector<HistoryRun> incoming;  // every run read before the store is touched, and added in one step: a bad file imports nothing
     for (size_t i = 0; i < doc.at("runs").size(); ++i) incoming.push_back(parse_history_run(doc.at("runs")[i], a.in + " run " + std::to_string(i)));
     HistoryStore store(a.db, HistoryStore::Access::create);
     // A run already in the store (same commit, branch, time and machine) is not added twice: importing is repeatable.
     std::set<std::tuple<std::string, std::string, std::string, std::string>> present;
     for (const auto& run : store.runs()) present.emplace(run.info.commit, run.info.branch, run.info.recorded_at, run.info.machine);
-    size_t added = 0;
+    std::vector<HistoryRun> added;
     for (const auto& run : incoming) {
-      if (!present.emplace(run.info.commit, run.info.branch, run.info.recorded_at, run.info.machine).second) continue;
-      store.append(run);
-      ++added;
+      if (present.emplace(run.info.commit, run.info.branch, run.info.recorded_at, run.info.machine).second) added.push_back(run);
     }
-    std::cout << "imported " << added << " runs into " << one_line(store.name()) << " (" << incoming.size() - added << " already there)\n";
+    if (!added.empty()) store.append_all(added);
+    std::cout << "imported " << added.size() << " runs into " << one_line(store.name()) << " (" << incoming.size() - added.size() << " already there)\n";
     return 0;
   }
   const HistoryStore store(a.db, HistoryStore::Access::read_only);
@@ -146,7 +148,7 @@ int run_history(const HistoryArgs& a) {
     }
   }
   if (shown == 0) throw InputError("history show: no runs of field '" + a.field + "'" + (a.benchmark.empty() ? "" : " of " + a.benchmark) +
-                                   " on branch '" + a.branch + "' in " + a.db);
+                                   " on branch '" + a.branch + "' in " + store.name());
   return 0;
 }
 

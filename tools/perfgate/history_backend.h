@@ -23,9 +23,9 @@ enum class StoreAccess { read_only, create };
 class HistoryBackend {
  public:
   virtual ~HistoryBackend() = default;
-  /// Appends one run: afterwards it is there whole, or (on an exception) not at all. Concurrent appends from other
+  /// Appends runs in one step: afterwards they are all there, or (on an exception) none. Concurrent appends from other
   /// processes and machines are never lost.
-  virtual void append(const HistoryRun& run) = 0;
+  virtual void append(const std::vector<HistoryRun>& runs) = 0;
   /// Every run, in the order the store keeps them (the order of appending).
   virtual std::vector<HistoryRun> runs() const = 0;
   /// The store as a user named it, for messages.
@@ -36,8 +36,9 @@ class HistoryBackend {
 ///   PATH or sqlite:PATH                    a SQLite file (created on first record)
 ///   git:REMOTE#BRANCH                      a data branch: one file per run, pushed to REMOTE (a remote's name in the
 ///                                          repository around the working folder, a path or a URL)
-///   postgresql://... or postgresql:CONNINFO  a PostgreSQL database (libpq's connection string)
-/// Throws InputError for a malformed specification, or a store kind this perfgate was built without.
+///   postgresql://..., postgres://... or postgresql:CONNINFO   a PostgreSQL database (libpq's connection string)
+/// Throws InputError for a malformed specification, an unknown KIND: prefix (a mistyped kind never becomes a file of
+/// that name), or a store kind this perfgate was built without.
 std::unique_ptr<HistoryBackend> open_history_backend(const std::string& spec, StoreAccess access);
 
 }  // namespace perfgate

@@ -1,30 +1,30 @@
 #include "history_git.h"
 
+#include "atomic_write.h"
 #include "error.h"
 #include "git.h"
 #include "json_input.h"
 #include "one_line.h"
 #include "process.h"
 #include "read_file.h"
-#include "atomic_write.h"
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <thread>
 
 namespace perfgate {
 namespace {
 
 constexpr double kGitSeconds = 300.0;  // a fetch or push of a large history over a slow network
-
-bool valid_branch(const std::string& b) {
-  if (b.empty() || b.size() > 200 || b.front() == '-' || b.front() == '/' || b.back() == '/' || b.find("..") != std::string::npos) return false;
-  return b.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-") == std::string::npos;
-}
+constexpr size_t kBatchBytes = 16 << 20;  // objects read per `git cat-file --batch`, within what run_process keeps
 
 std::string random_hex(size_t digits) {
   static std::mt19937_64 rng(std::random_device{}() ^ (static_cast<uint64_t>(::getpid()) << 32) ^
@@ -36,40 +36,64 @@ std::string random_hex(size_t digits) {
 }
 
 // A file name that sorts in the order of appending (UTC time to the microsecond), unique by its random tail.
-std::string run_file_name() {
+std::string run_file_name(size_t sequence) {
   const auto now = std::chrono::system_clock::now();
-  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count();
+  const long long micros = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count();
   const std::time_t seconds = static_cast<std::time_t>(micros / 1000000);
   std::tm utc{};
   gmtime_r(&seconds, &utc);
   char stamp[128];
-  std::snprintf(stamp, sizeof stamp, "runs/%04d/%02d/%04d%02d%02dT%02d%02d%02d.%06lldZ-", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_year + 1900,
-                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<long long>(micros % 1000000 + (micros < 0 ? 1000000 : 0)));
+  std::snprintf(stamp, sizeof stamp, "runs/%04d/%02d/%04d%02d%02dT%02d%02d%02d.%06lldZ-%06zu-", utc.tm_year + 1900, utc.tm_mon + 1,
+                utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, micros % 1000000, sequence);
   return stamp + random_hex(12) + ".json";
 }
 
-bool push_lost_a_race(const std::string& output) {
-  for (const char* sign : {"non-fast-forward", "fetch first", "cannot lock ref", "failed to update ref", "failed to lock",
-                           "reference already exists", "stale info", "Unable to create", "index.lock"}) {
-    if (output.find(sign) != std::string::npos) return true;
-  }
-  return false;
+bool is_object_id(const std::string& text) {
+  return (text.size() == 40 || text.size() == 64) && text.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+// The last line of git's output (its answer; anything before it is not what was asked).
+std::string last_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  const auto newline = text.rfind('\n');
+  return newline == std::string::npos ? text : text.substr(newline + 1);
+}
+
+// Every git perfgate runs here: no repository chosen by the environment, no transport that runs commands, no
+// automatic housekeeping, no prompt.
+ProcessOptions git_options(std::vector<std::string> env) {
+  ProcessOptions options;
+  options.unset = repository_selector_variables();
+  options.unset.insert(options.unset.end(), {"GIT_ALLOW_PROTOCOL", "GIT_PROTOCOL_FROM_USER"});
+  env.insert(env.end(), {"LC_ALL=C", "GIT_TERMINAL_PROMPT=0"});
+  options.env = env;
+  options.timeout_seconds = kGitSeconds;
+  return options;
+}
+
+std::vector<std::string> git_command(const std::string& repository, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"git", "-C", repository, "-c", "protocol.ext.allow=never", "-c", "gc.auto=0", "-c", "maintenance.auto=false"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
 }
 
 }  // namespace
 
 GitHistory::GitHistory(const std::string& remote, const std::string& branch, StoreAccess access)
     : remote_(remote), branch_(branch), access_(access), scratch_(std::make_unique<TemporaryFolder>("history")) {
-  if (remote.empty() || remote.front() == '-') throw InputError("history git:" + one_line(remote) + "#...: not a remote, path or URL");
-  if (!valid_branch(branch)) throw InputError("history git:...#" + one_line(branch) + ": not a branch name (letters, digits, . _ / -)");
+  if (remote.empty() || remote.front() == '-' || remote.rfind("ext::", 0) == 0) {
+    throw InputError("history git:" + one_line(remote) + "#...: not a remote, path or URL (git's ext:: transport is not used)");
+  }
+  // A branch name as git itself accepts it, given as a branch (not HEAD, not a full ref name).
+  ProcessOptions quiet = git_options({});
+  quiet.standard_error = StandardError::discard;
+  const auto format = run_process({"git", "check-ref-format", "refs/heads/" + branch}, quiet);
+  if (branch.empty() || branch == "HEAD" || branch.rfind("refs/", 0) == 0 || branch.front() == '-' || format.status != 0) {
+    throw InputError("history git:...#" + one_line(branch) + ": not a branch name git accepts (e.g. perfgate-history)");
+  }
   ref_prefix_ = "refs/perfgate-history/" + std::to_string(::getpid()) + "-" + random_hex(8);
   // A remote's name is resolved where the user works, so that its URL and credentials are the checkout's.
-  ProcessOptions quiet;
-  quiet.unset = repository_selector_variables();
-  quiet.standard_error = StandardError::discard;
-  quiet.timeout_seconds = 60.0;
-  const auto is_remote = run_process({"git", "remote", "get-url", "--", remote}, quiet);
-  if (is_remote.status == 0) {
+  if (run_process({"git", "remote", "get-url", "--", remote}, quiet).status == 0) {
     repository_ = repository_root(".");
   } else {
     repository_ = scratch_->path().string();
@@ -80,115 +104,201 @@ GitHistory::GitHistory(const std::string& remote, const std::string& branch, Sto
   }
 }
 
-std::string GitHistory::git(const std::vector<std::string>& args, const std::string& what, const std::vector<std::string>& env) const {
-  std::vector<std::string> argv = {"git", "-C", repository_.empty() ? std::string(".") : repository_, "-c", "gc.auto=0", "-c", "maintenance.auto=false"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  ProcessOptions options;
-  options.unset = repository_selector_variables();
-  options.env = env;
-  options.env.push_back("LC_ALL=C");
-  options.standard_error = StandardError::merge;
-  options.timeout_seconds = kGitSeconds;
-  const auto r = run_process(argv, options);
-  if (r.timed_out) throw StoreUnavailable("history " + name() + ": git could not " + what + " within " + std::to_string(static_cast<int>(kGitSeconds)) + " s");
-  if (r.status != 0) throw StoreUnavailable("history " + name() + ": git could not " + what + ": " + one_line(output_tail(r.output, 300)));
-  auto out = r.output;
+GitHistory::~GitHistory() {
+  if (scratch_repository_) return;  // the scratch repository goes with its folder
+  // Private refs left by a failure in the user's repository are removed.
+  try {
+    const auto listed = run_process(git_command(repository_, {"for-each-ref", "--format=%(refname)", ref_prefix_}), git_options({}));
+    std::istringstream refs(listed.output);
+    for (std::string ref; std::getline(refs, ref);) {
+      if (ref.rfind(ref_prefix_ + "/", 0) == 0) run_process(git_command(repository_, {"update-ref", "-d", ref}), git_options({}));
+    }
+  } catch (...) {
+  }
+}
+
+std::string GitHistory::name() const {
+  // A URL's credentials (https://user:token@host/...) are git's to use, never perfgate's to print.
+  std::string shown = remote_;
+  const auto scheme = shown.find("://");
+  if (scheme != std::string::npos) {
+    const auto at = shown.find('@', scheme + 3);
+    const auto slash = shown.find('/', scheme + 3);
+    if (at != std::string::npos && (slash == std::string::npos || at < slash)) shown = shown.substr(0, scheme + 3) + shown.substr(at + 1);
+  }
+  return one_line("git:" + shown + "#" + branch_);
+}
+
+std::string GitHistory::git(const std::vector<std::string>& args, const std::string& what, const std::vector<std::string>& env,
+                            const std::string& input) const {
+  auto out = git_raw(args, what, env, input);
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
   return out;
 }
 
-bool GitHistory::fetch(const std::string& ref) const {
-  std::vector<std::string> argv = {"git", "-C", repository_, "-c", "gc.auto=0", "-c", "maintenance.auto=false", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head"};
+std::string GitHistory::git_raw(const std::vector<std::string>& args, const std::string& what, const std::vector<std::string>& env,
+                                const std::string& input) const {
+  auto options = git_options(env);
+  options.standard_error_file = (scratch_->path() / "git-stderr.txt").string();
+  options.standard_input = input;
+  const auto r = run_process(git_command(repository_, args), options);
+  if (r.timed_out) throw StoreUnavailable("history " + name() + ": git could not " + what + " within " + std::to_string(static_cast<int>(kGitSeconds)) + " s");
+  if (r.status != 0) {
+    std::string why;
+    try {
+      why = read_whole_file(options.standard_error_file, "git's messages");
+    } catch (const InputError&) {
+    }
+    throw StoreUnavailable("history " + name() + ": git could not " + what + ": " + output_tail(why.empty() ? r.output : why, 300));
+  }
+  return r.output;
+}
+
+std::string GitHistory::fetch(const std::string& ref) const {
+  std::vector<std::string> args = {"fetch", "--quiet", "--no-tags", "--no-write-fetch-head"};
   // The scratch repository needs the tip only (its tree, and the commit as the next one's parent): a shallow fetch keeps
   // each append's transfer small however long the history. A user's repository is never made shallow.
-  if (scratch_repository_) argv.push_back("--depth=1");
-  argv.insert(argv.end(), {"--", remote_, "+refs/heads/" + branch_ + ":" + ref});
-  ProcessOptions options;
-  options.unset = repository_selector_variables();
-  options.env = {"LC_ALL=C", "GIT_TERMINAL_PROMPT=0"};
+  if (scratch_repository_) args.push_back("--depth=1");
+  args.insert(args.end(), {"--", remote_, "+refs/heads/" + branch_ + ":" + ref});
+  auto options = git_options({});
   options.standard_error = StandardError::merge;
-  options.timeout_seconds = kGitSeconds;
-  const auto r = run_process(argv, options);
-  if (r.status == 0) return true;
-  if (r.output.find("couldn't find remote ref") != std::string::npos) return false;
+  const auto r = run_process(git_command(repository_, args), options);
   if (r.timed_out) throw StoreUnavailable("history " + name() + ": fetching did not finish within " + std::to_string(static_cast<int>(kGitSeconds)) + " s");
-  if (r.output.find("does not appear to be a git repository") != std::string::npos || r.output.find("not a git repository") != std::string::npos) {
-    throw InputError("history " + name() + ": '" + remote_ + "' is not a git repository or remote");
+  if (r.status != 0) {
+    if (r.output.find("couldn't find remote ref") != std::string::npos) return "";
+    if (r.output.find("does not appear to be a git repository") != std::string::npos || r.output.find("not a git repository") != std::string::npos) {
+      throw InputError("history " + name() + ": not a git repository or remote");
+    }
+    if (r.output.find("transport") != std::string::npos && r.output.find("not allowed") != std::string::npos) {
+      throw InputError("history " + name() + ": " + output_tail(r.output, 200));
+    }
+    throw StoreUnavailable("history " + name() + ": cannot fetch: " + output_tail(r.output, 300));
   }
-  throw StoreUnavailable("history " + name() + ": cannot fetch: " + one_line(output_tail(r.output, 300)));
+  const std::string tip = last_line(git({"rev-parse", "--verify", "--quiet", ref + "^{commit}"}, "read the branch's tip"));
+  if (!is_object_id(tip)) throw StoreUnavailable("history " + name() + ": the branch's tip is not a commit");
+  return tip;
 }
 
 std::vector<HistoryRun> GitHistory::runs() const {
   const std::string ref = ref_prefix_ + "/read";
-  if (!fetch(ref)) {
+  if (fetch(ref).empty()) {
     if (access_ == StoreAccess::read_only) throw InputError("history " + name() + ": no such branch, no runs recorded");
     return {};
   }
-  const auto index = (scratch_->path() / "read.index").string();
-  const auto files = scratch_->path() / ("read-" + random_hex(8));
-  git({"read-tree", ref}, "read the branch", {"GIT_INDEX_FILE=" + index});
-  std::filesystem::create_directories(files);  // git checks the work tree out only into a folder that exists
-  git({"--work-tree=" + files.string(), "checkout-index", "--all", "--force", "--prefix=" + files.string() + "/"}, "check the runs out",
-      {"GIT_INDEX_FILE=" + index});
+  // The tree's entries under runs/: mode, type, object, size and path (NUL-separated, any name). Only regular files
+  // named *.json are runs; a link, a submodule or anything else in the branch is not read.
+  const std::string listing = git({"ls-tree", "-r", "-l", "-z", "--full-tree", ref, "--", "runs/"}, "list the runs");
   git({"update-ref", "-d", ref}, "remove a private ref");
-  std::vector<std::string> names;
-  if (std::filesystem::exists(files / "runs")) {
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(files / "runs")) {
-      if (entry.is_regular_file() && entry.path().extension() == ".json") names.push_back(entry.path().string());
-    }
+  struct Entry {
+    std::string object, path;
+    size_t size = 0;
+  };
+  std::vector<Entry> entries;
+  std::istringstream records(listing);
+  for (std::string record; std::getline(records, record, '\0');) {
+    const auto tab = record.find('\t');
+    if (tab == std::string::npos) continue;
+    std::istringstream fields(record.substr(0, tab));
+    std::string mode, type, object, size;
+    fields >> mode >> type >> object >> size;
+    const std::string path = record.substr(tab + 1);
+    if (mode != "100644" || type != "blob" || path.size() < 5 || path.compare(path.size() - 5, 5, ".json") != 0) continue;
+    const auto bytes = static_cast<size_t>(std::strtoull(size.c_str(), nullptr, 10));
+    if (bytes > kMaxRunFileBytes) throw InputError("history " + name() + ":" + one_line(path) + ": larger than a run file (" + std::to_string(bytes) + " bytes)");
+    entries.push_back({object, path, bytes});
   }
-  std::sort(names.begin(), names.end());  // the order of appending (names start with the time of the append)
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.path < b.path; });  // the order of appending
   std::vector<HistoryRun> out;
-  for (const auto& file : names) {
-    const auto shown = name() + ":" + std::filesystem::relative(file, files).string();
-    out.push_back(parse_history_run(parse_json_input(read_whole_file(file, "history run"), shown), shown));
+  for (size_t first = 0; first < entries.size();) {
+    size_t last = first, bytes = 0;
+    std::string wanted;
+    while (last < entries.size() && (last == first || bytes + entries[last].size <= kBatchBytes)) {
+      wanted += entries[last].object + "\n";
+      bytes += entries[last].size;
+      ++last;
+    }
+    const auto list = (scratch_->path() / "objects.txt").string();
+    write_file_atomically(list, wanted);
+    const std::string batch = git_raw({"cat-file", "--batch"}, "read the runs", {}, list);
+    size_t at = 0;
+    for (size_t i = first; i < last; ++i) {
+      const auto header_end = batch.find('\n', at);
+      if (header_end == std::string::npos) throw StoreUnavailable("history " + name() + ": git's answer for the runs was cut short");
+      std::istringstream header(batch.substr(at, header_end - at));
+      std::string object, type;
+      size_t size = 0;
+      header >> object >> type >> size;
+      if (object != entries[i].object || type != "blob" || header_end + 1 + size > batch.size()) {
+        throw StoreUnavailable("history " + name() + ": git's answer for the runs does not match what it listed: ");
+      }
+      const std::string shown = name() + ":" + entries[i].path;
+      out.push_back(parse_history_run(parse_json_input(batch.substr(header_end + 1, size), shown), shown));
+      at = header_end + 1 + size + 1;
+    }
+    first = last;
   }
-  std::filesystem::remove_all(files);
   return out;
 }
 
-void GitHistory::append(const HistoryRun& run) {
-  const std::string file = run_file_name();
-  const auto blob_file = scratch_->path() / "run.json";
-  write_file_atomically(blob_file.string(), history_run_json(run).dump() + "\n");
-  const std::string blob = git({"hash-object", "-w", "--", blob_file.string()}, "store the run");
+void GitHistory::append(const std::vector<HistoryRun>& runs) {
+  if (runs.empty()) return;
+  // The files' objects, written once: each attempt only builds a tree and a commit on the tip it fetched.
+  std::vector<std::pair<std::string, std::string>> files;  // (path, object)
+  std::string paths;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const auto file = scratch_->path() / ("run-" + std::to_string(i) + ".json");
+    write_file_atomically(file.string(), history_run_json(runs[i]).dump() + "\n");
+    paths += file.string() + "\n";
+  }
+  const auto path_list = (scratch_->path() / "paths.txt").string();
+  write_file_atomically(path_list, paths);
+  std::istringstream objects(git({"hash-object", "-w", "--stdin-paths"}, "store the runs", {}, path_list));
+  for (size_t i = 0; i < runs.size(); ++i) {
+    std::string object;
+    if (!std::getline(objects, object) || !is_object_id(object)) throw StoreUnavailable("history " + name() + ": git did not store a run");
+    files.emplace_back(run_file_name(i), object);
+  }
+  std::string index_info;
+  for (const auto& [path, object] : files) index_info += "100644 " + object + "\t" + path + "\n";
+  const auto info_file = (scratch_->path() / "index-info.txt").string();
+  write_file_atomically(info_file, index_info);
+
   const std::vector<std::string> identity = {"GIT_AUTHOR_NAME=perfgate", "GIT_AUTHOR_EMAIL=perfgate@localhost", "GIT_COMMITTER_NAME=perfgate",
                                              "GIT_COMMITTER_EMAIL=perfgate@localhost"};
   const auto index = (scratch_->path() / "append.index").string();
   const std::string ref = ref_prefix_ + "/append";
+  const std::string message = "perfgate history: " + std::to_string(runs.size()) + (runs.size() == 1 ? " run" : " runs");
   std::mt19937 rng(std::random_device{}());
-  std::string last_refusal;
+  std::string tip = fetch(ref);
   for (int attempt = 1; attempt <= kGitAttempts; ++attempt) {
     std::filesystem::remove(index);
-    const bool has_tip = fetch(ref);
-    if (has_tip) git({"read-tree", ref}, "read the branch", {"GIT_INDEX_FILE=" + index});
-    git({"update-index", "--add", "--cacheinfo", "100644," + blob + "," + file}, "add the run", {"GIT_INDEX_FILE=" + index});
-    const std::string tree = git({"write-tree"}, "write the tree", {"GIT_INDEX_FILE=" + index});
-    std::vector<std::string> commit_args = {"commit-tree", tree, "-m", "perfgate history: " + run.info.commit.substr(0, 12) + " on " + run.info.branch};
-    if (has_tip) commit_args.insert(commit_args.end(), {"-p", ref});
-    const std::string commit = git(commit_args, "commit the run", identity);
-    ProcessOptions options;
-    options.unset = repository_selector_variables();
-    options.env = {"LC_ALL=C", "GIT_TERMINAL_PROMPT=0"};
+    const std::vector<std::string> with_index = {"GIT_INDEX_FILE=" + index};
+    if (!tip.empty()) git({"read-tree", tip}, "read the branch", with_index);
+    git({"update-index", "--add", "--index-info"}, "add the runs", with_index, info_file);
+    const std::string tree = last_line(git({"write-tree"}, "write the tree", with_index));
+    std::vector<std::string> commit_args = {"commit-tree", tree, "-m", message};
+    if (!tip.empty()) commit_args.insert(commit_args.end(), {"-p", tip});
+    const std::string commit = last_line(git(commit_args, "commit the runs", identity));
+    if (!is_object_id(tree) || !is_object_id(commit)) throw StoreUnavailable("history " + name() + ": git did not commit the runs");
+    // Never forced, never through the checkout's hooks: a push that is not a fast-forward means another run landed first.
+    auto options = git_options({});
     options.standard_error = StandardError::merge;
-    options.timeout_seconds = kGitSeconds;
-    // Never forced: a push that is not a fast-forward means another run landed first, and this one is redone on top.
-    const auto pushed = run_process({"git", "-C", repository_, "-c", "gc.auto=0", "-c", "maintenance.auto=false", "push", "--quiet", "--", remote_, commit + ":refs/heads/" + branch_}, options);
+    const auto pushed = run_process(git_command(repository_, {"push", "--quiet", "--no-verify", "--", remote_, commit + ":refs/heads/" + branch_}), options);
     if (pushed.status == 0) {
       git({"update-ref", "-d", ref}, "remove a private ref");
       return;
     }
-    if (!push_lost_a_race(pushed.output)) {
-      throw StoreUnavailable("history " + name() + ": cannot push: " + one_line(output_tail(pushed.output, 300)));
-    }
-    last_refusal = output_tail(pushed.output, 200);
-    // Another run landed first: wait a random while that doubles with each lost race (up to 2 s), so that many runners
-    // pushing at once spread out instead of all losing again; then commit again on the new tip.
+    if (pushed.timed_out) throw StoreUnavailable("history " + name() + ": pushing did not finish within " + std::to_string(static_cast<int>(kGitSeconds)) + " s");
+    // A lost race moves the tip; a refusal that leaves it where it was (a hook, a protected branch, a name that
+    // clashes with another ref) is not a race, and no retry would help.
+    const std::string moved = fetch(ref);
+    if (moved == tip) throw StoreUnavailable("history " + name() + ": the push was refused: " + output_tail(pushed.output, 300));
+    tip = moved;
     const int ceiling_ms = 25 << std::min(attempt - 1, 6);
     std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, ceiling_ms)(rng)));
   }
-  throw StoreUnavailable("history " + name() + ": the branch kept moving; " + std::to_string(kGitAttempts) + " pushes lost the race (last: " +
-                         one_line(last_refusal) + "); nothing was recorded, run it again");
+  throw StoreUnavailable("history " + name() + ": the branch kept moving; " + std::to_string(kGitAttempts) +
+                         " pushes lost the race; nothing was recorded, run it again");
 }
 
 }  // namespace perfgate

@@ -45,9 +45,8 @@ class PostgresHistory : public HistoryBackend {
     char* error = nullptr;
     PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error);
     if (options == nullptr) {
-      const std::string why = error != nullptr ? error : "not a connection string";
-      PQfreemem(error);
-      throw InputError("history " + shown_ + ": " + one_line(why));
+      PQfreemem(error);  // libpq's message repeats the string's tokens, a password among them: not shown
+      throw InputError("history postgresql: not a connection string libpq reads (a URI postgresql://user@host:port/db or key=value pairs)");
     }
     PQconninfoFree(options);
     connection_ = PQconnectdb(conninfo.c_str());
@@ -84,19 +83,21 @@ class PostgresHistory : public HistoryBackend {
   PostgresHistory(const PostgresHistory&) = delete;
   PostgresHistory& operator=(const PostgresHistory&) = delete;
 
-  void append(const HistoryRun& run) override {
+  void append(const std::vector<HistoryRun>& runs) override {
     exec("BEGIN");
     try {
-      const std::vector<std::string> run_values = {run.info.commit, run.info.branch, run.info.recorded_at, run.info.machine};
-      Result inserted(params("INSERT INTO perfgate_runs(commit_sha, branch, recorded_at, machine) VALUES($1, $2, $3, $4) RETURNING id", run_values));
-      check(inserted.r, "record the run");
-      const std::string id = PQgetvalue(inserted.r, 0, 0);
-      for (const auto& m : run.metrics) {
-        char value[64];
-        std::snprintf(value, sizeof value, "%.17g", m.value);
-        Result row(params("INSERT INTO perfgate_measurements(run_id, suite, benchmark, field, unit, value, samples) VALUES($1, $2, $3, $4, $5, $6, $7)",
-                          {id, m.suite, m.benchmark, m.field, m.unit, value, std::to_string(m.samples)}));
-        check(row.r, "record a measurement");
+      for (const auto& run : runs) {
+        const std::vector<std::string> run_values = {run.info.commit, run.info.branch, run.info.recorded_at, run.info.machine};
+        Result inserted(params("INSERT INTO perfgate_runs(commit_sha, branch, recorded_at, machine) VALUES($1, $2, $3, $4) RETURNING id", run_values));
+        check(inserted.r, "record the run");
+        const std::string id = PQgetvalue(inserted.r, 0, 0);
+        for (const auto& m : run.metrics) {
+          char value[64];
+          std::snprintf(value, sizeof value, "%.17g", m.value);
+          Result row(params("INSERT INTO perfgate_measurements(run_id, suite, benchmark, field, unit, value, samples) VALUES($1, $2, $3, $4, $5, $6, $7)",
+                            {id, m.suite, m.benchmark, m.field, m.unit, value, std::to_string(m.samples)}));
+          check(row.r, "record a measurement");
+        }
       }
       exec("COMMIT");
     } catch (...) {
@@ -128,21 +129,22 @@ class PostgresHistory : public HistoryBackend {
   std::string name() const override { return shown_; }
 
  private:
-  // The connection string as shown in messages: a password never.
+  // The connection as shown in messages: who, where and which database, from libpq's own reading of the string, so
+  // that no spelling of a password (or of anything else) is ever printed.
   static std::string shown_name(const std::string& conninfo) {
-    std::string shown = "postgresql:" + conninfo;
-    const auto at = conninfo.find('@');
-    const auto scheme = conninfo.find("://");
-    if (scheme != std::string::npos && at != std::string::npos) {
-      const auto colon = conninfo.find(':', scheme + 3);
-      shown = colon != std::string::npos && colon < at ? conninfo.substr(0, colon) + ":***" + conninfo.substr(at) : conninfo;
+    PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), nullptr);
+    if (options == nullptr) return "postgresql:(a connection string libpq cannot read)";
+    std::string user, host, port, dbname;
+    for (auto* o = options; o->keyword != nullptr; ++o) {
+      const std::string key = o->keyword;
+      const std::string value = o->val != nullptr ? o->val : "";
+      if (key == "user") user = value;
+      else if (key == "host" || (key == "hostaddr" && host.empty())) host = value;
+      else if (key == "port") port = value;
+      else if (key == "dbname") dbname = value;
     }
-    const auto password = shown.find("password=");
-    if (password != std::string::npos) {
-      const auto end = shown.find(' ', password);
-      shown = shown.substr(0, password) + "password=***" + (end == std::string::npos ? std::string() : shown.substr(end));
-    }
-    return one_line(shown);
+    PQconninfoFree(options);
+    return one_line("postgresql://" + (user.empty() ? "" : user + "@") + host + (port.empty() ? "" : ":" + port) + "/" + dbname);
   }
 
   PGresult* params(const std::string& sql, const std::vector<std::string>& values) const {

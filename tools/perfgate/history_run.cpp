@@ -3,11 +3,14 @@
 #include "compare.h"
 #include "error.h"
 #include "json_input.h"
+#include "one_line.h"
 #include "time_units.h"
+#include "utf8_text.h"
 
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 
 namespace perfgate {
 namespace {
@@ -17,6 +20,28 @@ constexpr int kRunFormatVersion = 1;
 std::string text_of(const nlohmann::json& o, const std::string& key, const std::string& source) {
   if (!o.is_object() || !o.contains(key) || !o.at(key).is_string()) throw InputError(source + ": not a history run: no text '" + key + "'");
   return o.at(key).get<std::string>();
+}
+
+// Every store keeps the same text: valid UTF-8 without NUL (PostgreSQL's text holds nothing else, and a name a store
+// cannot hold is refused rather than kept altered).
+void require_text(const std::string& text, const std::string& what, const std::string& source) {
+  bool valid = text.find('\0') == std::string::npos;
+  if (valid) for_each_code_point(text, [&valid](uint32_t, int invalid_byte) { valid = valid && invalid_byte < 0; });
+  if (!valid) throw InputError(source + ": " + what + " '" + one_line(text) + "' is not valid UTF-8 text without NUL, which a history keeps");
+}
+
+void require_texts(const HistoryRun& run, const std::string& source) {
+  require_text(run.info.commit, "the commit", source);
+  require_text(run.info.branch, "the branch", source);
+  require_text(run.info.recorded_at, "the date", source);
+  require_text(run.info.machine, "the machine", source);
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& m : run.metrics) {
+    for (const auto* t : {&m.suite, &m.benchmark, &m.field, &m.unit}) require_text(*t, "a name", source);
+    if (!seen.emplace(m.benchmark, m.field).second) {
+      throw InputError(source + ": " + one_line(m.benchmark) + " / " + one_line(m.field) + " appears twice in one run");
+    }
+  }
 }
 
 }  // namespace
@@ -56,6 +81,7 @@ HistoryRun history_run_of(const RunInfo& info, const std::vector<Results>& resul
   for (const auto& [key, slot] : slots) {
     run.metrics.push_back({slot.suite, key.first, key.second, slot.unit, median(slot.values), static_cast<int64_t>(slot.values.size())});
   }
+  require_texts(run, "history");
   return run;
 }
 
@@ -89,6 +115,7 @@ HistoryRun parse_history_run(const nlohmann::json& doc, const std::string& sourc
     metric.samples = *samples;
     run.metrics.push_back(metric);
   }
+  require_texts(run, source);
   return run;
 }
 

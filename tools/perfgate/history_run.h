@@ -1,7 +1,8 @@
 #pragma once
 // One recorded run as every history store keeps it: who (commit, branch, machine), when, and the median of each
 // (benchmark, field) over the run's results files. The stores only append and read these; the queries
-// (history_queries.h) and change points work on them alike, whatever the store.
+// (history_store.h) and change points work on them alike, whatever the store. Every text is valid UTF-8 without NUL,
+// and each (benchmark, field) appears once per run: what every store can keep.
 #include "results.h"
 
 #include <nlohmann/json.hpp>
@@ -38,7 +39,7 @@ HistoryRun history_run_of(const RunInfo& info, const std::vector<Results>& resul
 
 /// One run as JSON (format "perfgate-history-run", version 1): the data branch's files and `history export`.
 nlohmann::json history_run_json(const HistoryRun& run);
-/// Reads it back; throws InputError naming `source` on anything else.
+/// Reads it back; throws InputError naming `source` on anything else (a text that is not UTF-8, a metric twice).
 HistoryRun parse_history_run(const nlohmann::json& doc, const std::string& source);
 
 }  // namespace perfgate

@@ -148,15 +148,17 @@ void SqliteHistory::execute(const std::string& sql) const {
   }
 }
 
-void SqliteHistory::append(const HistoryRun& run) {
+void SqliteHistory::append(const std::vector<HistoryRun>& runs) {
   execute("BEGIN IMMEDIATE");
   try {
-    Statement insert_run(db_, "INSERT INTO runs(commit_sha, branch, recorded_at, machine) VALUES(?, ?, ?, ?)", path_);
-    insert_run.bind(1, run.info.commit).bind(2, run.info.branch).bind(3, run.info.recorded_at).bind(4, run.info.machine).step();
-    const auto run_id = sqlite3_last_insert_rowid(db_);
-    for (const auto& m : run.metrics) {
-      Statement one(db_, "INSERT INTO measurements(run_id, benchmark, field, unit, value, samples, suite) VALUES(?, ?, ?, ?, ?, ?, ?)", path_);
-      one.bind_int(1, run_id).bind(2, m.benchmark).bind(3, m.field).bind(4, m.unit).bind(5, m.value).bind_int(6, m.samples).bind(7, m.suite).step();
+    for (const auto& run : runs) {
+      Statement insert_run(db_, "INSERT INTO runs(commit_sha, branch, recorded_at, machine) VALUES(?, ?, ?, ?)", path_);
+      insert_run.bind(1, run.info.commit).bind(2, run.info.branch).bind(3, run.info.recorded_at).bind(4, run.info.machine).step();
+      const auto run_id = sqlite3_last_insert_rowid(db_);
+      for (const auto& m : run.metrics) {
+        Statement one(db_, "INSERT INTO measurements(run_id, benchmark, field, unit, value, samples, suite) VALUES(?, ?, ?, ?, ?, ?, ?)", path_);
+        one.bind_int(1, run_id).bind(2, m.benchmark).bind(3, m.field).bind(4, m.unit).bind(5, m.value).bind_int(6, m.samples).bind(7, m.suite).step();
+      }
     }
     execute("COMMIT");
   } catch (...) {

@@ -1,6 +1,6 @@
 #pragma once
-// The history in one SQLite file: the embedded store for a laptop or a single runner. Appends are one IMMEDIATE
-// transaction each; a writer waits up to kSqliteBusySeconds for another to finish, then gives up with
+// The history in one SQLite file: the embedded store for a laptop or a single runner. Each append (one run, or an
+// import's many) is one IMMEDIATE transaction; a writer waits up to kSqliteBusySeconds for another to finish, then gives up with
 // StoreUnavailable.
 #include "history_backend.h"
 
@@ -20,7 +20,7 @@ class SqliteHistory : public HistoryBackend {
   SqliteHistory(const SqliteHistory&) = delete;
   SqliteHistory& operator=(const SqliteHistory&) = delete;
 
-  void append(const HistoryRun& run) override;
+  void append(const std::vector<HistoryRun>& runs) override;
   std::vector<HistoryRun> runs() const override;
   std::string name() const override { return path_; }
 

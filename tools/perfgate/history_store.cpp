@@ -29,8 +29,10 @@ size_t HistoryStore::record(const RunInfo& run, const std::vector<Results>& resu
   return recorded.metrics.size();
 }
 
-void HistoryStore::append(const HistoryRun& run) {
-  backend_->append(run);
+void HistoryStore::append(const HistoryRun& run) { append_all({run}); }
+
+void HistoryStore::append_all(const std::vector<HistoryRun>& runs) {
+  backend_->append(runs);
   runs_.reset();
 }
 

@@ -35,8 +35,10 @@ class HistoryStore {
 
   /// Appends one run with every (benchmark, field) median of `results`; returns the number of metrics stored.
   size_t record(const RunInfo& run, const std::vector<Results>& results);
-  /// Appends a run as it is (history import).
+  /// Appends a run as it is.
   void append(const HistoryRun& run);
+  /// Appends runs in one step: all of them, or none (history import).
+  void append_all(const std::vector<HistoryRun>& runs);
 
   /// Every run, in the order the store recorded them (read once, then kept until the next append).
   const std::vector<HistoryRun>& runs() const;

@@ -77,7 +77,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   }
   if (options.standard_error == StandardError::discard) {
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  } else if (options.standard_error == StandardError::inherit && !options.standard_error_file.empty()) {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, options.standard_error_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   }
+  if (!options.standard_input.empty()) posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, options.standard_input.c_str(), O_RDONLY, 0);
   if (!options.directory.empty()) posix_spawn_file_actions_addchdir_np(&actions, options.directory.c_str());
   std::vector<std::string> args = argv;
   auto env = environment_with(options.env, options.unset);

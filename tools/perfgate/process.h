@@ -24,6 +24,8 @@ struct ProcessOptions {
   /// the limit passes, so a hung benchmark or its children cannot hang perfgate.
   double timeout_seconds = 0.0;
   std::vector<std::string> unset;     ///< names removed from the child's environment
+  std::string standard_input;         ///< a file read as the child's standard input; "" keeps ours
+  std::string standard_error_file;    ///< with StandardError::inherit: a file (created, truncated) for the child's standard error
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});

@@ -92,4 +92,46 @@ expect 2 history import --store "$work/history.db" --in run1.json
 if [[ -n $pg ]]; then
   expect 5 history show --store "postgresql:host=$work/pg port=1 user=perfgate dbname=postgres"
 fi
+# Secrets in a specification are never printed; git's command-running transport is refused; a mistyped kind creates
+# nothing; a branch name git refuses is bad input.
+secret() {
+  local code=$1 secret=$2
+  shift 2
+  expect "$code" "$@"
+  ! grep -q "$secret" err.txt || fail "$*: the secret is in the message: $(cat err.txt)"
+}
+secret 5 SECRETPW1 history show --store "postgresql://u:SECRETPW1@/postgres?host=$work/nowhere"
+secret 5 SECRETPW2 history show --store "postgresql:host=$work/nowhere password = SECRETPW2"
+secret 2 SECRETPW3 history show --store "postgresql:host=$work/nowhere password='SECRETPW3"
+secret 5 TOKEN4 history record --store "git:https://u:TOKEN4@127.0.0.1:1/x.git#h" --results run1.json --commit c0ffee01
+expect 2 history show --store "git:ext::sh -c touch% $work/pwned#h"
+[[ ! -e $work/pwned ]] || fail "git's ext:: transport ran a command"
+expect 2 history record --store "gti:origin#perfgate-history" --results run1.json --commit c0ffee01
+[[ ! -e "gti:origin#perfgate-history" ]] || fail "a mistyped store kind created a file"
+for branch in 'a..b' HEAD 'x.lock' 'refs/heads/x' 'a//b'; do expect 2 history show --store "git:$work/remote.git#$branch"; done
+# A refusal that is no race (a branch name that clashes with the data branch) ends at once, not after 200 tries.
+start=$(date +%s)
+expect 5 history record --store "git:$work/remote.git#perfgate-history/x" --results run1.json --commit c0ffee01
+(( $(date +%s) - start < 60 )) || fail "a permanent push refusal was retried as a race"
+
+# What else a data branch may hold is not read: a link (to a file outside), a file outside runs/.
+git clone -q "$work/remote.git" tamper 2>/dev/null
+git -C tamper checkout -q perfgate-history
+ln -s /etc/passwd tamper/runs/link.json
+echo '{"not": "a run"}' >tamper/README.json
+git -C tamper add -A && git -C tamper -c user.name=t -c user.email=t@t.example commit -q -m tamper && git -C tamper push -q origin perfgate-history
+"$perfgate" history export --store "git:$work/remote.git#perfgate-history" --out tampered.json >/dev/null
+[[ $(jq '.runs | length' tampered.json) == 21 ]] || fail "a link or a file outside runs/ was read as a run"
+
+# An import with a bad run imports nothing, on every store.
+jq '.runs[5].metrics += [.runs[5].metrics[0]]' export.reference >duplicate.json
+for store in "${stores[@]}"; do
+  "$perfgate" history export --store "$store" --out before.json >/dev/null
+  jq '.runs |= map(.commit |= "0" + .)' export.reference >shifted.json  # new runs, so that none is skipped as present
+  jq '.runs[5].metrics += [.runs[5].metrics[0]]' shifted.json >bad-import.json
+  expect 2 history import --store "$store" --in bad-import.json
+  "$perfgate" history export --store "$store" --out after.json >/dev/null
+  cmp -s before.json after.json || fail "$store: a refused import left runs behind"
+done
+
 echo "history_stores: ${#stores[@]} stores, the same runs, show and export; export/import moves a history; a checkout's remote used and left as it was; refusals one line each"
