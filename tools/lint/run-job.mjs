@@ -80,9 +80,11 @@ const context = {
   github: {
     workspace: host, sha, run_id: String(process.pid), event_name: args.event, repository: `example/${name}`,
     base_ref: args.event === 'pull_request' ? 'main' : '', ref: 'refs/heads/main', action_path: '',
+    event: { repository: { fork: false }, ...(args.event === 'pull_request' ? { pull_request: { number: 1 } } : {}) },
   },
   runner: { workspace: join(work, 'host', 'home', 'runner', 'work', name), temp: join(work, 'host', 'temp'), tool_cache: '/opt/hostedtoolcache' },
   matrix: args.matrix,
+  needs: { test: { result: 'success' }, ab: { result: args.event === 'pull_request' ? 'success' : 'skipped' } },
   vars: {},
 };
 
@@ -90,6 +92,10 @@ const context = {
 function value(expr, scope) {
   expr = expr.trim();
   if (expr === '!cancelled()' || expr === 'always()' || expr === 'success()') return true;
+  // a || b, a && b (no parentheses in these workflows), then !a; '&&' binds tighter, as in GitHub's expressions.
+  if (expr.includes(' || ')) return expr.split(' || ').some((part) => Boolean(value(part, scope)));
+  if (expr.includes(' && ')) return expr.split(' && ').every((part) => Boolean(value(part, scope)));
+  if (/^![^=]/.test(expr)) return !value(expr.slice(1), scope);
   const eq = expr.match(/^(.+?)\s*(==|!=)\s*'([^']*)'$/);
   if (eq) return (String(value(eq[1], scope)) === eq[3]) === (eq[2] === '==');
   const path = expr.split('.');
