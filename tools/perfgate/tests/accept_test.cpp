@@ -6,6 +6,7 @@
 #include "accept_trailers.h"
 #include "comment_markdown.h"
 #include "error.h"
+#include "markdown_text.h"
 #include "verdicts_input.h"
 
 #include <gtest/gtest.h>
@@ -186,6 +187,42 @@ TEST(comment, stays_bounded_and_lists_failures_first) {
     input.run_url = url;
     EXPECT_THROW(perfgate::render_comment(input), perfgate::InputError) << url;
   }
+}
+
+// An acceptance is judged on the interval's upper end, also when read back: a file claiming a +8% rule covers an
+// interval reaching 1.09 is refused.
+TEST(ab_json, refuses_an_acceptance_its_interval_exceeds) {
+  perfgate::AbRecord record;
+  record.max_slowdown = 0.05;
+  std::vector<AbComparison> one = {timing("BM_Step", 1.07, 1.09, SpeedupVerdict::fail)};
+  perfgate::apply_acceptance(one, {perfgate::parse_accept_rule("BM_* real_time +10% why", "--accept")});
+  record.timings.push_back({"s", "f", "a", "b", 6, one[0]});
+  std::string text = perfgate::ab_json_text(record);
+  EXPECT_NO_THROW(perfgate::parse_ab_json(text, "ab.json"));
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"\"percent\": 10.0", "\"percent\": 8.0"}, {"\"percent\": 10", "\"percent\": 8"}}) {
+    const auto at = text.find(from);
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+  }
+  ASSERT_EQ(text.find("\"percent\": 10"), std::string::npos);
+  EXPECT_THROW(perfgate::parse_ab_json(text, "ab.json"), perfgate::InputError);
+}
+
+// The baselines' own line fails on a MISSING metric, as the gate does.
+TEST(comment, a_missing_metric_fails_the_baselines_line) {
+  perfgate::VerdictsDocument v;
+  v.overall = "FAIL";
+  v.rows.push_back({"s", "BM_Gone", "real_time", "MISSING", "not measured", "", "", "10", false});
+  perfgate::CommentInput input;
+  input.verdicts = v;
+  EXPECT_NE(perfgate::render_comment(input).find("**Against the committed baselines: FAIL**, 1 failed"), std::string::npos);
+}
+
+// Names are cut after exactly `max_characters` characters (UTF-8 counted as characters), with an ellipsis.
+TEST(markdown_text, cuts_after_exactly_the_limit) {
+  EXPECT_EQ(perfgate::markdown_text("aaaaa", 5), "aaaaa");
+  EXPECT_EQ(perfgate::markdown_text("aaaaaa", 5), "aaaaa…");
+  EXPECT_EQ(perfgate::markdown_text("ééééé", 5), "ééééé");
+  EXPECT_EQ(perfgate::markdown_text("éééééé", 5), "ééééé…");
 }
 
 }  // namespace

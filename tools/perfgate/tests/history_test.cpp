@@ -135,4 +135,19 @@ TEST(history_store, reads_and_upgrades_a_version_one_store) {
   std::filesystem::remove(path);
 }
 
+// A store read, then appended to, answers with the new run: what it read before is not kept.
+TEST(history_store, answers_with_a_run_appended_after_reading) {
+  const auto path = (std::filesystem::temp_directory_path() / "perfgate_history_append_read_test.db").string();
+  std::filesystem::remove(path);
+  perfgate::Results r;
+  r.source = "test";
+  r.measurements = {{"BM_A", "real_time", 10.0, "ms", 0, std::nullopt}};
+  perfgate::HistoryStore store(path, perfgate::HistoryStore::Access::create);
+  store.record({"sha1", "main", "2026-11-22T00:00:01Z", "m"}, {r});
+  EXPECT_EQ(store.series("main", "BM_A", "real_time", 10).size(), 1u);
+  store.record({"sha2", "main", "2026-11-22T00:00:02Z", "m"}, {r});
+  EXPECT_EQ(store.series("main", "BM_A", "real_time", 10).size(), 2u);
+  std::filesystem::remove(path);
+}
+
 }  // namespace
