@@ -12,7 +12,7 @@ namespace {
 
 constexpr size_t kTimingTableBytes = 14000, kCostTableBytes = 10000, kAcceptanceBytes = 10000;
 
-std::string md(const std::string& text) { return markdown_text(text, 200); }
+std::string md(const std::string& text) { return markdown_cell(text); }
 
 std::string md_number(double value) { return markdown_text(format_number(value, 4)); }
 

@@ -48,7 +48,8 @@ std::map<std::string, double> times_of(const Results& r, std::string& unit) {
 // Revisions resolved once, before anything is built: a commit made while ab runs must not change what "HEAD" is.
 using Commits = std::map<std::string, std::string>;
 
-void run_group(const AbGroup& g, const AbArgs& a, const std::string& root, const Commits& commits, AbRecord& record) {
+void run_group(const AbGroup& g, const AbArgs& a, const std::string& root, const Commits& commits, const std::vector<AcceptRule>& rules,
+               AbRecord& record) {
   const std::string target = "bench_" + g.suite;
   std::vector<RevisionBuild> builds;
   AbMeasurements m;
@@ -103,6 +104,7 @@ void run_group(const AbGroup& g, const AbArgs& a, const std::string& root, const
   if (verdicts.empty()) throw InputError("ab: no benchmark matched '" + g.filter + "' in every run of bench_" + g.suite);
   std::cout << "suite " << g.suite << ", filter '" << g.filter << "', " << m.rounds.size() << " rounds (ABBA), tolerated slowdown "
             << 100.0 * a.max_slowdown << " %\n";
+  apply_acceptance(verdicts, rules);
   for (const auto& c : verdicts) {
     record.timings.push_back({g.suite, g.filter, commits.at(c.base), commits.at(c.head), static_cast<int>(m.rounds.size()), c});
   }
@@ -205,13 +207,7 @@ int run_ab(const AbArgs& a) {
   record.max_slowdown = a.max_slowdown;
   record.max_instruction_increase = a.max_instruction_increase;
   for (const auto& [label, commit] : commits) record.revisions.push_back({label, commit});
-  for (const auto& g : group_ab_tasks(tasks)) run_group(g, a, root, commits, record);
-  {
-    std::vector<AbComparison> all;
-    for (const auto& t : record.timings) all.push_back(t.comparison);
-    apply_acceptance(all, rules);
-    for (size_t i = 0; i < all.size(); ++i) record.timings[i].comparison = all[i];
-  }
+  for (const auto& g : group_ab_tasks(tasks)) run_group(g, a, root, commits, rules, record);
   for (const auto& t : record.timings) print_timing(t.comparison);
   if (!a.cost.empty()) {
     record.costs = run_cost_ab(a, root, commits);

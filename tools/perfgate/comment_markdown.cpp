@@ -14,7 +14,7 @@ namespace {
 
 constexpr size_t kVerdictTableBytes = 24000;  // with the A/B's (ab_markdown.h) well below GitHub's 65,536 characters
 
-std::string md(const std::string& text) { return markdown_text(text, 200); }
+std::string md(const std::string& text) { return markdown_cell(text); }
 
 std::string md_number(double value) { return markdown_text(format_number(value, 4)); }
 

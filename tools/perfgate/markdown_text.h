@@ -14,4 +14,7 @@ namespace perfgate {
 /// do not stop them. Longer than `max_characters` characters: cut there and ended with "…".
 std::string markdown_text(const std::string& text, size_t max_characters = 300);
 
+/// A table cell of the pull request's comment: markdown_text cut at 200 characters.
+inline std::string markdown_cell(const std::string& text) { return markdown_text(text, 200); }
+
 }  // namespace perfgate
