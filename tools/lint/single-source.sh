@@ -3,7 +3,7 @@
 # and nowhere else in the project's code, scripts and workflows. The suites that define the benchmarks
 # (perf_tests/bench_*.cpp, and perf_tests/cost_step.cpp, whose callgrind rows carry the same names), documentation
 # (*.md), baselines (recorded results) and test inputs (any tests/ folder, the fuzz corpus) may hold the names;
-# everything else must take them from the manifest (CMake reads it; scripts source build/<preset>/gates.env). A name
+# everything else must take them from the manifest (perfgate reads it; scripts ask it with jq). A name
 # is also looked for without Google Benchmark's run settings ("/min_time:0.500", "/iterations:1", …), so that a copy
 # written as a filter prefix ("^BM_Step/n:512/") is found too. Prints each stray occurrence as FILE:LINE and exits 1.
 # Usage: tools/lint/single-source.sh [ROOT]   (default: the repository root; files are those git tracks under ROOT)
@@ -11,7 +11,7 @@ set -euo pipefail
 root="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 manifest="$root/perf_tests/gates.json"
 [[ -f "$manifest" ]] || { echo "single-source: no manifest at $manifest" >&2; exit 2; }
-names=$(jq -r '.speedup_gate.reference, .speedup_gate.candidate, .ablation.benchmarks[]' "$manifest") ||
+names=$(jq -r '.gates[] | (.reference // empty), (.candidate // empty), (.benchmarks // [] | .[])' "$manifest") ||
   { echo "single-source: cannot read $manifest" >&2; exit 2; }
 [[ -n "$names" ]] || { echo "single-source: $manifest names no benchmark" >&2; exit 2; }
 subjects=$(sed -E 's#/(min_time|min_warmup_time|iterations|repeats|threads):[^/]*##g; s#/(real_time|process_time|manual_time)$##' <<<"$names")

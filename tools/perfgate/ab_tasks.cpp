@@ -41,7 +41,7 @@ std::string trim(const std::string& s) {
 void validate_ab_task(const AbTask& t, const std::string& where) {
   if (t.revision.empty()) throw InputError(where + ": empty revision");
   if (t.suite.empty() || !std::all_of(t.suite.begin(), t.suite.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; })) {
-    throw InputError(where + ": suite '" + t.suite + "' must be a suite name such as train_step (letters, digits, _)");
+    throw InputError(where + ": gate '" + t.suite + "' must be a gate name of the manifest (a-z, 0-9, _)");
   }
   if (t.filter.empty() || std::any_of(t.filter.begin(), t.filter.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
     throw InputError(where + ": the benchmark filter must be non-empty, without control characters");
@@ -67,9 +67,9 @@ std::vector<AbTask> parse_ab_tasks(const std::string& text, const std::string& s
     if (trim(line).empty() || trim(line)[0] == '#') continue;
     const auto fields = split_csv_line(line, where);
     if (!header_seen) {
-      if (fields.size() != 4 || trim(fields[0]) != "revision" || trim(fields[1]) != "suite" || trim(fields[2]) != "filter" ||
+      if (fields.size() != 4 || trim(fields[0]) != "revision" || trim(fields[1]) != "gate" || trim(fields[2]) != "filter" ||
           trim(fields[3]) != "options") {
-        throw InputError(where + ": the first line must be the header revision,suite,filter,options");
+        throw InputError(where + ": the first line must be the header revision,gate,filter,options");
       }
       header_seen = true;
       continue;
@@ -81,7 +81,7 @@ std::vector<AbTask> parse_ab_tasks(const std::string& text, const std::string& s
     validate_ab_task(t, where);
     tasks.push_back(t);
   }
-  if (!header_seen) throw InputError(source + ": empty task list (expected the header revision,suite,filter,options)");
+  if (!header_seen) throw InputError(source + ": empty task list (expected the header revision,gate,filter,options)");
   if (tasks.empty()) throw InputError(source + ": no task after the header");
   return tasks;
 }
@@ -95,7 +95,7 @@ std::vector<AbGroup> group_ab_tasks(const std::vector<AbTask>& tasks) {
     if (std::find(g->revisions.begin(), g->revisions.end(), t.revision) == g->revisions.end()) g->revisions.push_back(t.revision);
   }
   for (const auto& g : groups) {
-    if (g.revisions.size() < 2) throw InputError("task list: suite " + g.suite + " with filter '" + g.filter + "' has only one revision; nothing to compare");
+    if (g.revisions.size() < 2) throw InputError("task list: gate " + g.suite + " with filter '" + g.filter + "' has only one revision; nothing to compare");
   }
   return groups;
 }

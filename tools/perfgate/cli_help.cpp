@@ -23,8 +23,9 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-std::string command_footer(const std::string& example, const std::string& exit_codes) {
-  return "\nExample:\n  " + example + "\n\nExit codes: " + exit_codes + ", 4 an internal error (a bug in perfgate).\n";
+std::string command_footer(const std::string& example, std::initializer_list<Exit> codes, const std::string& note) {
+  return "\nExample:\n  " + example + "\n\nExit codes: " + exit_codes_text(codes) + (note.empty() ? "" : "; " + note) +
+         " (perfgate help: what each means).\n";
 }
 
 std::string overview(const CLI::App& app) {
@@ -35,7 +36,7 @@ std::string overview(const CLI::App& app) {
     out << "  " << sub->get_name() << std::string(sub->get_name().size() < 11 ? 11 - sub->get_name().size() : 1, ' ') << sub->get_description() << '\n';
   }
   out << "\nStart: perfgate help update (create a baseline), perfgate help compare (gate against it).\n"
-      << "Every command: exit 2 on bad input or usage (one 'perfgate: error:' line, nothing written), 4 on an internal error.\n";
+      << "\nExit codes, the same for every command:\n" << exit_code_table();
   return out.str();
 }
 

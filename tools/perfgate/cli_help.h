@@ -1,6 +1,8 @@
 #pragma once
 // What perfgate's command line says to a person: each command's example and exit codes, the short overview of
 // `perfgate help`, and "did you mean" for a mistyped command or option.
+#include "exit_codes.h"
+
 #include <CLI/CLI.hpp>
 
 #include <string>
@@ -10,7 +12,7 @@ namespace perfgate {
 
 /// A command's help footer: its example(s) (lines after the first indented by the caller) and its exit codes, to
 /// which perfgate's own "4 internal error" is added.
-std::string command_footer(const std::string& example, const std::string& exit_codes);
+std::string command_footer(const std::string& example, std::initializer_list<Exit> codes, const std::string& note = "");
 
 /// `perfgate help`: one line per command and where to read more.
 std::string overview(const CLI::App& app);

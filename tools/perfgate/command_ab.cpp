@@ -15,6 +15,7 @@
 #include "cost_runner.h"
 #include "compare.h"
 #include "error.h"
+#include "gate_manifest.h"
 #include "numeric_options.h"
 #include "one_line.h"
 #include "git.h"
@@ -48,15 +49,15 @@ std::map<std::string, double> times_of(const Results& r, std::string& unit) {
 // Revisions resolved once, before anything is built: a commit made while ab runs must not change what "HEAD" is.
 using Commits = std::map<std::string, std::string>;
 
-void run_group(const AbGroup& g, const AbArgs& a, const std::string& root, const Commits& commits, const std::vector<AcceptRule>& rules,
-               AbRecord& record) {
-  const std::string target = "bench_" + g.suite;
+void run_group(const AbGroup& g, const AbArgs& a, const GateManifest& manifest, const std::string& root, const Commits& commits,
+               const std::vector<AcceptRule>& rules, AbRecord& record) {
+  const auto& gate = manifest.gate(g.suite);
   std::vector<RevisionBuild> builds;
   AbMeasurements m;
   for (const auto& revision : g.revisions) {
     const auto& commit = commits.at(revision);
-    std::cout << "building " << target << " at " << revision << " (" << commit.substr(0, 12) << ")" << std::endl;
-    builds.push_back(build_revision(root, a.work, commit, a.preset, target));
+    std::cout << "building gate " << gate.name << " at " << revision << " (" << commit.substr(0, 12) << ")" << std::endl;
+    builds.push_back(build_revision(root, a.work, commit, *manifest.build, gate.targets));
     m.revisions.push_back(revision);
   }
   std::vector<std::string> suffix = {"--benchmark_filter=" + g.filter};
@@ -82,11 +83,11 @@ void run_group(const AbGroup& g, const AbArgs& a, const std::string& root, const
       for (size_t k = 0; k < order.size(); ++k) {
         const size_t i = pass == 0 ? order[k] : order[order.size() - 1 - k];
         progress.update("ab: round " + std::to_string(round + 1) + " of " + std::to_string(rounds) + ", " + g.revisions[i]);
-        auto argv = std::vector<std::string>{(std::filesystem::path(builds[i].build_dir) / "bin" / target).string()};
+        auto argv = resolve_command(gate, builds[i].build_dir);
         argv.insert(argv.end(), suffix.begin(), suffix.end());
         const auto out = (results_dir / (g.suite + "-" + builds[i].commit.substr(0, 12) + "-r" + std::to_string(round) + "-p" +
                                          std::to_string(pass) + ".json")).string();
-        for (const auto& [name, t] : times_of(run_benchmark(argv, out, {"CI=1"}), m.unit)) {
+        for (const auto& [name, t] : times_of(run_benchmark(argv, out, manifest.environment), m.unit)) {
           auto& slot = sum_logs[name];
           slot.resize(g.revisions.size(), 0.0);
           slot[i] += std::log(t) / 2.0;  // geometric mean of the two runs
@@ -101,8 +102,8 @@ void run_group(const AbGroup& g, const AbArgs& a, const std::string& root, const
     }
     m.rounds.push_back(round_values);
   }
-  if (verdicts.empty()) throw InputError("ab: no benchmark matched '" + g.filter + "' in every run of bench_" + g.suite);
-  std::cout << "suite " << g.suite << ", filter '" << g.filter << "', " << m.rounds.size() << " rounds (ABBA), tolerated slowdown "
+  if (verdicts.empty()) throw InputError("ab: no benchmark matched '" + g.filter + "' in every run of gate " + g.suite + "'s command");
+  std::cout << "gate " << g.suite << ", filter '" << g.filter << "', " << m.rounds.size() << " rounds (ABBA), tolerated slowdown "
             << 100.0 * a.max_slowdown << " %\n";
   apply_acceptance(verdicts, rules);
   for (const auto& c : verdicts) {
@@ -117,21 +118,28 @@ void print_timing(const AbComparison& c) {
   if (c.acceptance) std::cout << "             " << acceptance_text(*c.acceptance) << "\n";
 }
 
-// The exact half of an A/B: instructions per step of cost_step's benchmarks in base and head, each run once under
+// The exact half of an A/B: instructions per step of the cost gate's regions in base and head, each run once under
 // callgrind (deterministic, so no rounds and no interval). FAIL when head exceeds base by more than the tolerance.
-std::vector<CostChange> run_cost_ab(const AbArgs& a, const std::string& root, const Commits& commits) {
+std::vector<CostChange> run_cost_ab(const AbArgs& a, const GateManifest& manifest, const std::string& root, const Commits& commits) {
+  const auto& gate = manifest.gate(a.cost);
   std::vector<std::map<std::string, double>> per_revision;
   for (const auto& revision : a.revisions) {
     const auto& commit = commits.at(revision);
-    std::cout << "building cost_step at " << revision << " (" << commit.substr(0, 12) << ")" << std::endl;
-    const auto build = build_revision(root, a.work, commit, a.preset, "cost_step");
+    std::cout << "building gate " << gate.name << " at " << revision << " (" << commit.substr(0, 12) << ")" << std::endl;
+    const auto build = build_revision(root, a.work, commit, *manifest.build, gate.targets);
     std::cout << "measuring instructions at " << revision << " under callgrind" << std::endl;
-    const auto run = measure_cost({(std::filesystem::path(build.build_dir) / "bin" / "cost_step").string(), "--only", a.cost});
+    auto argv = resolve_command(gate, build.build_dir);
+    argv.insert(argv.end(), a.cost_args.begin(), a.cost_args.end());
+    const auto run = measure_cost(argv, {gate.cache, manifest.environment, gate.timeout_seconds});
     std::map<std::string, double> medians;
-    for (const auto& region : run.regions) medians[region.name] = median(region.instructions);
+    for (const auto& region : run.regions) {
+      if (region.name.find(a.cost_filter) != std::string::npos) medians[region.name] = median(region.instructions);
+    }
     per_revision.push_back(medians);
   }
-  if (per_revision[0].empty() || per_revision[1].empty()) throw InputError("ab --cost: no cost_step benchmark contains '" + a.cost + "'");
+  if (per_revision[0].empty() || per_revision[1].empty()) {
+    throw InputError("ab --cost: no region of gate " + gate.name + " contains '" + a.cost_filter + "' in both revisions");
+  }
   return compare_costs(per_revision[0], per_revision[1], a.max_instruction_increase);
 }
 
@@ -149,19 +157,22 @@ void print_costs(const AbArgs& a, const std::vector<CostChange>& costs) {
 
 CLI::App* add_ab_command(CLI::App& app, AbArgs& a) {
   auto* cmd = app.add_subcommand("ab", "build two (or more) revisions in worktrees and compare their benchmarks, interleaved");
-  cmd->footer(command_footer("perfgate ab --suite train_step --filter '^BM_TrainStep_Optimized/' main HEAD",
-                              "0 pass (or ACCEPTED), 1 slower beyond --max-slowdown or more instructions than tolerated, 2 bad input, 3 inconclusive"));
+  cmd->footer(command_footer("perfgate ab --manifest perf/gates.json --gate parse --filter '^BM_Parse/' main HEAD",
+                              {Exit::pass, Exit::fail, Exit::inconclusive}, "pass includes ACCEPTED; fail: slower beyond --max-slowdown or more instructions than tolerated"));
   cmd->add_option("revisions", a.revisions, "BASE HEAD (git revisions)");
-  cmd->add_option("--tasks", a.tasks, "task list CSV: revision,suite,filter,options");
-  cmd->add_option("--suite", a.suite, "suite to build and run (bench_<suite>); required with revisions");
-  cmd->add_option("--filter", a.filter, "benchmark filter; required with revisions");
+  cmd->add_option("--manifest", a.manifest, "the gate manifest: its build steps build each revision; its gates' commands run")->required();
+  cmd->add_option("--tasks", a.tasks, "task list CSV: revision,gate,filter,options");
+  cmd->add_option("--gate", a.gate, "the gate whose command is built and run; required with revisions");
+  cmd->add_option("--filter", a.filter, "benchmark filter; required with revisions, except for a speedup gate (default: its candidate)");
   cmd->add_option("--option", a.options, "extra --benchmark_* argument (repeatable)");
   cmd->add_option("--rounds", a.rounds, "ABBA rounds to start with")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_option("--max-rounds", a.max_rounds, "rounds allowed when inconclusive")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_option("--max-slowdown", a.max_slowdown, "tolerated slowdown of head vs base (0.05: 5 %)")->capture_default_str()->check(finite_in(0.0, 10.0));
   cmd->add_option("--cost", a.cost,
-                  "also build cost_step in both revisions and compare instructions per step (exact, under callgrind) of "
-                  "its benchmarks whose name contains this text, e.g. Optimized");
+                  "a cost gate of the manifest: also build and run it in both revisions and compare instructions per step "
+                  "(exact, under callgrind)");
+  cmd->add_option("--cost-filter", a.cost_filter, "with --cost: compare only the regions whose name contains this text");
+  cmd->add_option("--cost-arg", a.cost_args, "with --cost: an argument appended to the cost gate's command (repeatable)");
   cmd->add_option("--max-instruction-increase", a.max_instruction_increase,
                   "with --cost: tolerated increase of head's instructions per step (0.005: 0.5 %)")
       ->capture_default_str()
@@ -172,27 +183,38 @@ CLI::App* add_ab_command(CLI::App& app, AbArgs& a) {
   cmd->add_option("--accept-trailers", a.accept_trailers,
                   "read accepting rules from the perfgate-accept: trailers of the commits in this range, e.g. BASE..HEAD");
   cmd->add_option("--json", a.json, "also write the verdicts as JSON to this file (read by perfgate comment and report --ab)");
-  cmd->add_option("--preset", a.preset, "CMake configure/build preset of each revision")->capture_default_str();
   cmd->add_option("--work", a.work, "folder for worktrees and results")->capture_default_str();
   return cmd;
 }
 
-int run_ab(const AbArgs& a) {
+int run_ab(const AbArgs& given) {
+  AbArgs a = given;
+  // The manifest is read before anything is built: every gate named here must exist, and the build must be there.
+  const auto manifest = read_gate_manifest(a.manifest);
+  if (!manifest.build) throw InputError("ab: " + a.manifest + " has no build member: ab cannot build a revision without its steps");
+  if (a.filter.empty() && !a.gate.empty() && manifest.gate(a.gate).kind == GateKind::speedup) {
+    a.filter = "^" + regex_literal(manifest.gate(a.gate).candidate) + "$";  // a speedup gate's candidate, by default
+  }
   std::vector<AbTask> tasks;
   if (!a.tasks.empty()) {
     if (!a.revisions.empty()) throw InputError("ab: give revisions or --tasks, not both");
     tasks = parse_ab_tasks(read_whole_file(a.tasks, "task list"), a.tasks);
   } else {
     if (a.revisions.size() != 2) throw InputError("ab: give BASE and HEAD revisions (or --tasks FILE)");
-    if (a.suite.empty() || a.filter.empty()) throw InputError("ab: --suite and --filter name what to compare (or give --tasks FILE)");
+    if (a.gate.empty() || a.filter.empty()) throw InputError("ab: --gate and --filter name what to compare (a speedup gate's filter is its candidate by default), or give --tasks FILE");
     for (const auto& r : a.revisions) {
-      AbTask t{r, a.suite, a.filter, a.options};
+      AbTask t{r, a.gate, a.filter, a.options};
       validate_ab_task(t, "ab");
       tasks.push_back(t);
     }
   }
   if (a.max_rounds < a.rounds) throw InputError("ab: --max-rounds must be at least --rounds");
   if (!a.cost.empty() && a.revisions.size() != 2) throw InputError("ab: --cost compares BASE and HEAD revisions, not a task list");
+  if (a.cost.empty() && (!a.cost_filter.empty() || !a.cost_args.empty())) throw InputError("ab: --cost-filter and --cost-arg go with --cost");
+  for (const auto& t : tasks) {
+    if (manifest.gate(t.suite).kind == GateKind::cost) throw InputError("ab: gate " + t.suite + " is a cost gate; give it with --cost");
+  }
+  if (!a.cost.empty() && manifest.gate(a.cost).kind != GateKind::cost) throw InputError("ab: --cost " + a.cost + " is not a cost gate");
   const auto root = repository_root(".");
   Commits commits;
   for (const auto& t : tasks) commits[t.revision] = resolve_commit(root, t.revision);  // all valid before anything is built
@@ -207,10 +229,10 @@ int run_ab(const AbArgs& a) {
   record.max_slowdown = a.max_slowdown;
   record.max_instruction_increase = a.max_instruction_increase;
   for (const auto& [label, commit] : commits) record.revisions.push_back({label, commit});
-  for (const auto& g : group_ab_tasks(tasks)) run_group(g, a, root, commits, rules, record);
+  for (const auto& g : group_ab_tasks(tasks)) run_group(g, a, manifest, root, commits, rules, record);
   for (const auto& t : record.timings) print_timing(t.comparison);
   if (!a.cost.empty()) {
-    record.costs = run_cost_ab(a, root, commits);
+    record.costs = run_cost_ab(a, manifest, root, commits);
     record.has_costs = true;
     apply_acceptance(record.costs, rules);
     print_costs(a, record.costs);

@@ -5,6 +5,7 @@
 #include "cli_help.h"
 #include "commands.h"
 #include "error.h"
+#include "gate_manifest.h"
 #include "one_line.h"
 #include "numeric_options.h"
 #include "temporary_folder.h"
@@ -59,7 +60,7 @@ void print(const Calibration& c, const CalibrateArgs& a) {
 CLI::App* add_calibrate_command(CLI::App& app, CalibrateArgs& a) {
   auto* cmd = app.add_subcommand("calibrate", "A/A noise per benchmark: suggested tolerances and the smallest detectable slowdown");
   cmd->footer(command_footer("perfgate calibrate --runs 10 -- build/bench_sorting --benchmark_repetitions=3",
-                              "0 done, 2 bad input"));
+                              {Exit::pass}));
   cmd->add_option("--results", a.results, "results of identical runs (>= 3), instead of running a command");
   cmd->add_option("--runs", a.runs, "run the command this many times (>= 3)")->check(CLI::Range(3, 1000));
   cmd->add_option("--field", a.field, "the measured field")->capture_default_str();
@@ -68,11 +69,33 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateArgs& a) {
   cmd->add_option("--reference", a.reference, "also calibrate the paired speedup of this benchmark ...");
   cmd->add_option("--candidate", a.candidate, "... over this one");
   cmd->add_option("--threshold", a.threshold, "judge each run's speedup against this threshold (A/A false alarms)")->check(positive_number());
+  cmd->add_option("--manifest", a.manifest, "with --build and --gate: run that speedup gate's command, pair and floor");
+  cmd->add_option("--build", a.build, "with --manifest: the build folder the gate's program is relative to");
+  cmd->add_option("--gate", a.gate, "with --manifest: the speedup gate to calibrate");
   cmd->add_option("command", a.command, "after --: a benchmark executable and its arguments");
   return cmd;
 }
 
-int run_calibrate(const CalibrateArgs& a) {
+int run_calibrate(const CalibrateArgs& given) {
+  CalibrateArgs a = given;
+  std::vector<std::string> env;  // the manifest's environment for its gate's command
+  if (!a.manifest.empty() || !a.build.empty() || !a.gate.empty()) {
+    if (a.manifest.empty() || a.build.empty() || a.gate.empty()) throw InputError("calibrate: --manifest, --build and --gate go together");
+    if (!a.command.empty() || !a.reference.empty() || !a.candidate.empty() || a.threshold > 0.0) {
+      throw InputError("calibrate: the gate gives the command, --reference, --candidate and --threshold; leave them out");
+    }
+    const auto manifest = read_gate_manifest(a.manifest);
+    const auto& gate = manifest.gate(a.gate);
+    if (gate.kind != GateKind::speedup) throw InputError("calibrate: gate " + gate.name + " is not a speedup gate");
+    a.command = resolve_command(gate, a.build);
+    a.command.push_back(pair_filter(gate));
+    env = manifest.environment;
+    a.command.push_back("--benchmark_repetitions=" + std::to_string(gate.repetitions));
+    a.command.push_back("--benchmark_enable_random_interleaving=true");
+    a.reference = gate.reference;
+    a.candidate = gate.candidate;
+    a.threshold = gate.floor;
+  }
   if (a.command.empty() == a.results.empty()) throw InputError("calibrate: give either --results files or -- COMMAND (with --runs)");
   if (a.reference.empty() != a.candidate.empty()) throw InputError("calibrate: --reference and --candidate go together");
   if (a.threshold > 0.0 && a.reference.empty()) throw InputError("calibrate: --threshold judges a speedup; give --reference and --candidate");
@@ -84,7 +107,7 @@ int run_calibrate(const CalibrateArgs& a) {
     Progress progress;
     for (int i = 0; i < a.runs; ++i) {
       progress.update("calibrate: run " + std::to_string(i + 1) + " of " + std::to_string(a.runs));
-      runs.push_back(run_benchmark(a.command, (folder.path() / ("run" + std::to_string(i) + ".json")).string()));
+      runs.push_back(run_benchmark(a.command, (folder.path() / ("run" + std::to_string(i) + ".json")).string(), env));
     }
   }
   CalibrationOptions options;

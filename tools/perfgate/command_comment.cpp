@@ -16,7 +16,7 @@ namespace perfgate {
 CLI::App* add_comment_command(CLI::App& app, CommentArgs& a) {
   auto* cmd = app.add_subcommand("comment", "the pull request's comment (Markdown) from verdicts.json and perfgate ab --json");
   cmd->footer(command_footer("perfgate comment --verdicts build/report/verdicts.json --ab build/ab/ab.json --run-url \"$RUN_URL\" --out comment.md",
-                              "0 written (whatever the verdict), 2 bad input"));
+                              {Exit::pass}, "0 whatever the verdict it shows"));
   cmd->add_option("--verdicts", a.verdicts, "verdicts.json of perfgate report");
   cmd->add_option("--ab", a.ab, "the A/B's verdicts (perfgate ab --json)");
   cmd->add_option("--ab-job", a.ab_job,

@@ -34,7 +34,7 @@ bool tree_is_dirty_at(const std::string& baseline) {
 CLI::App* add_compare_command(CLI::App& app, CompareArgs& a) {
   auto* cmd = app.add_subcommand("compare", "judge results against a baseline; exit 0 pass, 1 regression, 2 bad input");
   cmd->footer(command_footer("perfgate compare --results build/results/sorting.json --baseline baselines/sorting.json -- build/bench_sorting --benchmark_repetitions=3",
-                              "0 pass (WARNING lines included), 1 a regression or a baselined metric not measured, 2 bad input (a missing baseline: with the command that creates it)"));
+                              {Exit::pass, Exit::fail}, "pass includes WARNING lines; bad input includes a missing baseline, with the command that creates it"));
   cmd->add_option("--results", a.results, "Google Benchmark JSON")->required();
   cmd->add_option("--baseline", a.baseline, "baseline JSON")->required();
   cmd->add_option("--warning-exit-code", a.warning_exit_code,

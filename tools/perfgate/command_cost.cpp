@@ -25,9 +25,12 @@ namespace perfgate {
 CLI::App* add_cost_command(CLI::App& app, CostArgs& a) {
   auto* cmd = app.add_subcommand("cost", "instruction counts and cycle estimates per measured step, under callgrind");
   cmd->footer(command_footer("perfgate cost --out cost.json -- build/cost_program",
-                              "0 done, 2 bad input or the program failed"));
+                              {Exit::pass}, "bad input includes a program that fails"));
   cmd->add_option("--out", a.out, "Google Benchmark JSON to write (counters instructions, estimated_cycles)")->required();
   cmd->add_option("--context", a.context, "KEY=VALUE recorded in the results' context (repeatable)");
+  cmd->add_option("--cache", a.cache,
+                  "LEVEL=BYTES,WAYS,LINE_BYTES: simulate this cache (LEVEL I1, D1 or LL) instead of this machine's, e.g. "
+                  "LL=8388608,16,64 for an 8 MiB share of a CI runner's last-level cache (repeatable)");
   cmd->add_option("command", a.command, "after --: the program that marks its measured steps")->required();
   return cmd;
 }
@@ -47,8 +50,12 @@ int run_cost(const CostArgs& a) {
     require_replaceable(a.out);
     require_not_an_input(a.out, "--out", a.command);  // the counts never replace the program (or a file it is given)
   }
-  const auto run = measure_cost(a.command);
-  context["cost_tool"] = "callgrind (" + run.valgrind + "), cache simulation";
+  CostSettings settings{{}, a.env, a.timeout_seconds};
+  for (const auto& spec : a.cache) settings.cache.push_back(callgrind_cache_option(spec, "cost: --cache"));
+  const auto run = measure_cost(a.command, settings);
+  std::string caches;
+  for (const auto& option : settings.cache) caches += " " + option;
+  context["cost_tool"] = "callgrind (" + run.valgrind + "), cache simulation" + (caches.empty() ? " of this machine's caches" : ":" + caches);
   for (const auto& [key, value] : run.context) context[key] = value;
   const auto& regions = run.regions;
   const double seconds = run.seconds;

@@ -21,7 +21,7 @@ CLI::App* add_dashboard_command(CLI::App& app, DashboardArgs& a) {
   auto* cmd = app.add_subcommand("dashboard", "a static site of the history's trends and change points, from any store");
   cmd->footer(command_footer("perfgate dashboard --store git:origin#perfgate-history --out site --baseline baselines/sorting.json "
                              "--commit-url 'https://github.com/OWNER/REPO/commit/{commit}'",
-                             "0 written, 2 bad input, 5 the store could not be reached"));
+                             {Exit::pass, Exit::store_unavailable}));
   cmd->add_option("--store", a.store, "the history (as for perfgate history)")->required();
   cmd->add_option("--out", a.out, "folder to write index.html into (created)")->required();
   cmd->add_option("--branch", a.branch, "the line of history shown")->capture_default_str();

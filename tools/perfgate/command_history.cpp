@@ -44,7 +44,7 @@ CLI::App* add_history_command(CLI::App& app, HistoryArgs& a) {
                              "  perfgate history record --store git:origin#perfgate-history --results build/results/sorting.json --commit HEAD\n"
                              "  perfgate history show --store postgresql://ci@db.example/perf --field real_time\n"
                              "  perfgate history export --store history.db --out history.json; perfgate history import --store git:origin#perfgate-history --in history.json",
-                              "0 done, 2 bad input, 5 the store could not be reached or stayed locked (nothing recorded; run it again)"));
+                              {Exit::pass, Exit::store_unavailable}, "5 also when the store stayed locked; nothing was recorded"));
   cmd->add_option("action", a.action, "record, show, export or import")->required()->check(CLI::IsMember({"record", "show", "export", "import"}));
   cmd->add_option("--store,--db", a.db,
                   "the history: a SQLite file (created when absent), git:REMOTE#BRANCH (a data branch), or postgresql://... (libpq)")

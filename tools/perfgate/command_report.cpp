@@ -4,6 +4,8 @@
 #include "cli_help.h"
 #include "commands.h"
 #include "error.h"
+#include "gate_manifest.h"
+#include "gate_report.h"
 #include "numeric_options.h"
 #include "history_store.h"
 #include "read_file.h"
@@ -59,17 +61,19 @@ void add_trends(ReportData& data, const std::string& db) {
 CLI::App* add_report_command(CLI::App& app, ReportArgs& a) {
   auto* cmd = app.add_subcommand("report", "HTML report, Markdown summary, verdicts.json and JUnit XML of a gate run");
   cmd->footer(command_footer("perfgate report --out-dir build/report --check build/results/sorting.json=baselines/sorting.json",
-                              "0 every check passed, 1 a check failed, 2 bad input, 3 inconclusive"));
+                              {Exit::pass, Exit::fail, Exit::inconclusive}));
   cmd->add_option("--out-dir", a.out, "folder to write (created); --out names a file in every other command")->required();
   cmd->add_option("--title", a.title, "report title")->capture_default_str();
   cmd->add_option("--check", a.checks, "RESULTS=BASELINE: a results file judged against its baseline (repeatable)");
   cmd->add_option("--speedup-results", a.speedup_results, "results with interleaved repetitions of --reference and --candidate");
   cmd->add_option("--reference", a.reference, "the speedup's reference benchmark");
   cmd->add_option("--candidate", a.candidate, "the speedup's candidate benchmark");
-  cmd->add_option("--threshold", a.threshold, "the speedup the gate requires")->capture_default_str()->check(positive_number());
+  cmd->add_option("--threshold", a.threshold, "the speedup the gate requires (with --speedup-results; no default)")->check(positive_number());
   cmd->add_option("--target", a.target, "a further speedup target, reported but not gated")->check(positive_number());
   cmd->add_option("--ablation", a.ablation, "results of the ablation suite (bar chart)");
   cmd->add_option("--images", a.images, "a folder of PNG images of one reconstruction (repeatable)");
+  cmd->add_option("--manifest", a.manifest, "a gate manifest: report its gates from the results in --results-dir");
+  cmd->add_option("--results-dir", a.results_dir, "with --manifest: the folder perfgate gate wrote the results to");
   cmd->add_option("--ab", a.ab, "perfgate ab --json output: the A/B against the merge base, with accepted regressions");
   cmd->add_option("--history", a.history, "history store (as perfgate history --store takes) for trends and change points");
   cmd->add_flag("--png", a.png, "also render every plot as PNG with headless Chromium");
@@ -82,6 +86,7 @@ int run_report(const ReportArgs& a) {
     const auto eq = spec.find('=');
     if (eq != std::string::npos) inputs.insert(inputs.end(), {spec.substr(0, eq), spec.substr(eq + 1)});
   }
+  inputs.push_back(a.manifest);
   inputs.erase(std::remove(inputs.begin(), inputs.end(), std::string()), inputs.end());
   require_no_report_file_among(a.out, inputs);  // before anything is cleared: a report never deletes what it reads
   clear_report_files(a.out);
@@ -101,9 +106,22 @@ int run_report(const ReportArgs& a) {
       added.name = stem + "-" + std::to_string(n);
     }
   }
+  if (a.manifest.empty() != a.results_dir.empty()) throw InputError("report: --manifest and --results-dir go together");
+  if (!a.manifest.empty()) {
+    if (!a.speedup_results.empty() || !a.ablation.empty()) {
+      throw InputError("report: --manifest names the speedup and bars gates itself; leave out --speedup-results and --ablation");
+    }
+    const auto manifest = read_gate_manifest(a.manifest);
+    std::vector<const Gate*> gates;
+    for (const auto& g : manifest.gates) gates.push_back(&g);
+    add_gate_sections(data, manifest, gates, a.results_dir, false);
+  }
   std::map<std::string, std::string> context;
+  if (data.speedup) context = read_results(data.speedup->results_path).context;
   if (!a.speedup_results.empty()) {
-    if (a.reference.empty() || a.candidate.empty()) throw InputError("--speedup-results needs --reference and --candidate");
+    if (a.reference.empty() || a.candidate.empty() || a.threshold <= 0.0) {
+      throw InputError("--speedup-results needs --reference, --candidate and --threshold");
+    }
     const auto results = read_results(a.speedup_results);
     data.speedup = judge_speedup_section(results, a.speedup_results, a.reference, a.candidate, a.threshold, a.target);
     context = results.context;

@@ -10,6 +10,7 @@
 #include "error.h"
 #include "numeric_options.h"
 #include "one_line.h"
+#include "results_write.h"
 #include "row_text.h"
 #include "speedup.h"
 #include "speedup_series.h"
@@ -40,11 +41,11 @@ void print(const SpeedupReport& r, const SpeedupArgs& a) {
 CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& a) {
   auto* cmd = app.add_subcommand("speedup", "paired, interleaved speedup verdict: 0 pass, 1 fail, 3 inconclusive");
   cmd->footer(command_footer("perfgate speedup --results run.json --reference BM_Slow --candidate BM_Fast --threshold 3",
-                              "0 pass, 1 fail, 2 bad input, 3 inconclusive"));
+                              {Exit::pass, Exit::fail, Exit::inconclusive}));
   cmd->add_option("--results", a.results, "Google Benchmark JSON with repetitions of both")->required();
   cmd->add_option("--reference", a.reference, "run name of the slower, reference benchmark")->required();
   cmd->add_option("--candidate", a.candidate, "run name of the candidate benchmark")->required();
-  cmd->add_option("--threshold", a.threshold, "required speedup")->capture_default_str()->check(positive_number());
+  cmd->add_option("--threshold", a.threshold, "required speedup (no default: the project's own floor)")->required()->check(positive_number());
   cmd->add_option("--confidence", a.confidence, "interval coverage")->capture_default_str()->check(finite_in(0.5, 0.9999));
   cmd->add_option("--more-seconds", a.more_seconds, "when inconclusive, measure more for up to this long (needs -- COMMAND)")
       ->capture_default_str()
@@ -80,7 +81,7 @@ int run_speedup(const SpeedupArgs& a) {
     if (!folder) folder.emplace("speedup");
     try {
       // The budget is a time limit: a run still going when it ends is stopped, and the verdict stays as judged.
-      const auto more = run_benchmark(a.command, (folder->path() / ("more" + std::to_string(extra) + ".json")).string(), {"CI=1"}, left);
+      const auto more = run_benchmark(a.command, (folder->path() / ("more" + std::to_string(extra) + ".json")).string(), a.env, left);
       if (values_of(more, a.reference, "real_time").empty() || values_of(more, a.candidate, "real_time").empty()) {
         throw InputError("speedup: the command after -- did not measure both '" + a.reference + "' and '" + a.candidate + "'");
       }
@@ -100,6 +101,7 @@ int run_speedup(const SpeedupArgs& a) {
     if (series->verdict == SpeedupVerdict::fail) verdict = SpeedupVerdict::fail;
   }
   if (!a.out.empty()) write_file_atomically(a.out, speedup_results_text(report, results, a.reference, a.candidate));
+  if (!a.pooled_out.empty() && folder) write_file_atomically(a.pooled_out, results_json_text(results));
   print(report, a);
   if (series) {
     std::cout << (series->advisory ? (series->below ? "WARNING" : "ADVISORY-PASS") : to_string(series->verdict))

@@ -31,11 +31,13 @@ int run_update(const UpdateArgs& args);
 
 struct SpeedupArgs {
   std::string results, reference, candidate;
-  double threshold = 3.0, confidence = 0.95, more_seconds = 0.0;
+  double threshold = 0.0, confidence = 0.95, more_seconds = 0.0;  // threshold: the caller's, no default
   bool aim = false;  ///< the threshold is an aim: print reached / not reached, exit 0 (never a verdict)
   std::string baseline;  ///< a baseline with the pair's speedup: also FAIL when the interval lies wholly below it
   std::string out;       ///< write the speedup and its interval here as results (history, update)
   std::vector<std::string> command;  ///< benchmark command that measures more repetitions when inconclusive
+  std::string pooled_out;  ///< non-empty: when more was measured, every repetition judged is written here as results
+  std::vector<std::string> env = {"CI=1"};  ///< NAME=value added to the environment of the command measuring more
 };
 CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& args);
 int run_speedup(const SpeedupArgs& args);
@@ -44,10 +46,11 @@ struct ReportArgs {
   std::string out, title = "perfgate report";
   std::vector<std::string> checks;  ///< RESULTS=BASELINE pairs
   std::string speedup_results, reference, candidate;
-  double threshold = 3.0;
+  double threshold = 0.0;  ///< the caller's (or the manifest's), no default
   std::optional<double> target;
   std::string ablation, history;
   std::string ab;  ///< perfgate ab --json output shown beside the checks
+  std::string manifest, results_dir;  ///< a gate manifest's gates, from the results a gate run left in results_dir
   std::vector<std::string> images;
   bool png = false;
 };
@@ -68,6 +71,7 @@ int run_history(const HistoryArgs& args);
 
 struct CalibrateArgs {
   std::vector<std::string> results, command;
+  std::string manifest, build, gate;  ///< a speedup gate of a manifest: its command, pair and floor
   int runs = 10;
   std::string field = "real_time", reference, candidate;
   double false_alarm_rate = 0.01, power = 0.9, threshold = 0.0;
@@ -77,10 +81,13 @@ int run_calibrate(const CalibrateArgs& args);
 
 struct AbArgs {
   std::vector<std::string> revisions, options;
-  std::string tasks, suite, filter, preset = "release", work = "build/ab";  // suite and filter: the caller's (no default)
+  std::string manifest;                ///< the gate manifest: how a revision is built, and each gate's command
+  std::string tasks, gate, filter, work = "build/ab";  // gate and filter: the caller's (no default)
   int rounds = 6, max_rounds = 16;
   double max_slowdown = 0.05;
-  std::string cost;                    ///< non-empty: also compare instructions per step of cost_step --only <cost>
+  std::string cost;                    ///< non-empty: also compare this cost gate's instructions per step
+  std::string cost_filter;             ///< with cost: only the regions whose name contains this text
+  std::vector<std::string> cost_args;  ///< with cost: arguments appended to the cost gate's command
   double max_instruction_increase = 0.005;  ///< tolerated increase of head's instructions per step over base's
   std::vector<std::string> accept;     ///< accepting rules given on the command line (accept_rules.h)
   std::string accept_trailers;         ///< a revision range whose perfgate-accept trailers are accepting rules
@@ -104,9 +111,20 @@ struct CommentArgs {
 CLI::App* add_comment_command(CLI::App& app, CommentArgs& args);
 int run_comment(const CommentArgs& args);
 
+struct GateArgs {
+  std::string manifest, build, results_dir, verdicts;
+  std::vector<std::string> only, labels, context;
+  int warning_exit_code = 0;
+  bool list = false;
+};
+CLI::App* add_gate_command(CLI::App& app, GateArgs& args);
+int run_gate(const GateArgs& args);
+
 struct ProfileArgs {
-  std::string out = "trace.json", pipeline = "optimized", binary, trace;
-  int steps = 5, grid = 512, top = 20;
+  std::string out = "trace.json", trace;
+  std::vector<std::string> command;  ///< the program that records a Chrome trace: at "{trace}" in its arguments, else at $PERFGATE_TRACE
+  int per = 1, top = 20;             ///< per: how many times the trace holds the work (times are divided by it)
+  std::string per_name = "run";      ///< what one of those is called in the table ("step")
 };
 CLI::App* add_profile_command(CLI::App& app, ProfileArgs& args);
 int run_profile(const ProfileArgs& args);
@@ -114,7 +132,10 @@ int run_profile(const ProfileArgs& args);
 struct CostArgs {
   std::string out;
   std::vector<std::string> context;  ///< KEY=VALUE pairs recorded in the results' context
+  std::vector<std::string> cache;    ///< LEVEL=BYTES,WAYS,LINE_BYTES: the caches callgrind simulates
   std::vector<std::string> command;  ///< the program that marks its measured steps, and its arguments
+  std::vector<std::string> env;      ///< NAME=value added to the program's environment (perfgate gate)
+  double timeout_seconds = 0.0;      ///< > 0: the run under valgrind is stopped after this long (perfgate gate)
 };
 CLI::App* add_cost_command(CLI::App& app, CostArgs& args);
 int run_cost(const CostArgs& args);

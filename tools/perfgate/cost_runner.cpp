@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <regex>
 #include <sstream>
 
 namespace perfgate {
@@ -37,18 +38,47 @@ std::string valgrind_version() {
 
 }  // namespace
 
-CostRun measure_cost(const std::vector<std::string>& command) {
+std::string callgrind_cache_option(const std::string& level, int64_t bytes, int64_t ways, int64_t line_bytes, const std::string& where) {
+  if (level != "I1" && level != "D1" && level != "LL") throw InputError(where + ": cache level '" + level + "' is not I1, D1 or LL");
+  if (bytes < 1024 || bytes > (int64_t{1} << 34) || ways < 1 || ways > 1024 || line_bytes < 16 || line_bytes > 512 ||
+      (line_bytes & (line_bytes - 1)) != 0) {
+    throw InputError(where + ": cache " + level + " of " + std::to_string(bytes) + " bytes, " + std::to_string(ways) + " ways, " +
+                     std::to_string(line_bytes) + "-byte lines is out of range (1 KiB to 16 GiB, 1 to 1024 ways, lines a power of two from 16 to 512)");
+  }
+  const int64_t sets = bytes / (ways * line_bytes);
+  if (sets * ways * line_bytes != bytes || sets < 1 || (sets & (sets - 1)) != 0) {
+    throw InputError(where + ": cache " + level + ": bytes / (ways x line bytes) = " + std::to_string(bytes) + " / " +
+                     std::to_string(ways * line_bytes) + " is not a whole power of two, which callgrind's cache simulation needs");
+  }
+  return "--" + level + "=" + std::to_string(bytes) + "," + std::to_string(ways) + "," + std::to_string(line_bytes);
+}
+
+std::string callgrind_cache_option(const std::string& text, const std::string& where) {
+  static const std::regex shape("(I1|D1|LL)=([0-9]{1,12}),([0-9]{1,5}),([0-9]{1,4})");
+  std::smatch m;
+  if (!std::regex_match(text, m, shape)) throw InputError(where + ": '" + text + "' is not LEVEL=BYTES,WAYS,LINE_BYTES with LEVEL I1, D1 or LL");
+  return callgrind_cache_option(m[1].str(), std::stoll(m[2].str()), std::stoll(m[3].str()), std::stoll(m[4].str()), where);
+}
+
+CostRun measure_cost(const std::vector<std::string>& command, const CostSettings& settings) {
   if (command.empty()) throw InputError("cost: no program to measure");
   CostRun run;
   run.valgrind = valgrind_version();
   const TemporaryFolder dumps("cost");
   std::vector<std::string> argv = {"valgrind", "--tool=callgrind", "--instr-atstart=no", "--cache-sim=yes",
                                    "--callgrind-out-file=" + (dumps.path() / "callgrind.out").string()};
+  argv.insert(argv.end(), settings.cache.begin(), settings.cache.end());
   argv.insert(argv.end(), command.begin(), command.end());
   const auto start = std::chrono::steady_clock::now();
   ProcessOptions merged;
   merged.standard_error = StandardError::merge;
+  merged.env = settings.env;
+  merged.timeout_seconds = settings.timeout_seconds;
   const auto result = run_process(argv, merged);
+  if (result.timed_out) {
+    throw InputError("cost: the measured program ran past its " + std::to_string(static_cast<long>(settings.timeout_seconds)) +
+                     " s under valgrind and was stopped");
+  }
   if (result.status != 0) {
     throw InputError("cost: the measured program failed under valgrind (exit " + std::to_string(result.status) +
                      "): " + output_tail(result.output));

@@ -3,6 +3,7 @@
 // way perfgate measures instructions (perfgate cost, perfgate ab --cost).
 #include "callgrind_dump.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -16,9 +17,25 @@ struct CostRun {
   double seconds = 0.0;                        ///< wall time under valgrind
 };
 
+/// How the program is run: the simulated caches (callgrind's --I1/--D1/--LL=<bytes>,<ways>,<line bytes> options;
+/// none: callgrind takes this machine's), entries added to its environment, and a time limit (0: none).
+/// callgrind's option simulating one cache level ("I1", "D1" or "LL") of `bytes` in `ways`-way sets of `line_bytes`
+/// lines, e.g. "--LL=8388608,16,64". Throws InputError (naming `where`) for another level, or for sizes callgrind
+/// refuses: lines of 16 to 512 bytes, a whole power-of-two number of sets, at least 1 KiB, at most 16 GiB.
+std::string callgrind_cache_option(const std::string& level, int64_t bytes, int64_t ways, int64_t line_bytes, const std::string& where);
+
+/// The same from the text LEVEL=BYTES,WAYS,LINE_BYTES (perfgate cost --cache).
+std::string callgrind_cache_option(const std::string& text, const std::string& where);
+
+struct CostSettings {
+  std::vector<std::string> cache;
+  std::vector<std::string> env;
+  double timeout_seconds = 0.0;
+};
+
 /// Runs `command` under callgrind with instrumentation off at start and the cache simulation on, its dumps in a
 /// private temporary folder (removed on every path). Throws InputError when valgrind is not installed, the program
-/// fails, or it dumped no named region.
-CostRun measure_cost(const std::vector<std::string>& command);
+/// fails or runs past its time limit, or it dumped no named region.
+CostRun measure_cost(const std::vector<std::string>& command, const CostSettings& settings = {});
 
 }  // namespace perfgate

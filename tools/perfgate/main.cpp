@@ -1,8 +1,9 @@
 // perfgate: judges Google Benchmark results against committed baselines and maintains those baselines.
-// Exit codes: 0 pass, 1 regression, 2 bad input or usage, 3 inconclusive, 4 an internal error (a bug in perfgate).
+// Exit codes: exit_codes.h.
 #include "cli_help.h"
 #include "commands.h"
 #include "error.h"
+#include "exit_codes.h"
 #include "history_backend.h"
 #include "one_line.h"
 #include "version_info.h"
@@ -45,6 +46,7 @@ struct AllArgs {
   DashboardArgs dashboard;
   CalibrateArgs calibrate;
   CostArgs cost;
+  GateArgs gate;
 };
 
 template <class Args>
@@ -62,6 +64,7 @@ int main(int argc, char** argv) {
                        "print perfgate's version and the commit it was built from");
   AllArgs a;
   const std::vector<Subcommand> commands = {
+      bind(app, a.gate, add_gate_command, run_gate),
       bind(app, a.compare, add_compare_command, run_compare),
       bind(app, a.update, add_update_command, run_update),
       bind(app, a.speedup, add_speedup_command, run_speedup),
@@ -85,11 +88,11 @@ int main(int argc, char** argv) {
   for (const auto* sub : app.get_subcommands({})) names.push_back(sub->get_name());
   const auto unknown_command = [&](const std::string& word) {
     const auto near = closest_name(word, names);
-    return print_error("error", "unknown command '" + word + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") + " (see perfgate help)", 2);
+    return print_error("error", "unknown command '" + word + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") + " (see perfgate help)", code_of(Exit::bad_input));
   };
   if (argc == 1) {
     std::cout << overview(app);
-    return print_error("error", "a command is required (see perfgate help)", 2);
+    return print_error("error", "a command is required (see perfgate help)", code_of(Exit::bad_input));
   }
   const std::string first = argv[1];
   if (first == "help") {  // perfgate help [COMMAND]
@@ -122,7 +125,7 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const CLI::ParseError& e) {
     const auto parsed = app.get_subcommands();
-    if (parsed.empty()) return print_error("error", std::string(e.what()) + " (see perfgate help)", 2);
+    if (parsed.empty()) return print_error("error", std::string(e.what()) + " (see perfgate help)", code_of(Exit::bad_input));
     const auto* command = parsed.front();
     const auto options = option_names(*command);
     const std::string help = " (see perfgate help " + command->get_name() + ")";
@@ -132,9 +135,9 @@ int main(int argc, char** argv) {
       word = word.substr(0, word.find('='));
       if (word.rfind("--", 0) != 0 || std::find(options.begin(), options.end(), word) != options.end()) continue;
       const auto near = closest_name(word, options);
-      return print_error("error", "unknown option " + word + " for " + command->get_name() + (near.empty() ? "" : "; did you mean " + near + "?") + help, 2);
+      return print_error("error", "unknown option " + word + " for " + command->get_name() + (near.empty() ? "" : "; did you mean " + near + "?") + help, code_of(Exit::bad_input));
     }
-    return print_error("error", std::string(e.what()) + help, 2);
+    return print_error("error", std::string(e.what()) + help, code_of(Exit::bad_input));
   }
   // A command to run goes after --: a stray word among the options is a mistake, never a program to start.
   const bool separator = std::find_if(argv + 1, argv + argc, [](const char* w) { return std::string(w) == "--"; }) != argv + argc;
@@ -142,7 +145,7 @@ int main(int argc, char** argv) {
     const auto* positional = sub->get_option_no_throw("command");
     if (positional != nullptr && positional->count() > 0 && !separator) {
       return print_error("error", "unexpected '" + positional->results().front() + "' among the options; a command to run goes after -- (see perfgate help " +
-                                      sub->get_name() + ")", 2);
+                                      sub->get_name() + ")", code_of(Exit::bad_input));
     }
   }
   try {
@@ -151,18 +154,18 @@ int main(int argc, char** argv) {
     }
   } catch (const InputErrorWithFix& e) {
     std::cerr << "perfgate: error: " << one_line(e.what()) << e.command() << '\n';
-    return 2;
+    return code_of(Exit::bad_input);
   } catch (const InputError& e) {
-    return print_error("error", e.what(), 2);
+    return print_error("error", e.what(), code_of(Exit::bad_input));
   } catch (const StoreUnavailable& e) {  // not the input's fault, and worth running again
-    return print_error("error", e.what(), 5);
+    return print_error("error", e.what(), code_of(Exit::store_unavailable));
   } catch (const std::filesystem::filesystem_error& e) {  // a path given to perfgate that cannot be used
-    return print_error("error", e.what(), 2);
+    return print_error("error", e.what(), code_of(Exit::bad_input));
   } catch (const std::bad_alloc&) {
-    return print_error("error", "out of memory (is an input unusually large?)", 2);
+    return print_error("error", "out of memory (is an input unusually large?)", code_of(Exit::bad_input));
   } catch (const std::exception& e) {
     // Not bad input: something perfgate did not expect. Say so, rather than blame the input.
-    return print_error("internal error", std::string(e.what()) + " (a bug in perfgate; please report it with the command)", 4);
+    return print_error("internal error", std::string(e.what()) + " (a bug in perfgate; please report it with the command)", code_of(Exit::internal));
   }
-  return 2;
+  return code_of(Exit::bad_input);
 }

@@ -8,12 +8,12 @@
 
 namespace perfgate {
 
-RevisionBuild build_revision(const std::string& repo_root, const std::string& work, const std::string& commit, const std::string& preset,
-                             const std::string& target) {
+RevisionBuild build_revision(const std::string& repo_root, const std::string& work, const std::string& commit, const GateBuild& steps,
+                             const std::vector<std::string>& targets) {
   RevisionBuild b;
   b.commit = commit;
   b.worktree = (std::filesystem::absolute(work) / commit.substr(0, 12)).string();
-  b.build_dir = (std::filesystem::path(b.worktree) / "build" / preset).string();
+  b.build_dir = (std::filesystem::path(b.worktree) / steps.directory).lexically_normal().string();
   ProcessOptions quiet;
   quiet.standard_error = StandardError::merge;
   quiet.unset = repository_selector_variables();  // the worktree belongs to repo_root, whatever the environment says
@@ -32,11 +32,17 @@ RevisionBuild build_revision(const std::string& repo_root, const std::string& wo
   build.unset = repository_selector_variables();  // the build's own git calls (version stamps) see its worktree
   // base_dir makes ccache hash paths relative to the build folder, so the same file in two worktrees hits the cache.
   build.env = {"CCACHE_BASEDIR=" + std::filesystem::path(repo_root).string(), "CCACHE_NOHASHDIR=1"};
-  for (const auto& step : {std::vector<std::string>{"cmake", "--preset", preset},
-                           std::vector<std::string>{"cmake", "--build", "--preset", preset, "--target", target}}) {
+  for (const auto& written : steps.steps) {
+    std::vector<std::string> step;
+    for (const auto& word : written) {
+      if (word == "{targets}") step.insert(step.end(), targets.begin(), targets.end());
+      else step.push_back(word);
+    }
     const auto r = run_process(step, build);
     if (r.status != 0) {
-      throw InputError("building " + commit.substr(0, 12) + " failed at '" + step[1] + " " + step[2] + "': " + output_tail(r.output));
+      std::string shown;
+      for (const auto& word : step) shown += (shown.empty() ? "" : " ") + word;
+      throw InputError("building " + commit.substr(0, 12) + " failed at '" + shown + "': " + output_tail(r.output));
     }
   }
   return b;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A regression accepted on purpose, end to end: perfgate ab on a throwaway repository whose bench_demo is a stand-in
-# (a script writing Google Benchmark JSON with ±1 % noise; its slowdown factor a committed file) and whose build is a
-# CMake preset that copies it. Head makes BM_Parse 10 % slower and leaves BM_Hash alone.
+# (a script writing Google Benchmark JSON with ±1 % noise; its slowdown factor a committed file) and whose build, in
+# its gate manifest, is a CMake preset that copies it. Head makes BM_Parse 10 % slower and leaves BM_Hash alone.
 #  - a `perfgate-accept: BM_Parse* real_time +15% ...` trailer: BM_Parse ACCEPTED, exit 0, the reason in ab's JSON,
 #    the comment, the report's summary and its HTML;
 #  - a trailer of +5% (the regression is beyond it): BM_Parse still FAIL, exit 1, "beyond" in the comment;
@@ -49,6 +49,11 @@ cat >"$out" <<EOF_JSON
 EOF_JSON
 SH
 chmod +x bench_demo.sh
+cat >gates.json <<'JSON'
+{"schema_version": 2, "baseline_path": "baselines/{name}.json",
+ "build": {"directory": "build/release", "steps": [["cmake", "--preset", "release"], ["cmake", "--build", "--preset", "release", "--target", "{targets}"]]},
+ "gates": [{"name": "demo", "kind": "baseline", "label": "performance", "command": ["bin/bench_demo"], "targets": ["bench_demo"]}]}
+JSON
 echo 1.00 >slowdown.txt
 printf 'build/\n' >.gitignore
 git add -A && git commit -qm base
@@ -63,7 +68,7 @@ head_with() {
 run_ab() {
   local branch=$1
   set +e
-  "$perfgate" ab --suite demo --filter 'BM_' --work "$work/ab-$branch" --accept-trailers "base..$branch" \
+  "$perfgate" ab --manifest gates.json --gate demo --filter 'BM_' --work "$work/ab-$branch" --accept-trailers "base..$branch" \
     --json "$work/$branch.json" base "$branch" >"$work/$branch.txt" 2>&1
   echo $?
   set -e

@@ -10,7 +10,7 @@ namespace {
 
 TEST(ab_tasks, reads_groups_and_quotes) {
   const auto tasks = perfgate::parse_ab_tasks(
-      "revision,suite,filter,options\n"
+      "revision,gate,filter,options\n"
       "# a comment\n"
       "main,train_step,^BM_TrainStep_Optimized/n:512/,--benchmark_min_time=0.2\n"
       "feature,train_step,^BM_TrainStep_Optimized/n:512/,--benchmark_min_time=0.2\r\n"
@@ -27,7 +27,7 @@ TEST(ab_tasks, reads_groups_and_quotes) {
 }
 
 TEST(ab_tasks, refuses_malformed_lists) {
-  const std::string header = "revision,suite,filter,options\n";
+  const std::string header = "revision,gate,filter,options\n";
   for (const std::string& text : {std::string(""), std::string("rev,suite\n"), header, header + "main,fft,x\n",
                                  header + "main,fft,\"unterminated,\n", header + "main,../evil,x,\n", header + "main,fft,,\n",
                                  header + "main,fft,x,--benchmark_out=/etc/passwd\n", header + "main,fft,x,; rm -rf /\n",

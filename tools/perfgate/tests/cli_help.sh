@@ -16,7 +16,7 @@ commands=$(sed -n '/^Commands:/,/^$/p' <<<"$overview" | awk 'NF > 1 && $1 != "Co
 for command in $commands; do
   help=$("$perfgate" help "$command") || { fail "perfgate help $command exits $?"; continue; }
   [[ $("$perfgate" "$command" --help) == "$help" ]] || fail "perfgate $command --help differs from perfgate help $command"
-  grep -q '^Exit codes: .*0 .*2 .*4 an internal error' <<<"$help" || fail "$command's help has no exit codes"
+  grep -q "^Exit codes: .*0 pass.*2 bad input.*4 internal error" <<<"$help" || fail "$command's help has no exit codes"
   examples=$(sed -n '/^Example:/,/^$/p' <<<"$help" | grep '^  perfgate ')
   [[ -n $examples ]] || { fail "$command's help has no example"; continue; }
   while read -r example; do

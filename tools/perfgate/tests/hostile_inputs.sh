@@ -139,13 +139,13 @@ for value in nan -nan NaN inf -inf -1 0 1e999 3x ''; do
   check "speedup_threshold_${value:-empty}" 2 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --threshold "$value"
 done
 check speedup_threshold_valid 0 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --threshold 3
-check speedup_confidence_nan 2 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --confidence nan
-check speedup_more_seconds_inf 2 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --more-seconds inf -- /bin/true
-check speedup_zero_reference_time 2 -- speedup --results "$in/speedup_zero_reference.json" --reference BM_Ref --candidate BM_Cand
-check speedup_zero_candidate_time 2 -- speedup --results "$in/speedup_zero_candidate.json" --reference BM_Ref --candidate BM_Cand
-check speedup_same_benchmark_twice 2 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Ref
+check speedup_confidence_nan 2 -- speedup --threshold 3 --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --confidence nan
+check speedup_more_seconds_inf 2 -- speedup --threshold 3 --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --more-seconds inf -- /bin/true
+check speedup_zero_reference_time 2 -- speedup --threshold 3 --results "$in/speedup_zero_reference.json" --reference BM_Ref --candidate BM_Cand
+check speedup_zero_candidate_time 2 -- speedup --threshold 3 --results "$in/speedup_zero_candidate.json" --reference BM_Ref --candidate BM_Cand
+check speedup_same_benchmark_twice 2 -- speedup --threshold 3 --results "$in/speedup.json" --reference BM_Ref --candidate BM_Ref
 check report_threshold_nan 2 --absent "$work/r1/report.html" -- report --out-dir "$work/r1" --speedup-results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --threshold nan
-check report_target_negative 2 --absent "$work/r2/report.html" -- report --out-dir "$work/r2" --speedup-results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --target -1
+check report_target_negative 2 --absent "$work/r2/report.html" -- report --out-dir "$work/r2" --threshold 3 --speedup-results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --target -1
 check calibrate_power_nan 2 -- calibrate --results "$in/speedup.json" --results "$in/speedup.json" --results "$in/speedup.json" --power nan
 check history_min_shift_inf 2 -- history show --db "$in/not_really.db" --min-shift inf
 check ab_max_slowdown_nan 2 -- ab --max-slowdown nan HEAD HEAD
@@ -168,7 +168,7 @@ check update_results_is_a_directory 2 --baseline "$b" -- update --allow-dirty --
 check deep_results 2 -- compare --results "$in/deep_results.json" --baseline "$in/time_ms.json"
 check deep_baseline 2 -- compare --results "$in/same_in_us.json" --baseline "$in/deep_baseline.json"
 check deep_trace_pid 2 -- profile --trace "$in/deep_trace_pid.json"
-check deep_speedup_results 2 -- speedup --results "$in/deep_results.json" --reference BM_Ref --candidate BM_Cand
+check deep_speedup_results 2 -- speedup --threshold 3 --results "$in/deep_results.json" --reference BM_Ref --candidate BM_Cand
 check deep_history_record 2 --absent "$work/deep.db" -- history record --db "$work/deep.db" --results "$in/deep_results.json" --commit abc
 check deep_report_check 2 -- report --out-dir "$work/r3" --check "$in/deep_results.json=$in/time_ms.json"
 check ab_tasks_of_brackets 2 -- ab --tasks "$in/deep_tasks.json" --work "$work/ab"
@@ -236,12 +236,12 @@ check iterations_not_whole 2 --expect 'whole number' -- compare --results "$in/i
 results index_wraps.json '{"name": "BM_T", "repetition_index": 0, "iterations": 1, "n": 1}' '{"name": "BM_T", "repetition_index": 4294967296, "iterations": 1, "n": 1}'
 check repetition_index_does_not_wrap 2 --expect 'repetition_index 4294967296' -- compare --results "$in/index_wraps.json" --baseline "$in/none.json"
 results speedup_infinite.json "$(speedup_rows 1e308 1e-300)"
-check speedup_infinite_ratio 2 --absent "$work/sp.json" -- speedup --results "$in/speedup_infinite.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp.json"
-check speedup_out_not_written_on_bad_baseline 2 --absent "$work/sp.json" -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp.json" --baseline "$in/missing.json"
+check speedup_infinite_ratio 2 --absent "$work/sp.json" -- speedup --threshold 3 --results "$in/speedup_infinite.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp.json"
+check speedup_out_not_written_on_bad_baseline 2 --absent "$work/sp.json" -- speedup --threshold 3 --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp.json" --baseline "$in/missing.json"
 baseline speedup_advisory.json '{"benchmark": "speedup:BM_Cand/BM_Ref", "field": "speedup", "value": 50, "unit": "x", "direction": "higher", "tolerance": {"rel": 0.01}, "advisory": true}'
-check speedup_advisory_baseline_never_fails 0 --expect 'WARNING' -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --baseline "$in/speedup_advisory.json"
+check speedup_advisory_baseline_never_fails 0 --expect 'WARNING' -- speedup --threshold 3 --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --baseline "$in/speedup_advisory.json"
 baseline speedup_limit.json '{"benchmark": "speedup:BM_Cand/BM_Ref", "field": "speedup", "value": 2, "unit": "x", "direction": "higher", "tolerance": {"rel": 0.5}, "limit": 5}'
-check speedup_baseline_limit_applies 1 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --baseline "$in/speedup_limit.json"
+check speedup_baseline_limit_applies 1 -- speedup --threshold 3 --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --baseline "$in/speedup_limit.json"
 bad_utf8=$'\xff'
 cp "$in/same_in_us.json" "$in/r$bad_utf8.json"
 check report_path_not_utf8 0 -- report --out-dir "$work/r5" --check "$in/r$bad_utf8.json=$in/time_ms.json"
@@ -272,17 +272,17 @@ check unknown_command_named 2 --expect "unknown command 'frobnicate'" -- frobnic
 # Outputs only ever replace regular files: a FIFO (or, as root, /dev/null) at --out is refused before any work and
 # stays what it was; a user's file at profile's --out survives a program that cannot run.
 mkfifo "$work/a_fifo"
-check speedup_out_is_a_fifo 2 -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --out "$work/a_fifo"
+check speedup_out_is_a_fifo 2 -- speedup --threshold 3 --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --out "$work/a_fifo"
 # A program that would record a valid trace (and leave a mark): refused before it runs, not after.
 printf '#!/bin/sh\nprintf %%s %s > "$1"\ntouch "%s"\n' "'[{\"ph\": \"X\", \"name\": \"a\", \"ts\": 0, \"dur\": 1}]'" "$work/profiler_ran" >"$in/fake_profiler.sh"
 chmod +x "$in/fake_profiler.sh"
-check profile_out_is_a_fifo 2 --absent "$work/profiler_ran" -- profile --out "$work/a_fifo" --binary "$in/fake_profiler.sh"
-check profile_with_a_fake_profiler 0 -- profile --out "$work/fake_trace.json" --binary "$in/fake_profiler.sh"
+check profile_out_is_a_fifo 2 --absent "$work/profiler_ran" -- profile --out "$work/a_fifo" -- "$in/fake_profiler.sh" {trace}
+check profile_with_a_fake_profiler 0 -- profile --out "$work/fake_trace.json" -- "$in/fake_profiler.sh" {trace}
 rm -f "$work/profiler_ran"
 cases=$((cases + 1))
 if [[ -p $work/a_fifo ]]; then echo "ok     the_fifo_is_still_a_fifo"; else failures=$((failures + 1)); echo "DEFECT an output replaced a FIFO"; fi
 echo precious >"$work/notes.txt"
-check profile_keeps_out_when_the_program_cannot_run 2 -- profile --out "$work/notes.txt" --binary "$work/no_such_program"
+check profile_keeps_out_when_the_program_cannot_run 2 -- profile --out "$work/notes.txt" -- "$work/no_such_program" {trace}
 cases=$((cases + 1))
 if [[ $(cat "$work/notes.txt") == precious ]]; then echo "ok     profile_kept_the_users_file"; else failures=$((failures + 1)); echo "DEFECT profile removed or changed --out before its program ran"; fi
 b=$(guard same_capture_twice time_ms.json)
@@ -341,11 +341,11 @@ GIT_DIR="$work/other_repo/.git" GIT_WORK_TREE="$work/other_repo" check update_ig
 expect_that update_recorded_the_targets_commit grep -q "\"git_sha\": \"$(git -C "$work/target_repo" rev-parse HEAD)\"" "$work/target_repo/baseline.json"
 # Input/output identity: an output is never one of the command's inputs, however it is spelled.
 cp "$in/speedup.json" "$work/sp_in.json"
-check speedup_out_is_its_results 2 --baseline "$work/sp_in.json" --expect 'is the input' -- speedup --results "$work/sp_in.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp_in.json"
+check speedup_out_is_its_results 2 --baseline "$work/sp_in.json" --expect 'is the input' -- speedup --threshold 3 --results "$work/sp_in.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp_in.json"
 ln -f "$work/sp_in.json" "$work/sp_hardlink.json"
-check speedup_out_is_a_hard_link_to_its_results 2 --baseline "$work/sp_in.json" -- speedup --results "$work/sp_in.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp_hardlink.json"
+check speedup_out_is_a_hard_link_to_its_results 2 --baseline "$work/sp_in.json" -- speedup --threshold 3 --results "$work/sp_in.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp_hardlink.json"
 cp "$in/speedup_limit.json" "$work/sp_base.json"
-check speedup_out_is_its_baseline 2 --baseline "$work/sp_base.json" -- speedup --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --baseline "$work/sp_base.json" --out "$work/./sp_base.json"
+check speedup_out_is_its_baseline 2 --baseline "$work/sp_base.json" -- speedup --threshold 3 --results "$in/speedup.json" --reference BM_Ref --candidate BM_Cand --baseline "$work/sp_base.json" --out "$work/./sp_base.json"
 b=$(guard identity counter.json)
 check update_baseline_is_its_results 2 --baseline "$b" --expect 'is the input' -- update --allow-dirty --reason x --results "$b" --baseline "$b"
 check report_first_of_two 0 -- report --out-dir "$work/r8" --check "$in/same_in_us.json=$in/time_ms.json"
@@ -432,7 +432,7 @@ results many_plots.json "${many_rows[@]}"
 baseline many_plots_baseline.json "${many_entries[@]}"
 PERFGATE_CHROMIUM=/bin/false check report_png_has_a_bounded_number_of_browser_runs 2 --expect 'more than the 200' --absent "$work/r12/report.html" -- report --png --out-dir "$work/r12" --check "$in/many_plots.json=$in/many_plots_baseline.json"
 cp "$in/fake_profiler.sh" "$work/profiler_copy.sh"
-check profile_out_is_its_program 2 --expect 'is the input' -- profile --out "$work/profiler_copy.sh" --binary "$work/profiler_copy.sh"
+check profile_out_is_its_program 2 --expect 'is the input' -- profile --out "$work/profiler_copy.sh" -- "$work/profiler_copy.sh" {trace}
 expect_that profile_kept_its_program cmp -s "$in/fake_profiler.sh" "$work/profiler_copy.sh"
 mkdir -p "$work/stem_a" "$work/stem_b"
 cp "$in/same_in_us.json" "$work/stem_a/acc.json" && cp "$in/same_in_us.json" "$work/stem_b/acc.json"
@@ -458,7 +458,7 @@ rm -rf "$work/r16/plots" && ln -s "$work/outside/pictures" "$work/r16/plots"
 check report_of_an_earlier_report_whose_plots_is_a_link 2 --expect 'plots/ is a symbolic link' -- report --out-dir "$work/r16" --check "$in/same_in_us.json=$in/time_ms.json"
 expect_that report_cleared_nothing_through_a_plots_link same_content "$work/outside/pictures/1-mine.png" 'a user picture'
 cp "$in/speedup.json" "$work/sp_in2.json" && ln -s "$work/sp_in2.json" "$work/sp_symlink.json"
-check speedup_out_is_a_symbolic_link_to_its_results 2 --baseline "$work/sp_in2.json" --expect 'is the input' -- speedup --results "$work/sp_in2.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp_symlink.json"
+check speedup_out_is_a_symbolic_link_to_its_results 2 --baseline "$work/sp_in2.json" --expect 'is the input' -- speedup --threshold 3 --results "$work/sp_in2.json" --reference BM_Ref --candidate BM_Cand --out "$work/sp_symlink.json"
 results nonchar.json "$(row 'BM_\ufffe\uffff' 0 '"real_time": 1, "cpu_time": 1, "time_unit": "ms"')"
 baseline nonchar_baseline.json "$(entry_for 'BM_\ufffe\uffff')"
 check report_of_a_noncharacter_name 1 -- report --out-dir "$work/r17" --check "$in/nonchar.json=$in/nonchar_baseline.json"

@@ -204,14 +204,14 @@ mkdir -p c1b/real/sub c1b/cwd && echo old >c1b/real/sp_out.json && echo '{"unrel
 ln -s ../real/sub c1b/cwd/dir && ln -s ../sp_out.json c1b/real/sub/sp_out.json
 CWD="$W/c1b/cwd" run speedup_out_relative_link_in_symlinked_folder 1 0 "writes real/sp_out.json; cwd/sp_out.json untouched" \
   'grep -q precious c1b/cwd/sp_out.json || NOTE="the unrelated cwd/sp_out.json was replaced; real/sp_out.json=$(head -c 20 c1b/real/sp_out.json)"; grep -q precious c1b/cwd/sp_out.json' \
-  -- speedup --results "$IN/sp.json" --reference BM_Ref --candidate BM_Cand --out dir/sp_out.json
+  -- speedup --threshold 3 --results "$IN/sp.json" --reference BM_Ref --candidate BM_Cand --out dir/sp_out.json
 
-# 1c. profile --out: the same link shape (fake profile_step)
+# 1c. profile --out: the same link shape (a fake recording program)
 mkdir -p c1c/real/sub c1c/cwd && echo old >c1c/real/trace.json && echo '{"unrelated": "precious"}' >c1c/cwd/trace.json
 ln -s ../real/sub c1c/cwd/dir && ln -s ../trace.json c1c/real/sub/trace.json
 CWD="$W/c1c/cwd" run profile_out_relative_link_in_symlinked_folder 1 0 "writes real/trace.json; cwd/trace.json untouched" \
   'grep -q precious c1c/cwd/trace.json || NOTE="the unrelated cwd/trace.json was replaced by the trace"; grep -q precious c1c/cwd/trace.json' \
-  -- profile --binary "$IN/fake_profiler.sh" --out dir/trace.json
+  -- profile --out dir/trace.json -- "$IN/fake_profiler.sh" {trace}
 
 # 1d. report: plots/ is a link to a folder outside --out, in a folder perfgate wrote before
 mkdir -p c1d/outside && "$PG" report --out-dir c1d/rep --check "$IN/ok_r.json=$IN/ok_b.json" >/dev/null
@@ -308,7 +308,7 @@ CWD="$W/c1p/proj" run update_baseline_linked_into_other_repo 1 2 "refused: the w
 # 1q. speedup --out is a link to a file elsewhere: written through (documented for perfgate's writer)
 mkdir -p c1q/store && echo old >c1q/store/out.json && ln -s store/out.json c1q/link.json
 run speedup_out_symlink_written_through 1 0 "store/out.json replaced, the link kept" '[[ -L c1q/link.json ]] && grep -q speedup c1q/store/out.json' \
-  -- speedup --results "$IN/sp.json" --reference BM_Ref --candidate BM_Cand --out c1q/link.json
+  -- speedup --threshold 3 --results "$IN/sp.json" --reference BM_Ref --candidate BM_Cand --out c1q/link.json
 
 # 1r. report --out-dir itself is a link to a folder
 mkdir -p c1r/real && ln -s real c1r/out
@@ -326,31 +326,31 @@ echo "######## class 2: input/output identity"
 mkdir -p c2a && cp "$IN/sp_b.json" c2a/b.json && h=$(hash_of c2a/b.json)
 run speedup_out_equals_baseline 2 2 "refused before writing; the baseline byte-identical" \
   '[[ $(hash_of c2a/b.json) == '"$h"' ]] || NOTE="baseline replaced by results JSON: $(head -c 30 c2a/b.json | tr -d "\n ")..."; [[ $(hash_of c2a/b.json) == '"$h"' ]]' \
-  -- speedup --results "$IN/sp.json" --reference BM_Ref --candidate BM_Cand --baseline c2a/b.json --out c2a/b.json
+  -- speedup --threshold 3 --results "$IN/sp.json" --reference BM_Ref --candidate BM_Cand --baseline c2a/b.json --out c2a/b.json
 
 # 2b. speedup --out is its own --results
 mkdir -p c2b && cp "$IN/sp.json" c2b/r.json && h=$(hash_of c2b/r.json)
 run speedup_out_equals_results 2 2 "refused (an output over an input); the results byte-identical" \
   '[[ $(hash_of c2b/r.json) == '"$h"' ]] || NOTE="the 16 measured repetitions were replaced by one speedup row"; [[ $(hash_of c2b/r.json) == '"$h"' ]]' \
-  -- speedup --results c2b/r.json --reference BM_Ref --candidate BM_Cand --out c2b/r.json
+  -- speedup --threshold 3 --results c2b/r.json --reference BM_Ref --candidate BM_Cand --out c2b/r.json
 
 # 2c. speedup --out is a symlink to the baseline
 mkdir -p c2c && cp "$IN/sp_b.json" c2c/b.json && ln -s b.json c2c/out.json && h=$(hash_of c2c/b.json)
 run speedup_out_symlink_to_baseline 2 2 "refused; the baseline byte-identical" \
   '[[ $(hash_of c2c/b.json) == '"$h"' ]] || NOTE="baseline replaced through the link"; [[ $(hash_of c2c/b.json) == '"$h"' ]]' \
-  -- speedup --results "$IN/sp.json" --reference BM_Ref --candidate BM_Cand --baseline c2c/b.json --out c2c/out.json
+  -- speedup --threshold 3 --results "$IN/sp.json" --reference BM_Ref --candidate BM_Cand --baseline c2c/b.json --out c2c/out.json
 
 # 2d. speedup --out is the baseline spelt differently (x/../b.json)
 mkdir -p c2d/x && cp "$IN/sp_b.json" c2d/b.json && h=$(hash_of c2d/b.json)
 run speedup_out_other_spelling_of_baseline 2 2 "refused; the baseline byte-identical" \
   '[[ $(hash_of c2d/b.json) == '"$h"' ]] || NOTE="baseline replaced"; [[ $(hash_of c2d/b.json) == '"$h"' ]]' \
-  -- speedup --results "$IN/sp.json" --reference BM_Ref --candidate BM_Cand --baseline c2d/b.json --out ./c2d/x/../b.json
+  -- speedup --threshold 3 --results "$IN/sp.json" --reference BM_Ref --candidate BM_Cand --baseline c2d/b.json --out ./c2d/x/../b.json
 
 # 2e. speedup --out is a hard link of the baseline: rename replaces the name only, the baseline keeps its inode
 mkdir -p c2e && cp "$IN/sp_b.json" c2e/b.json && ln c2e/b.json c2e/hard.json && h=$(hash_of c2e/b.json)
 run speedup_out_hardlink_of_baseline 2 any "baseline byte-identical (refusing would be better still)" \
   '[[ $(hash_of c2e/b.json) == '"$h"' ]]' \
-  -- speedup --results "$IN/sp.json" --reference BM_Ref --candidate BM_Cand --baseline c2e/b.json --out c2e/hard.json
+  -- speedup --threshold 3 --results "$IN/sp.json" --reference BM_Ref --candidate BM_Cand --baseline c2e/b.json --out c2e/hard.json
 
 # 2f. update --baseline equal to --results
 mkdir -p c2f && cp "$IN/ok_r.json" c2f/r.json && h=$(hash_of c2f/r.json)
@@ -367,11 +367,11 @@ mkdir -p c2h && cp "$IN/ok_r.json" c2h/r.json && ln -s r.json c2h/b.json && h=$(
 run update_baseline_symlink_to_results 2 2 "refused; results byte-identical" '[[ $(hash_of c2h/r.json) == '"$h"' ]]' \
   -- update --allow-dirty --reason r --results c2h/r.json --baseline c2h/b.json
 
-# 2i. profile --out is the --binary it runs
+# 2i. profile --out is the program it runs
 mkdir -p c2i && cp "$IN/fake_profiler.sh" c2i/prof.sh && h=$(hash_of c2i/prof.sh)
 run profile_out_equals_binary 2 2 "refused (the output would replace the program); program unchanged" \
   '[[ $(hash_of c2i/prof.sh) == '"$h"' ]] || NOTE="the profiler program was replaced by the trace (mode $(stat -c %a c2i/prof.sh))"; [[ $(hash_of c2i/prof.sh) == '"$h"' ]]' \
-  -- profile --binary c2i/prof.sh --out c2i/prof.sh
+  -- profile --out c2i/prof.sh -- c2i/prof.sh {trace}
 
 # 2j. profile --trace T --out T: summarising only, nothing written
 mkdir -p c2j && cp "$IN/trace.json" c2j/t.json && h=$(hash_of c2j/t.json)
@@ -573,7 +573,7 @@ TMO=300 run report_10k_entries 5 0 "report written within seconds (10,000 plots)
   -- report --out-dir c5r10k --check "$IN/many10000_r.json=$IN/many10000_b.json"
 t_report=$ELAPSED
 TMO=120 run speedup_10k_pairs 5 0 "PASS within a few seconds" 'NOTE="${ELAPSED} s"; (($(echo "$ELAPSED < 5" | bc)))' \
-  -- speedup --results "$IN/pairs10000.json" --reference BM_Ref --candidate BM_Cand
+  -- speedup --threshold 3 --results "$IN/pairs10000.json" --reference BM_Ref --candidate BM_Cand
 t_speedup=$ELAPSED
 TMO=120 run history_record_10k_metrics 5 0 "recorded within a few seconds" 'NOTE="${ELAPSED} s"; (($(echo "$ELAPSED < 5" | bc)))' \
   -- history record --db c5h10k.db --results "$IN/many10000_r.json" --commit c1
@@ -587,7 +587,7 @@ if [[ $SKIP_SLOW != 1 ]]; then
   TMO=900 run report_100k_entries 5 0 "report written; time grows linearly" "linear $t_report" \
     -- report --out-dir c5r100k --check "$IN/many100000_r.json=$IN/many100000_b.json"
   TMO=600 run speedup_100k_pairs 5 0 "PASS; time grows linearly" "linear $t_speedup" \
-    -- speedup --results "$IN/pairs100000.json" --reference BM_Ref --candidate BM_Cand
+    -- speedup --threshold 3 --results "$IN/pairs100000.json" --reference BM_Ref --candidate BM_Cand
   TMO=600 run history_record_100k_metrics 5 0 "recorded; time grows linearly" "linear $t_history" \
     -- history record --db c5h100k.db --results "$IN/many100000_r.json" --commit c1
 fi
@@ -676,7 +676,7 @@ run update_from_empty_results 6 2 "refused: a baselined metric is absent; baseli
   -- update --allow-dirty --reason r --results "$IN/empty_unknown_r.json" --baseline c6l/b.json
 
 run speedup_aggregates_only 6 2 "refused: no paired repetitions" '' \
-  -- speedup --results "$IN/speedagg_r.json" --reference BM_Ref --candidate BM_Cand
+  -- speedup --threshold 3 --results "$IN/speedagg_r.json" --reference BM_Ref --candidate BM_Cand
 
 run history_record_empty_results 6 any "refused, or a run of 0 metrics that changes no series" \
   'NOTE="$(cat "$OUT")"; true' \

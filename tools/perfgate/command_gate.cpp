@@ -1,0 +1,183 @@
+// perfgate gate: runs and judges the gates a manifest declares (gate_manifest.h), in the manifest's order: each
+// measuring command writes <results>/<name>.json, which is judged as perfgate compare, speedup and cost would judge it,
+// with the same printed tables and fixes. --verdicts writes what was judged as verdicts.json (report_verdicts.cpp).
+// Exit: the worst verdict (1 a failure, 3 inconclusive, the --warning-exit-code for an advisory figure beyond its
+// tolerance, 0 pass); 2 bad input, including a measuring command that fails.
+#include "atomic_write.h"
+#include "benchmark_runner.h"
+#include "cli_help.h"
+#include "commands.h"
+#include "error.h"
+#include "gate_manifest.h"
+#include "gate_report.h"
+#include "one_line.h"
+#include "report_render.h"
+#include "utc_time.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <set>
+
+namespace perfgate {
+namespace {
+
+std::vector<const Gate*> selected_gates(const GateManifest& m, const GateArgs& a) {
+  for (const auto& name : a.only) m.gate(name);  // an unknown name is refused, listing the known ones
+  std::vector<const Gate*> out;
+  for (const auto& g : m.gates) {
+    if (!a.only.empty() && std::find(a.only.begin(), a.only.end(), g.name) == a.only.end()) continue;
+    if (!a.labels.empty() && std::find(a.labels.begin(), a.labels.end(), g.label) == a.labels.end()) continue;
+    out.push_back(&g);
+  }
+  if (out.empty()) throw InputError("gate: no gate of " + m.path + " is selected by --only and --label");
+  return out;
+}
+
+// The worse of two exit codes: a failure, then inconclusive, then an advisory warning, then a pass.
+int worse(int a, int b, int warning) {
+  for (const int code : {1, 3, warning}) {
+    if (code != 0 && (a == code || b == code)) return code;
+  }
+  return 0;
+}
+
+std::vector<std::string> with(std::vector<std::string> argv, const std::vector<std::string>& more) {
+  argv.insert(argv.end(), more.begin(), more.end());
+  return argv;
+}
+
+int run_speedup_gate(const GateManifest& m, const Gate& g, const std::vector<std::string>& argv, const std::string& results,
+                     const std::string& folder, const GateArgs& a) {
+  const auto interleaved = [&](int repetitions) {
+    return with(argv, {pair_filter(g), "--benchmark_repetitions=" + std::to_string(repetitions), "--benchmark_enable_random_interleaving=true"});
+  };
+  run_benchmark(interleaved(g.repetitions), results, m.environment, g.timeout_seconds);
+  SpeedupArgs s;
+  s.results = results;
+  s.reference = g.reference;
+  s.candidate = g.candidate;
+  s.threshold = g.floor;
+  s.more_seconds = g.more_seconds;
+  if (g.more_repetitions > 0) s.command = interleaved(g.more_repetitions);
+  s.env = m.environment;
+  s.pooled_out = results;  // the repetitions measured more join the results, so that every later reader judges them all
+  if (!g.series.empty()) {
+    s.baseline = m.baseline_of(g.series, g.label);
+    s.out = results_of(folder, g.series);
+  }
+  int code = run_speedup(s);
+  if (g.aim) {
+    SpeedupArgs aim;
+    aim.results = results;
+    aim.reference = g.reference;
+    aim.candidate = g.candidate;
+    aim.threshold = *g.aim;
+    aim.aim = true;
+    run_speedup(aim);
+  }
+  if (g.compare_baseline) {
+    code = worse(code, run_compare({results, m.baseline_of(g.name, g.label), interleaved(g.repetitions), a.warning_exit_code}), a.warning_exit_code);
+  }
+  return code;
+}
+
+int run_one(const GateManifest& m, const Gate& g, const std::string& folder, const GateArgs& a) {
+  const auto argv = resolve_command(g, a.build);
+  const auto results = results_of(folder, g.name);
+  std::cout << "gate " << g.name << " (" << to_string(g.kind) << (g.label.empty() ? "" : ", label " + g.label) << ")" << std::endl;
+  switch (g.kind) {
+    case GateKind::baseline:
+      run_benchmark(argv, results, m.environment, g.timeout_seconds);
+      return run_compare({results, m.baseline_of(g.name, g.label), argv, a.warning_exit_code});
+    case GateKind::speedup:
+      return run_speedup_gate(m, g, argv, results, folder, a);
+    case GateKind::cost: {
+      CostArgs c;
+      c.out = results;
+      c.context = a.context;
+      for (const auto& option : g.cache) c.cache.push_back(option.substr(2));  // "--LL=..." as LEVEL=...
+      c.command = argv;
+      c.env = m.environment;
+      c.timeout_seconds = g.timeout_seconds;
+      run_cost(c);
+      return run_compare({results, m.baseline_of(g.name, g.label), {}, a.warning_exit_code});
+    }
+    case GateKind::bars: {
+      std::string alternatives;
+      for (const auto& b : g.benchmarks) alternatives += (alternatives.empty() ? "" : "|") + regex_literal(b);
+      const auto measured = run_benchmark(with(argv, {"--benchmark_filter=^(" + alternatives + ")"}), results, m.environment, g.timeout_seconds);
+      std::set<std::string> names;
+      for (const auto& r : measured.measurements) names.insert(r.benchmark);
+      std::cout << "measured " << names.size() << " benchmarks into " << one_line(results) << " (shown, never gated)\n";
+      return 0;
+    }
+  }
+  return 2;
+}
+
+}  // namespace
+
+CLI::App* add_gate_command(CLI::App& app, GateArgs& a) {
+  auto* cmd = app.add_subcommand("gate", "run and judge every gate a manifest declares (suites, speedups, callgrind costs)");
+  cmd->footer(command_footer("perfgate gate --manifest perf/gates.json --build build --label performance --verdicts build/verdicts.json",
+                              {Exit::pass, Exit::fail, Exit::inconclusive}, "bad input includes a measuring command that fails"));
+  cmd->add_option("--manifest", a.manifest, "the gate manifest (JSON; docs/reference/gate-manifest.md)")->required();
+  cmd->add_option("--build", a.build, "the build folder: gates' programs are relative to it")->required();
+  cmd->add_option("--only", a.only, "run this gate only (repeatable)");
+  cmd->add_option("--label", a.labels, "run the gates of this label only (repeatable)");
+  cmd->add_option("--results-dir", a.results_dir, "where each gate writes <name>.json (default: <build>/results)");
+  cmd->add_option("--verdicts", a.verdicts, "also write what was judged as verdicts.json (as perfgate report writes it)");
+  cmd->add_option("--context", a.context, "KEY=VALUE recorded in the cost gates' results (repeatable)");
+  cmd->add_option("--warning-exit-code", a.warning_exit_code,
+                  "exit with this code (0, or 5 to 255) when nothing failed but an advisory figure is beyond its tolerance")
+      ->check(CLI::IsMember({0}) | CLI::Range(5, 255));
+  cmd->add_flag("--list", a.list, "print the selected gates (name, kind, label, timeout) and exit");
+  return cmd;
+}
+
+int run_gate(const GateArgs& a) {
+  const auto m = read_gate_manifest(a.manifest);
+  const auto gates = selected_gates(m, a);
+  if (a.list) {
+    for (const auto* g : gates) {
+      std::cout << g->name << ' ' << to_string(g->kind) << ' ' << (g->label.empty() ? "-" : g->label) << ' '
+                << static_cast<long>(g->timeout_seconds) << '\n';
+    }
+    return 0;
+  }
+  if (!std::filesystem::is_directory(a.build)) throw InputError("gate: --build '" + a.build + "' is not a folder");
+  const auto folder = a.results_dir.empty() ? (std::filesystem::path(a.build) / "results").string() : a.results_dir;
+  std::filesystem::create_directories(folder);
+  if (!a.verdicts.empty()) require_replaceable(a.verdicts);
+  int code = 0;
+  for (const auto* g : gates) {
+    try {
+      code = worse(code, run_one(m, *g, folder, a), a.warning_exit_code);
+    } catch (const InputErrorWithFix&) {
+      throw;  // its message already names the baseline, and its fix must stay as printed
+    } catch (const InputError& e) {
+      throw InputError("gate " + g->name + ": " + e.what());
+    }
+    std::cout << std::endl;
+  }
+  if (!a.verdicts.empty()) {
+    ReportData data;
+    data.date = utc_now();
+    add_gate_sections(data, m, gates, folder, true);
+    const auto& context = data.speedup ? read_results(data.speedup->results_path).context
+                                       : (data.checks.empty() ? std::map<std::string, std::string>{} : data.checks.front().context);
+    const auto value = [&](const char* key) {
+      const auto found = context.find(key);
+      return found == context.end() ? std::string() : found->second;
+    };
+    data.git_sha = value("git_sha");
+    data.machine = value("machine").empty() ? value("cpu_model") : value("machine");
+    write_file_atomically(a.verdicts, render_verdicts_json(data));
+  }
+  std::cout << "perfgate gate: " << (code == 0 ? "PASS" : code == 1 ? "FAIL" : code == 3 ? "INCONCLUSIVE" : "PASS with warnings") << " ("
+            << gates.size() << " gate" << (gates.size() == 1 ? "" : "s") << ")\n";
+  return code;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,54 @@
+#include "gate_report.h"
+
+#include "error.h"
+#include "results.h"
+
+#include <filesystem>
+
+namespace perfgate {
+
+std::string results_of(const std::string& results_folder, const std::string& name) {
+  return (std::filesystem::path(results_folder) / (name + ".json")).string();
+}
+
+void add_gate_sections(ReportData& data, const GateManifest& manifest, const std::vector<const Gate*>& gates,
+                       const std::string& results_folder, bool require_results) {
+  const auto present = [](const std::string& file) {
+    std::error_code ignored;
+    return std::filesystem::exists(std::filesystem::symlink_status(file, ignored));
+  };
+  const auto check = [&](const std::string& name, const std::string& label) {
+    const auto results = results_of(results_folder, name);
+    if (!present(results)) {
+      if (require_results) throw InputError("gate '" + name + "' left no results at " + results);
+      return;
+    }
+    data.checks.push_back(load_check(results, manifest.baseline_of(name, label)));
+  };
+  for (const auto* gate : gates) {
+    const auto results = results_of(results_folder, gate->name);
+    switch (gate->kind) {
+      case GateKind::baseline:
+      case GateKind::cost:
+        check(gate->name, gate->label);
+        break;
+      case GateKind::speedup:
+        if (!present(results)) {
+          if (require_results) throw InputError("gate '" + gate->name + "' left no results at " + results);
+          break;
+        }
+        if (data.speedup) throw InputError("a report holds one speedup gate; give one of them (--only)");
+        data.speedup = judge_speedup_section(read_results(results), results, gate->reference, gate->candidate, gate->floor, gate->aim);
+        if (gate->compare_baseline) check(gate->name, gate->label);
+        if (!gate->series.empty()) check(gate->series, gate->label);
+        break;
+      case GateKind::bars:
+        if (!present(results)) break;  // measured by whoever wants the bars; never required
+        if (data.ablation) throw InputError("a report holds one bars gate; give one of them (--only)");
+        data.ablation = load_ablation(results);
+        break;
+    }
+  }
+}
+
+}  // namespace perfgate

@@ -1,0 +1,23 @@
+#pragma once
+// A manifest's gates as a report's sections, from the results a gate run left in a folder: the one place that knows
+// which results file is judged against which baseline (perfgate gate --verdicts, perfgate report --manifest).
+#include "gate_manifest.h"
+#include "report_data.h"
+
+#include <string>
+#include <vector>
+
+namespace perfgate {
+
+/// The results file a gate writes (<results_folder>/<name>.json).
+std::string results_of(const std::string& results_folder, const std::string& name);
+
+/// Adds to `data` each of `gates` whose results are in `results_folder`: baseline and cost gates as checks against
+/// their baselines; a speedup gate as the speedup (judged at its floor, its aim reported), its run as a check when it
+/// compares its baseline, and its series as a check; a bars gate as the ablation. A gate without results is skipped
+/// (a run of some labels only) unless `require_results`, when that is an InputError. Throws InputError when two
+/// gates would fill the one speedup or bars section a report has.
+void add_gate_sections(ReportData& data, const GateManifest& manifest, const std::vector<const Gate*>& gates,
+                       const std::string& results_folder, bool require_results);
+
+}  // namespace perfgate

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# perfgate gate and report --manifest, end to end on a throwaway project: a stand-in benchmark (a script writing
+# Google Benchmark JSON: BM_Slow and BM_Fast with ±1 % noise, their speedup and a comparison count set by files), and a
+# manifest with a baseline gate, a speedup gate (floor, aim, baselined series) and a bars gate.
+#  - all pass: exit 0; verdicts.json holds every check, the speedup and its aim; report --manifest agrees;
+#  - the speedup below the floor: exit 1; a count off by one: exit 1, the row FAIL in verdicts.json;
+#  - an advisory-only breach with --warning-exit-code 77: exit 77;
+#  - selection by --only and --label, --list; an unknown gate, a failing command, and manifests with a wrong version,
+#    an unknown member, two gates of one name, a speedup without its floor, an impossible cache, an absolute build
+#    folder: exit 2 with one line.
+# Usage: gate_manifest.sh PERFGATE
+set -euo pipefail
+perfgate=$(realpath "$1")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "gate_manifest: $*" >&2; exit 1; }
+cd "$work"
+mkdir -p project/perf project/baselines/performance build/bin
+cat >build/bin/bench.sh <<'SH'
+#!/usr/bin/env bash
+# BM_Slow takes 1000 us, BM_Fast 1000/speedup us (each ±1 %); BM_Slow counts `count` comparisons.
+set -euo pipefail
+out="" repetitions=1
+for a in "$@"; do
+  case $a in
+    --benchmark_out=*) out=${a#--benchmark_out=} ;;
+    --benchmark_repetitions=*) repetitions=${a#--benchmark_repetitions=} ;;
+  esac
+done
+here=$(dirname "$0")
+speedup=$(cat "$here/speedup.txt") count=$(cat "$here/count.txt")
+runs=""
+for ((i = 0; i < repetitions; i++)); do
+  slow=$(awk -v r="$RANDOM" 'BEGIN { printf "%.3f", 1000 * (0.99 + 0.02 * r / 32767) }')
+  fast=$(awk -v r="$RANDOM" -v s="$speedup" 'BEGIN { printf "%.3f", 1000 / s * (0.99 + 0.02 * r / 32767) }')
+  runs+="${runs:+,}
+  {\"name\": \"BM_Slow\", \"run_name\": \"BM_Slow\", \"run_type\": \"iteration\", \"repetitions\": $repetitions, \"repetition_index\": $i,
+   \"iterations\": 10, \"real_time\": $slow, \"cpu_time\": $slow, \"time_unit\": \"us\", \"comparisons\": $count},
+  {\"name\": \"BM_Fast\", \"run_name\": \"BM_Fast\", \"run_type\": \"iteration\", \"repetitions\": $repetitions, \"repetition_index\": $i,
+   \"iterations\": 10, \"real_time\": $fast, \"cpu_time\": $fast, \"time_unit\": \"us\"}"
+done
+printf '{"context": {"git_sha": "abc123", "machine": "stand-in", "machine_fingerprint": "stand-in"}, "benchmarks": [%s]}\n' "$runs" >"$out"
+SH
+chmod +x build/bin/bench.sh
+echo 4 >build/bin/speedup.txt
+echo 100 >build/bin/count.txt
+cat >project/perf/gates.json <<'JSON'
+{"schema_version": 2,
+ "about": "a stand-in project's gates",
+ "baseline_path": "../baselines/{label}/{name}.json",
+ "environment": ["STAND_IN=1"],
+ "gates": [
+  {"name": "suite", "kind": "baseline", "label": "performance", "command": ["bin/bench.sh", "--benchmark_repetitions=3"]},
+  {"name": "pair", "kind": "speedup", "label": "performance", "command": ["bin/bench.sh"], "reference": "BM_Slow", "candidate": "BM_Fast",
+   "floor": 3, "aim": 6, "aim_reason": "reported only", "repetitions": 8, "series": "pair_series"},
+  {"name": "bars", "kind": "bars", "command": ["bin/bench.sh"], "benchmarks": ["BM_Slow", "BM_Fast"]}
+ ]}
+JSON
+cat >project/baselines/performance/suite.json <<'JSON'
+{"schema_version": 1, "provenance": {"reason": "written by hand for the test", "machine_fingerprint": "stand-in"}, "entries": [
+  {"benchmark": "BM_Slow", "field": "comparisons", "direction": "either", "tolerance": {"exact": true}, "unit": "", "value": 100},
+  {"benchmark": "BM_Slow", "field": "real_time", "direction": "lower", "tolerance": {"rel": 0.5}, "unit": "us", "value": 1000, "advisory": true}]}
+JSON
+cat >project/baselines/performance/pair_series.json <<'JSON'
+{"schema_version": 1, "provenance": {"reason": "written by hand for the test", "machine_fingerprint": "stand-in"}, "entries": [{"benchmark": "speedup:BM_Fast/BM_Slow", "field": "speedup", "direction": "higher", "tolerance": {"rel": 0.2}, "unit": "x", "value": 4}]}
+JSON
+manifest=project/perf/gates.json
+gate() { "$perfgate" gate --manifest "$manifest" --build build "$@"; }
+status_of() { set +e; "$@" >"$work/out.txt" 2>&1; echo $?; set -e; }
+
+status=$(status_of gate --verdicts v.json)
+[[ $status == 0 ]] || fail "all gates passing: exit $status: $(cat out.txt)"
+[[ $(jq -r .overall v.json) == PASS ]] || fail "verdicts.json overall is not PASS"
+[[ $(jq -r '.checks[] | select(.benchmark == "BM_Slow" and .field == "comparisons") | .verdict' v.json) == PASS ]] ||
+  fail "verdicts.json lacks the suite's comparison row"
+[[ $(jq -r '.checks[] | select(.field == "speedup") | .verdict' v.json) == PASS ]] || fail "verdicts.json lacks the baselined series"
+[[ $(jq -r '.speedup.verdict' v.json) == PASS && $(jq -r '.speedup.threshold' v.json) == 3 ]] || fail "verdicts.json's speedup is not PASS at 3"
+[[ $(jq -r '.speedup.target' v.json) == 6 && $(jq -r '.speedup.target_verdict' v.json) != PASS ]] || fail "the aim 6x is not reported as missed"
+[[ $(jq -r '.speedup.pairs' v.json) == 8 ]] || fail "the speedup does not have the manifest's 8 repetitions"
+[[ -f build/results/bars.json && -f build/results/pair_series.json ]] || fail "bars or the series wrote no results"
+grep -q 'aim 6x (not gated)' out.txt || fail "the aim is not printed"
+"$perfgate" report --manifest "$manifest" --results-dir build/results --out-dir report >/dev/null || fail "report --manifest: exit $?"
+[[ $(jq -r .overall report/verdicts.json) == PASS && $(jq '.checks | length' report/verdicts.json) == $(jq '.checks | length' v.json) ]] ||
+  fail "report --manifest does not judge what gate judged"
+grep -q 'BM_Slow' report/report.html || fail "the report does not show the bars"
+
+[[ $("$perfgate" gate --manifest "$manifest" --build build --label performance --list | cut -d' ' -f1 | paste -sd,) == suite,pair ]] ||
+  fail "--label performance does not list suite and pair"
+
+echo 2 >build/bin/speedup.txt
+status=$(status_of gate --only pair)
+[[ $status == 1 ]] || fail "a speedup of 2 against the floor of 3: exit $status, not 1"
+echo 4 >build/bin/speedup.txt
+
+echo 101 >build/bin/count.txt
+status=$(status_of gate --only suite --verdicts v2.json)
+[[ $status == 1 ]] || fail "a count off by one: exit $status, not 1"
+[[ $(jq -r '.checks[] | select(.field == "comparisons") | .verdict' v2.json) == FAIL ]] || fail "the changed count is not FAIL in verdicts.json"
+echo 100 >build/bin/count.txt
+
+sed -i 's/"value": 1000, "advisory"/"value": 100, "advisory"/' project/baselines/performance/suite.json
+status=$(status_of gate --only suite --warning-exit-code 77)
+[[ $status == 77 ]] || fail "an advisory breach with --warning-exit-code 77: exit $status"
+
+refused() {  # NAME EXPECTED-TEXT ARGS...: exit 2 with one line on standard error naming EXPECTED-TEXT
+  local name=$1 expect=$2
+  shift 2
+  set +e
+  "$perfgate" "$@" >"$work/$name.out" 2>"$work/$name.err"
+  local code=$?
+  set -e
+  [[ $code == 2 ]] || fail "$name: exit $code, not 2: $(cat "$work/$name.err")"
+  [[ $(wc -l <"$work/$name.err") == 1 ]] || fail "$name: not one line: $(cat "$work/$name.err")"
+  grep -q -- "$expect" "$work/$name.err" || fail "$name: no '$expect' in: $(cat "$work/$name.err")"
+}
+refused unknown_gate "its gates: suite, pair, bars" gate --manifest "$manifest" --build build --only nosuch
+refused missing_build "not a folder" gate --manifest "$manifest" --build nosuch
+variant() {  # NAME JQ-FILTER: the manifest changed by the filter, as project/perf/NAME.json
+  jq "$2" "$manifest" >"project/perf/$1.json"
+  echo "project/perf/$1.json"
+}
+refused version_1 "schema_version 1" gate --manifest "$(variant v1 '.schema_version = 1')" --build build
+refused unknown_member "unknown member 'treshold'" gate --manifest "$(variant typo '.gates[1].treshold = 2')" --build build
+refused twice "two gates are named 'suite'" gate --manifest "$(variant twice '.gates[1].name = "suite"')" --build build
+refused no_floor "has no 'floor'" gate --manifest "$(variant nofloor 'del(.gates[1].floor)')" --build build
+refused another_kinds_member "unknown member 'benchmarks'" gate --manifest "$(variant mixed '.gates[0].benchmarks = ["x"]')" --build build
+refused cache "power of two" gate --manifest "$(variant cache '.gates[0] = {"name": "c", "kind": "cost", "label": "cost",
+  "command": ["bin/c"], "cache": {"LL": {"bytes": 3000000, "ways": 16, "line_bytes": 64}}}')" --build build
+refused absolute_build "absolute" gate --manifest "$(variant build '.build = {"directory": "/tmp", "steps": [["true"]]}')" --build build
+refused failing_command "suite" gate --manifest "$(variant fails '.gates[0].command = ["bin/no-such-program"]')" --build build --only suite
+echo "gate_manifest: pass and fail by every gate kind, verdicts.json and report --manifest agree, 10 bad inputs refused"
