@@ -5,7 +5,8 @@
 # and CMake packages are covered by empty folders, so any use of it fails the build. Where no namespace can be made
 # (a container without CAP_SYS_ADMIN), find_package(Torch) is disabled instead and the script says so; in both,
 # no compile command of perfgate may name a LibTorch include folder.
-# Also checks that the gate can fail: the example's baseline with one exact count changed must give exit 1.
+# Then every gate kind of the example's manifest (examples/gated-suite/gates.json) through perfgate gate, and that the
+# gate can fail: the example's baseline with one exact count changed, and a speedup floor no sort reaches, give exit 1.
 # Usage: examples/check-with-installed-perfgate.sh WORK_FOLDER
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -68,7 +69,24 @@ example="$work/example"
 logged "$work/example-configure.log" cmake -S "$root/examples/gated-suite" -B "$example" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}" "${cmake_extra[@]}"
 logged "$work/example-build.log" cmake --build "$example"
-ctest --test-dir "$example" -L performance --output-on-failure
+ctest --test-dir "$example" -L '^(performance|cost)$' --output-on-failure
+
+echo "check: every gate kind of the example's manifest, run by perfgate gate, with verdicts.json"
+manifest="$root/examples/gated-suite/gates.json"
+"$prefix/bin/perfgate" gate --manifest "$manifest" --build "$example" --verdicts "$work/verdicts.json" >"$work/gate.log" ||
+  { cat "$work/gate.log" >&2; echo "check: perfgate gate failed on the example" >&2; exit 1; }
+jq -e '.overall == "PASS" and .speedup.verdict == "PASS"
+       and ([.checks[] | select(.field == "comparisons")] | length) == 2
+       and ([.checks[] | select(.field == "instructions")] | length) == 2' "$work/verdicts.json" >/dev/null ||
+  { echo "check: the example's verdicts.json lacks a gate kind's verdicts: $(cat "$work/verdicts.json")" >&2; exit 1; }
+[[ -f $example/results/sort_bars.json ]] || { echo "check: the bars gate wrote no results" >&2; exit 1; }
+jq --arg folder "$root/examples/gated-suite/" '.baseline_path = $folder + .baseline_path
+  | (.gates[] | select(.kind == "speedup") | .floor) = 100000' "$manifest" >"$work/unreachable-floor.json"
+set +e
+"$prefix/bin/perfgate" gate --manifest "$work/unreachable-floor.json" --build "$example" --only sort_speedup >"$work/floor.log"
+status=$?
+set -e
+[[ $status -eq 1 ]] || { echo "check: a speedup floor of 100000x gave exit $status, not 1" >&2; exit 1; }
 
 echo "check: a baseline with one exact count changed must fail the example's compare (exit 1)"
 sed 's/"value": 59070.0/"value": 59069.0/' "$root/examples/gated-suite/baselines/sorting.json" >"$work/changed.json"
