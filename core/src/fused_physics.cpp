@@ -1,7 +1,5 @@
 #include "fused_physics.h"
 
-#include "plants.h"
-
 #include "autograd_keep_alive.h"
 #include "cpu_dispatch.h"
 #include "fftw_rows.h"
@@ -160,8 +158,6 @@ class FusedL1Physics {
       std::copy_n(object + i * box_, box_, object_rows_.data() + i * n_ + offset_);
       fft_.forward_real(object_rows_.data() + i * n_, row_spectra_.data() + i * n_);
     }
-    if (planted("fft_rows_twice"))  // wasted: N more real row transforms that recompute the same row spectra
-      for (int64_t i = 0; i < n_; ++i) fft_.forward_real(object_rows_.data() + i % box_ * n_, row_spectra_.data() + i % box_ * n_);
     cfloat* v = spectrum_.data();
     for (int64_t j = 0; j < half; ++j) {
       std::fill_n(v + j * n_, offset_, cfloat{});

@@ -1,7 +1,6 @@
 #include "optimized_objective.h"
 
 #include "fused_physics.h"
-#include "plants.h"
 
 #include "recon/fourier.h"
 #include "recon/measurement.h"
@@ -38,7 +37,6 @@ class OptimizedObjective final : public SampleObjective {
     }
     new_target_ = new_target.contiguous();
     old_target_ = old_target.contiguous();
-    if (planted("pupil_radius_off_by_one")) setup_.radius += 1.0;  // measured right, fitted through a wider pupil
     if (switches_.precompute_sample) {
       new_mask_ = build_new_mask();
       old_mask_ = build_old_mask();
@@ -51,7 +49,7 @@ class OptimizedObjective final : public SampleObjective {
 
   using SampleObjective::operator();
   LossPair operator()(const at::Tensor& decoder_output) override {
-    const auto object = planted("decoder_output_copied") ? decoder_output.clone() : decoder_output;
+    const auto object = decoder_output;
     if (use_fused()) {
       const int64_t s = object.size(-1);
       auto rows = fused_l1_physics(object.view({s, s}), object_box(n_, s).before, fused_);

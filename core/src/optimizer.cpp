@@ -1,7 +1,6 @@
 #include "recon/optimizer.h"
 
 #include "cpu_dispatch.h"
-#include "plants.h"
 
 #include <ATen/ATen.h>
 #include <torch/optim/adam.h>
@@ -104,7 +103,6 @@ class FusedAdam final : public StepOptimizer {
       float* v = exp_avg_sq_[i].data_ptr<float>();
       auto& f = factored_[i];
       if (f.gradient && f.gradient->terms.size() == 1 && !params_[i].grad().defined()) {
-        if (detail::planted("adam_skips_rank_one")) continue;
         const auto& [left, right] = f.gradient->terms.front();
         adam_update_rank_one(c, left.numel(), right.numel(), p, m, v, left.data_ptr<float>(), right.data_ptr<float>());
         continue;

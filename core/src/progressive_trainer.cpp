@@ -2,7 +2,6 @@
 
 #include "convergence_monitor.h"
 #include "decoder_weights.h"
-#include "plants.h"
 #include "recon/fourier.h"
 #include "recon/limits.h"
 #include "recon/optimizer.h"
@@ -302,8 +301,7 @@ void ProgressiveTrainer::begin_sample() {
     if (!s.covered_so_far.defined()) s.covered_so_far = at::zeros_like(disc);
     covered = cover_and_add(disc, s.covered_so_far);
   }
-  const double lr = k > 0 && detail::planted("lr_ignored_after_first_sample") ? TrainerOptions{}.learning_rate
-                                                                              : sample_learning_rate(s.options, covered);
+  const double lr = sample_learning_rate(s.options, covered);
   s.learning_rate = lr;
   s.optimizer_ready = false;
   s.monitor.emplace(s.options.loss_threshold);

@@ -72,7 +72,7 @@ function(perfgate_add_gated_suite)
 endfunction()
 
 # perfgate_add_manifest_gates(MANIFEST <file> [BUILD <folder>] [RESULTS <folder>] [CONTEXT <KEY=VALUE>...])
-# Registers one ctest test per labelled gate of a gate manifest (docs/reference/gate-manifest.md):
+# Registers one ctest test per judged gate (not bars) of a gate manifest (docs/reference/gate-manifest.md):
 #   <label>.<name>   perfgate gate --manifest <file> --build <folder> --only <name>: measures, then judges (a
 #                    failure, an inconclusive speedup and bad input fail the test; an advisory figure beyond its
 #                    tolerance shows as Skipped, with WARNING lines in its output). Serial: timings need the machine.
@@ -129,9 +129,10 @@ function(perfgate_add_manifest_gates)
     if(error OR NOT name MATCHES "^[a-z0-9_]+$")
       message(FATAL_ERROR "${arg_MANIFEST}: gates[${i}].name is not a gate name (${name}${error})")
     endif()
-    string(JSON label ERROR_VARIABLE error GET "${manifest}" gates ${i} label)
-    if(error)
-      continue()  # a gate without a label (bars) is measured by perfgate gate, never a test
+    string(JSON kind ERROR_VARIABLE error GET "${manifest}" gates ${i} kind)
+    string(JSON label ERROR_VARIABLE label_error GET "${manifest}" gates ${i} label)
+    if(kind STREQUAL "bars" OR label_error)
+      continue()  # bars are measured by perfgate gate (and shown by the report), never a test
     endif()
     if(NOT label MATCHES "^[a-z0-9_]+$")
       message(FATAL_ERROR "${arg_MANIFEST}: gates[${i}].label '${label}' is not a label")

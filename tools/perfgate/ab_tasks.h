@@ -1,7 +1,7 @@
 #pragma once
 // What `perfgate ab` compares: revisions × a gate of the manifest (whose command is built and run), a benchmark filter
-// and extra benchmark options — from the command line or a task list (CSV, the seeds' branch-benchmarking format done
-// right: one row per revision and gate; each group's first row is the base the others are compared with).
+// and extra benchmark options — from the command line or a task list (CSV: one row per revision and gate; each
+// group's first row is the base the others are compared with).
 #include <string>
 #include <vector>
 

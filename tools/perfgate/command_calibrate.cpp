@@ -59,7 +59,7 @@ void print(const Calibration& c, const CalibrateArgs& a) {
 
 CLI::App* add_calibrate_command(CLI::App& app, CalibrateArgs& a) {
   auto* cmd = app.add_subcommand("calibrate", "A/A noise per benchmark: suggested tolerances and the smallest detectable slowdown");
-  cmd->footer(command_footer("perfgate calibrate --runs 10 -- build/bench_sorting --benchmark_repetitions=3",
+  cmd->footer(command_footer("perfgate calibrate --runs 10 -- build/sort_benchmarks --benchmark_repetitions=3",
                               {Exit::pass}));
   cmd->add_option("--results", a.results, "results of identical runs (>= 3), instead of running a command");
   cmd->add_option("--runs", a.runs, "run the command this many times (>= 3)")->check(CLI::Range(3, 1000));

@@ -33,13 +33,13 @@ bool tree_is_dirty_at(const std::string& baseline) {
 
 CLI::App* add_compare_command(CLI::App& app, CompareArgs& a) {
   auto* cmd = app.add_subcommand("compare", "judge results against a baseline; exit 0 pass, 1 regression, 2 bad input");
-  cmd->footer(command_footer("perfgate compare --results build/results/sorting.json --baseline baselines/sorting.json -- build/bench_sorting --benchmark_repetitions=3",
+  cmd->footer(command_footer("perfgate compare --results build/results/sorting.json --baseline baselines/sorting.json -- build/sort_benchmarks --benchmark_repetitions=3",
                               {Exit::pass, Exit::fail}, "pass includes WARNING lines; bad input includes a missing baseline, with the command that creates it"));
   cmd->add_option("--results", a.results, "Google Benchmark JSON")->required();
   cmd->add_option("--baseline", a.baseline, "baseline JSON")->required();
   cmd->add_option("--warning-exit-code", a.warning_exit_code,
-                  "exit with this code (0, or 5 to 255: the others have their meanings) when nothing failed but an advisory figure is beyond its tolerance (ctest's SKIP_RETURN_CODE shows it)")
-      ->check(CLI::IsMember({0}) | CLI::Range(5, 255));
+                  "exit with this code (0, or 6 to 255: the others have their meanings) when nothing failed but an advisory figure is beyond its tolerance (ctest's SKIP_RETURN_CODE shows it)")
+      ->check(CLI::IsMember({0}) | CLI::Range(6, 255));
   cmd->add_option("command", a.command, "after --: the suite's command that wrote the results; the printed fix then runs it");
   return cmd;
 }

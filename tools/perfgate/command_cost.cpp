@@ -1,9 +1,9 @@
 // perfgate cost: runs a program under valgrind's callgrind and writes its per-step costs as Google Benchmark JSON.
-// The program marks what it measures (see perf_tests/cost_step.cpp): instrumentation off at start, and each
-// measured step ends with CALLGRIND_DUMP_STATS_AT(<benchmark name>). Every such dump becomes one repetition of that
-// benchmark with the counters `instructions` and `estimated_cycles`, which `perfgate compare` judges against a
-// baseline like any other result. Lines "context KEY VALUE" on the program's standard output are recorded in the
-// results' context.
+// The program marks what it measures (an example: examples/gated-suite/cost_sorting.cpp): instrumentation off at
+// start, and each measured step ends with CALLGRIND_DUMP_STATS_AT(<benchmark name>). Every such dump becomes one
+// repetition of that benchmark with the counters `instructions` and `estimated_cycles`, which `perfgate compare`
+// judges against a baseline like any other result. Lines "context KEY VALUE" on the program's standard output are
+// recorded in the results' context.
 #include "atomic_write.h"
 #include "cli_help.h"
 #include "commands.h"

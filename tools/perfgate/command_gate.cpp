@@ -62,6 +62,7 @@ int run_speedup_gate(const GateManifest& m, const Gate& g, const std::vector<std
   if (g.more_repetitions > 0) s.command = interleaved(g.more_repetitions);
   s.env = m.environment;
   s.pooled_out = results;  // the repetitions measured more join the results, so that every later reader judges them all
+  s.warning_exit_code = a.warning_exit_code;
   if (!g.series.empty()) {
     s.baseline = m.baseline_of(g.series, g.label);
     s.out = results_of(folder, g.series);
@@ -130,8 +131,8 @@ CLI::App* add_gate_command(CLI::App& app, GateArgs& a) {
   cmd->add_option("--verdicts", a.verdicts, "also write what was judged as verdicts.json (as perfgate report writes it)");
   cmd->add_option("--context", a.context, "KEY=VALUE recorded in the cost gates' results (repeatable)");
   cmd->add_option("--warning-exit-code", a.warning_exit_code,
-                  "exit with this code (0, or 5 to 255) when nothing failed but an advisory figure is beyond its tolerance")
-      ->check(CLI::IsMember({0}) | CLI::Range(5, 255));
+                  "exit with this code (0, or 6 to 255) when nothing failed but an advisory figure is beyond its tolerance")
+      ->check(CLI::IsMember({0}) | CLI::Range(6, 255));
   cmd->add_flag("--list", a.list, "print the selected gates (name, kind, label, timeout) and exit");
   return cmd;
 }
@@ -148,8 +149,28 @@ int run_gate(const GateArgs& a) {
   }
   if (!std::filesystem::is_directory(a.build)) throw InputError("gate: --build '" + a.build + "' is not a folder");
   const auto folder = a.results_dir.empty() ? (std::filesystem::path(a.build) / "results").string() : a.results_dir;
+  // Before anything is measured: no output may replace an input (the manifest, a baseline), and a report holds one
+  // speedup and one bars section, so verdicts.json can hold only one of each.
+  std::vector<std::string> inputs = {a.manifest};
+  std::vector<std::pair<std::string, std::string>> outputs;  // (file, what)
+  int speedups = 0, bars = 0;
+  for (const auto* g : gates) {
+    inputs.push_back(m.baseline_of(g->name, g->label));
+    outputs.emplace_back(results_of(folder, g->name), "gate " + g->name + "'s results");
+    if (!g->series.empty()) {
+      inputs.push_back(m.baseline_of(g->series, g->label));
+      outputs.emplace_back(results_of(folder, g->series), "gate " + g->name + "'s series results");
+    }
+    speedups += g->kind == GateKind::speedup;
+    bars += g->kind == GateKind::bars;
+  }
+  if (!a.verdicts.empty()) {
+    if (speedups > 1 || bars > 1) throw InputError("gate: --verdicts holds one speedup gate and one bars gate; select them one at a time (--only)");
+    require_replaceable(a.verdicts);
+    outputs.emplace_back(a.verdicts, "--verdicts");
+  }
+  for (const auto& [file, what] : outputs) require_not_an_input(file, what, inputs);
   std::filesystem::create_directories(folder);
-  if (!a.verdicts.empty()) require_replaceable(a.verdicts);
   int code = 0;
   for (const auto* g : gates) {
     try {

@@ -71,7 +71,7 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& a) {
   cmd->add_option("--threshold", a.threshold, "the speedup the gate requires (with --speedup-results; no default)")->check(positive_number());
   cmd->add_option("--target", a.target, "a further speedup target, reported but not gated")->check(positive_number());
   cmd->add_option("--ablation", a.ablation, "results of the ablation suite (bar chart)");
-  cmd->add_option("--images", a.images, "a folder of PNG images of one reconstruction (repeatable)");
+  cmd->add_option("--images", a.images, "a folder of PNG images shown in the report, labelled by the folder's name (repeatable)");
   cmd->add_option("--manifest", a.manifest, "a gate manifest: report its gates from the results in --results-dir");
   cmd->add_option("--results-dir", a.results_dir, "with --manifest: the folder perfgate gate wrote the results to");
   cmd->add_option("--ab", a.ab, "perfgate ab --json output: the A/B against the merge base, with accepted regressions");

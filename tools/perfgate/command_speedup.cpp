@@ -109,7 +109,7 @@ int run_speedup(const SpeedupArgs& a) {
               << report.low << ", " << report.high << "] " << (series->below ? "lies wholly below " : "reaches ") << series->limit << "x\n";
   }
   switch (verdict) {
-    case SpeedupVerdict::pass: return 0;
+    case SpeedupVerdict::pass: return series && series->advisory && series->below ? a.warning_exit_code : 0;
     case SpeedupVerdict::fail: return 1;
     case SpeedupVerdict::inconclusive: return 3;
   }

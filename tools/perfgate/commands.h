@@ -38,6 +38,7 @@ struct SpeedupArgs {
   std::vector<std::string> command;  ///< benchmark command that measures more repetitions when inconclusive
   std::string pooled_out;  ///< non-empty: when more was measured, every repetition judged is written here as results
   std::vector<std::string> env = {"CI=1"};  ///< NAME=value added to the environment of the command measuring more
+  int warning_exit_code = 0;  ///< exit code when it passed but an advisory baselined series lies below its band
 };
 CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& args);
 int run_speedup(const SpeedupArgs& args);
@@ -119,6 +120,14 @@ struct GateArgs {
 };
 CLI::App* add_gate_command(CLI::App& app, GateArgs& args);
 int run_gate(const GateArgs& args);
+
+struct SelftestArgs {
+  std::string manifest, work = "build/selftest";
+  std::vector<std::string> plants;
+  bool keep = false;
+};
+CLI::App* add_selftest_command(CLI::App& app, SelftestArgs& args);
+int run_selftest(const SelftestArgs& args);
 
 struct ProfileArgs {
   std::string out = "trace.json", trace;

@@ -17,8 +17,6 @@ struct CostRun {
   double seconds = 0.0;                        ///< wall time under valgrind
 };
 
-/// How the program is run: the simulated caches (callgrind's --I1/--D1/--LL=<bytes>,<ways>,<line bytes> options;
-/// none: callgrind takes this machine's), entries added to its environment, and a time limit (0: none).
 /// callgrind's option simulating one cache level ("I1", "D1" or "LL") of `bytes` in `ways`-way sets of `line_bytes`
 /// lines, e.g. "--LL=8388608,16,64". Throws InputError (naming `where`) for another level, or for sizes callgrind
 /// refuses: lines of 16 to 512 bytes, a whole power-of-two number of sets, at least 1 KiB, at most 16 GiB.
@@ -27,6 +25,8 @@ std::string callgrind_cache_option(const std::string& level, int64_t bytes, int6
 /// The same from the text LEVEL=BYTES,WAYS,LINE_BYTES (perfgate cost --cache).
 std::string callgrind_cache_option(const std::string& text, const std::string& where);
 
+/// How the program is run: the simulated caches (callgrind's --I1/--D1/--LL=<bytes>,<ways>,<line bytes> options;
+/// none: callgrind takes this machine's), entries added to its environment, and a time limit (0: none).
 struct CostSettings {
   std::vector<std::string> cache;
   std::vector<std::string> env;

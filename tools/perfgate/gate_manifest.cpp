@@ -95,6 +95,20 @@ std::vector<std::string> cache_options(const JsonReader& r, const nlohmann::json
   return out;
 }
 
+GateBuild read_build(const JsonReader& r, const nlohmann::json& b, const std::string& where) {
+  only_members(r, b, {"steps", "directory"}, where);
+  GateBuild build;
+  build.directory = plain_text(r, b, "directory", where);
+  if (std::filesystem::path(build.directory).is_absolute()) r.fail(where + ".directory is absolute; it is relative to the checkout's root");
+  const auto& steps = r.array(b, "steps", where);
+  if (steps.empty()) r.fail(where + ".steps is empty");
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const nlohmann::json holder = {{"step", steps[i]}};
+    build.steps.push_back(words(r, holder, "step", where + ".steps[" + std::to_string(i) + "]", false));
+  }
+  return build;
+}
+
 Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& where) {
   Gate gate;
   const auto kind = r.one_of(g, "kind", where, {"baseline", "speedup", "cost", "bars"});
@@ -122,11 +136,15 @@ Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& 
     gate.candidate = plain_text(r, g, "candidate", at);
     if (gate.reference == gate.candidate) r.fail(at + ": reference and candidate are the same benchmark");
     gate.floor = number_in(r, g, "floor", at, 1e-6, 1e6);
-    if (has(g, "aim")) gate.aim = number_in(r, g, "aim", at, 1e-6, 1e6);
-    gate.repetitions = static_cast<int>(r.count(g, "repetitions", at, 2, 10000));
+    if (has(g, "aim")) {
+      gate.aim = number_in(r, g, "aim", at, 1e-6, 1e6);
+      if (*gate.aim <= gate.floor) r.fail(at + ": aim " + std::to_string(*gate.aim) + " is not above floor " + std::to_string(gate.floor));
+    }
+    // The paired verdict needs 6 pairs at least (its sign-test interval); fewer could never decide.
+    gate.repetitions = static_cast<int>(r.count(g, "repetitions", at, 6, 10000));
     if (has(g, "more_repetitions") != has(g, "more_seconds")) r.fail(at + ": more_repetitions and more_seconds go together");
     if (has(g, "more_repetitions")) {
-      gate.more_repetitions = static_cast<int>(r.count(g, "more_repetitions", at, 2, 10000));
+      gate.more_repetitions = static_cast<int>(r.count(g, "more_repetitions", at, 1, 10000));
       gate.more_seconds = number_in(r, g, "more_seconds", at, 1.0, 86400.0);
     }
     if (has(g, "series")) gate.series = identifier(r, g, "series", at);
@@ -154,12 +172,13 @@ std::string to_string(GateKind kind) {
 GateManifest parse_gate_manifest(const std::string& text, const std::string& path) {
   const auto doc = parse_json_input(text, path);
   const JsonReader r(path, kKind);
-  only_members(r, doc, {"schema_version", "baseline_path", "environment", "build", "gates"}, "the manifest");
+  // The version first: a manifest of another version is named as such, not by its first unfamiliar member.
   const auto version = r.count(doc, "schema_version", "the manifest", 1, 1000000);
   if (version != kGateManifestVersion) {
     r.fail("schema_version " + std::to_string(version) + " (this perfgate reads version " + std::to_string(kGateManifestVersion) +
            "; docs/reference/gate-manifest.md says what changed)");
   }
+  only_members(r, doc, {"schema_version", "baseline_path", "environment", "build", "gates", "selftest"}, "the manifest");
   GateManifest m;
   m.path = path;
   m.folder = std::filesystem::absolute(path).parent_path().lexically_normal().string();
@@ -172,20 +191,7 @@ GateManifest parse_gate_manifest(const std::string& text, const std::string& pat
       if (!std::regex_match(e, shape)) r.fail("environment entry '" + e + "' is not NAME=value");
     }
   }
-  if (has(doc, "build")) {
-    const auto& b = doc.at("build");
-    only_members(r, b, {"steps", "directory"}, "build");
-    GateBuild build;
-    build.directory = plain_text(r, b, "directory", "build");
-    if (std::filesystem::path(build.directory).is_absolute()) r.fail("build.directory is absolute; it is relative to the checkout's root");
-    const auto& steps = r.array(b, "steps", "build");
-    if (steps.empty()) r.fail("build.steps is empty");
-    for (size_t i = 0; i < steps.size(); ++i) {
-      const nlohmann::json holder = {{"step", steps[i]}};
-      build.steps.push_back(words(r, holder, "step", "build.steps[" + std::to_string(i) + "]", false));
-    }
-    m.build = build;
-  }
+  if (has(doc, "build")) m.build = read_build(r, doc.at("build"), "build");
   const auto& gates = r.array(doc, "gates", "the manifest");
   if (gates.empty()) r.fail("gates is empty");
   std::set<std::string> names;
@@ -194,6 +200,45 @@ GateManifest parse_gate_manifest(const std::string& text, const std::string& pat
     if (!names.insert(gate.name).second) r.fail("two gates are named '" + gate.name + "'");
     if (!gate.series.empty() && !names.insert(gate.series).second) r.fail("series '" + gate.series + "' is also a gate's name");
     m.gates.push_back(std::move(gate));
+  }
+  if (has(doc, "selftest")) {
+    const auto& t = doc.at("selftest");
+    only_members(r, t, {"build", "sets"}, "selftest");
+    Selftest selftest;
+    std::set<std::string> checked;  // a gate is a check once: its arguments there are the self-test's
+    selftest.build = read_build(r, r.member(t, "build", "selftest"), "selftest.build");
+    const auto& sets = r.array(t, "sets", "selftest");
+    if (sets.empty()) r.fail("selftest.sets is empty");
+    for (size_t k = 0; k < sets.size(); ++k) {
+      const std::string set_at = "selftest.sets[" + std::to_string(k) + "]";
+      only_members(r, sets[k], {"plants", "checks"}, set_at);
+      PlantSet set;
+      set.plants = plain_text(r, sets[k], "plants", set_at);
+      const auto& checks = r.array(sets[k], "checks", set_at);
+      if (checks.empty()) r.fail(set_at + ".checks is empty");
+      for (size_t i = 0; i < checks.size(); ++i) {
+        const std::string at = set_at + ".checks[" + std::to_string(i) + "]";
+        only_members(r, checks[i], {"gate", "arguments", "command", "targets"}, at);
+        SelftestCheck check;
+        if (has(checks[i], "gate") == has(checks[i], "command")) r.fail(at + " needs a gate or a command (one of them)");
+        if (has(checks[i], "gate")) {
+          if (has(checks[i], "targets")) r.fail(at + ": a gate's targets are the gate's own");
+          check.gate = identifier(r, checks[i], "gate", at);
+          if (names.count(check.gate) == 0 || m.gate(check.gate).kind == GateKind::bars) {
+            r.fail(at + ".gate '" + check.gate + "' is not a judged gate of the manifest");
+          }
+          if (!checked.insert(check.gate).second) r.fail(at + ".gate '" + check.gate + "' is a check already");
+          if (has(checks[i], "arguments")) check.arguments = words(r, checks[i], "arguments", at, true);
+        } else {
+          if (has(checks[i], "arguments")) r.fail(at + ": a command's arguments are in the command");
+          check.command = words(r, checks[i], "command", at, false);
+          if (has(checks[i], "targets")) check.targets = words(r, checks[i], "targets", at, true);
+        }
+        set.checks.push_back(std::move(check));
+      }
+      selftest.sets.push_back(std::move(set));
+    }
+    m.selftest = std::move(selftest);
   }
   return m;
 }

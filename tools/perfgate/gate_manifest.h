@@ -28,7 +28,7 @@ struct Gate {
   /// is run through /usr/bin/env).
   std::vector<std::string> command;
   std::vector<std::string> targets;  ///< build targets the command needs ("{targets}" in the build steps)
-  double timeout_seconds = 600.0;    ///< the whole gate: measuring, measuring more, judging
+  double timeout_seconds = 600.0;    ///< each measuring command's time limit (measuring more has its own budget)
   // speedup
   std::string reference, candidate;
   double floor = 0.0;
@@ -43,11 +43,34 @@ struct Gate {
   std::vector<std::string> benchmarks;  ///< names (or name prefixes) shown, in order
 };
 
-/// How a revision of the project is built (perfgate ab): each step runs in the checkout's root; an argument
-/// "{targets}" stands for the targets of the gates used (none when they name none).
+/// How a revision of the project is built (perfgate ab, selftest): each step runs in the checkout's root; an argument
+/// "{targets}" stands for the targets of the gates used; when they name none, it is dropped, and so is the option
+/// before it (e.g. "--target"), so that the step builds everything.
 struct GateBuild {
   std::vector<std::vector<std::string>> steps;
   std::string directory;  ///< the build folder, relative to the checkout's root
+};
+
+/// One check of the self-test: a gate, with arguments appended to its command for the self-test only (to measure a
+/// subset of its benchmarks; rows of the baseline not measured read MISSING and are neither catches nor failures); or
+/// a command run in the build folder (a test suite), which passes with exit status 0, and the targets it needs.
+struct SelftestCheck {
+  std::string gate;
+  std::vector<std::string> arguments;
+  std::vector<std::string> command, targets;
+};
+
+/// Plants (patches in `plants`, relative to the manifest) and the checks one of which each must fail.
+struct PlantSet {
+  std::string plants;
+  std::vector<SelftestCheck> checks;
+};
+
+/// The self-test (perfgate selftest): a copy of the tree built with `build` must pass every set's checks, and each
+/// plant applied to it must fail one of its set's.
+struct Selftest {
+  GateBuild build;
+  std::vector<PlantSet> sets;
 };
 
 struct GateManifest {
@@ -57,6 +80,7 @@ struct GateManifest {
   std::vector<std::string> environment;  ///< NAME=value for every command the gates run
   std::optional<GateBuild> build;
   std::vector<Gate> gates;
+  std::optional<Selftest> selftest;
 
   /// The baseline file of a gate (or of a speedup's series: `name` is then the series), absolute.
   std::string baseline_of(const std::string& name, const std::string& label) const;

@@ -1,7 +1,9 @@
 #include "gate_report.h"
 
+#include "baseline.h"
 #include "error.h"
 #include "results.h"
+#include "speedup_series.h"
 
 #include <filesystem>
 
@@ -9,6 +11,17 @@ namespace perfgate {
 
 std::string results_of(const std::string& results_folder, const std::string& name) {
   return (std::filesystem::path(results_folder) / (name + ".json")).string();
+}
+
+void judge_series_as_speedup_does(CheckSection& section, const SpeedupSection& speedup) {
+  const auto name = speedup_series_name(speedup.reference, speedup.candidate);
+  const auto series = judge_against_baseline(speedup.report, read_baseline(section.baseline_path), name);
+  for (auto& row : section.rows) {
+    if (row.benchmark != name || row.field != "speedup") continue;
+    row.findings.clear();
+    if (series.below) row.findings.push_back(Finding::beyond_tolerance);
+    row.verdict = !series.below ? Verdict::pass : series.advisory ? Verdict::slower : Verdict::fail;
+  }
 }
 
 void add_gate_sections(ReportData& data, const GateManifest& manifest, const std::vector<const Gate*>& gates,
@@ -40,7 +53,11 @@ void add_gate_sections(ReportData& data, const GateManifest& manifest, const std
         if (data.speedup) throw InputError("a report holds one speedup gate; give one of them (--only)");
         data.speedup = judge_speedup_section(read_results(results), results, gate->reference, gate->candidate, gate->floor, gate->aim);
         if (gate->compare_baseline) check(gate->name, gate->label);
-        if (!gate->series.empty()) check(gate->series, gate->label);
+        if (!gate->series.empty()) {
+          const auto before = data.checks.size();
+          check(gate->series, gate->label);
+          if (data.checks.size() > before) judge_series_as_speedup_does(data.checks.back(), *data.speedup);
+        }
         break;
       case GateKind::bars:
         if (!present(results)) break;  // measured by whoever wants the bars; never required

@@ -1,7 +1,7 @@
 #pragma once
 // Which machine a results file was measured on, for suites that do not say so themselves. Absolute timings in a
-// baseline are advisory and compared only between results with the same machine_fingerprint; this repository's
-// suites write one (perf_tests/machine_fingerprint.cpp), other projects' Google Benchmark suites do not.
+// baseline are advisory and compared only between results with the same machine_fingerprint; a suite may write one
+// into its context itself, most Google Benchmark suites do not.
 #include <nlohmann/json_fwd.hpp>
 
 #include <optional>

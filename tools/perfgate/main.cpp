@@ -47,6 +47,7 @@ struct AllArgs {
   CalibrateArgs calibrate;
   CostArgs cost;
   GateArgs gate;
+  SelftestArgs selftest;
 };
 
 template <class Args>
@@ -76,6 +77,7 @@ int main(int argc, char** argv) {
       bind(app, a.dashboard, add_dashboard_command, run_dashboard),
       bind(app, a.calibrate, add_calibrate_command, run_calibrate),
       bind(app, a.cost, add_cost_command, run_cost),
+      bind(app, a.selftest, add_selftest_command, run_selftest),
   };
   // One value per occurrence for every repeatable option (--results A --results B, never --results A B): otherwise
   // the last one would swallow the words after it, and the command after -- would be lost.

@@ -1,6 +1,6 @@
 #pragma once
 // What a report shows, assembled from the run's files: results judged against baselines, the paired speedup,
-// the ablation, reconstruction images and history trends. The renderers (HTML, Markdown, verdicts.json, JUnit)
+// the bars, images and history trends. The renderers (HTML, Markdown, verdicts.json, JUnit)
 // only read this.
 #include "ab_json.h"
 #include "compare.h"
@@ -39,11 +39,11 @@ struct AblationSection {
 };
 
 struct ReportImage {
-  std::string caption;  ///< file stem, e.g. "reconstruction"
+  std::string caption;  ///< file stem, e.g. "error_map"
   std::string png;      ///< the file's bytes (embedded as a data: URI)
 };
-struct ImageSet {       ///< one reconstruction's images (a `recon reconstruct --out` folder)
-  std::string label;    ///< the folder's name, e.g. the target
+struct ImageSet {       ///< one folder's images (what a program measured produced, e.g. its output images)
+  std::string label;    ///< the folder's name
   std::vector<ReportImage> images;
 };
 

@@ -35,8 +35,13 @@ RevisionBuild build_revision(const std::string& repo_root, const std::string& wo
   for (const auto& written : steps.steps) {
     std::vector<std::string> step;
     for (const auto& word : written) {
-      if (word == "{targets}") step.insert(step.end(), targets.begin(), targets.end());
-      else step.push_back(word);
+      if (word != "{targets}") {
+        step.push_back(word);
+      } else if (!targets.empty()) {
+        step.insert(step.end(), targets.begin(), targets.end());
+      } else if (!step.empty() && step.back().rfind('-', 0) == 0) {
+        step.pop_back();  // "--target {targets}" with no target: build everything
+      }
     }
     const auto r = run_process(step, build);
     if (r.status != 0) {

@@ -18,7 +18,8 @@ cd "$work"
 mkdir -p project/perf project/baselines/performance build/bin
 cat >build/bin/bench.sh <<'SH'
 #!/usr/bin/env bash
-# BM_Slow takes 1000 us, BM_Fast 1000/speedup us (each ±1 %); BM_Slow counts `count` comparisons.
+# BM_Slow takes 1000 us, BM_Fast 1000/speedup us (each within ±1 %, the same pattern every run, so that verdicts near a
+# limit are repeatable); BM_Slow counts `count` comparisons.
 set -euo pipefail
 out="" repetitions=1
 for a in "$@"; do
@@ -31,8 +32,8 @@ here=$(dirname "$0")
 speedup=$(cat "$here/speedup.txt") count=$(cat "$here/count.txt")
 runs=""
 for ((i = 0; i < repetitions; i++)); do
-  slow=$(awk -v r="$RANDOM" 'BEGIN { printf "%.3f", 1000 * (0.99 + 0.02 * r / 32767) }')
-  fast=$(awk -v r="$RANDOM" -v s="$speedup" 'BEGIN { printf "%.3f", 1000 / s * (0.99 + 0.02 * r / 32767) }')
+  slow=$(awk -v i="$i" 'BEGIN { printf "%.3f", 1000 * (0.99 + 0.02 * ((i * 7) % 11) / 10) }')
+  fast=$(awk -v i="$i" -v s="$speedup" 'BEGIN { printf "%.3f", 1000 / s * (0.99 + 0.02 * ((i * 3) % 7) / 6) }')
   runs+="${runs:+,}
   {\"name\": \"BM_Slow\", \"run_name\": \"BM_Slow\", \"run_type\": \"iteration\", \"repetitions\": $repetitions, \"repetition_index\": $i,
    \"iterations\": 10, \"real_time\": $slow, \"cpu_time\": $slow, \"time_unit\": \"us\", \"comparisons\": $count},
@@ -90,6 +91,15 @@ grep -q 'BM_Slow' report/report.html || fail "the report does not show the bars"
 echo 2 >build/bin/speedup.txt
 status=$(status_of gate --only pair)
 [[ $status == 1 ]] || fail "a speedup of 2 against the floor of 3: exit $status, not 1"
+# The series is judged by its interval, in the exit status and in verdicts.json alike: a median below the baselined
+# speedup minus its tolerance (4 - 20 % = 3.2) with an interval reaching above it passes.
+echo 3.19 >build/bin/speedup.txt
+status=$(status_of gate --only pair --verdicts v3.json)
+low=$(jq '.speedup.low' v3.json) median=$(jq '.speedup.median' v3.json) high=$(jq '.speedup.high' v3.json)
+awk -v m="$median" -v h="$high" 'BEGIN { exit !(m < 3.2 && h > 3.2) }' || fail "the stand-in's speedup $median [$low, $high] does not straddle 3.2"
+[[ $status == 0 ]] || fail "a series interval reaching its limit: exit $status, not 0: $(cat out.txt)"
+[[ $(jq -r '.checks[] | select(.field == "speedup") | .verdict' v3.json) == PASS && $(jq -r .overall v3.json) == PASS ]] ||
+  fail "verdicts.json judges the series by its median: $(jq -c '.checks[] | select(.field == "speedup")' v3.json)"
 echo 4 >build/bin/speedup.txt
 
 echo 101 >build/bin/count.txt
@@ -114,6 +124,12 @@ refused() {  # NAME EXPECTED-TEXT ARGS...: exit 2 with one line on standard erro
   grep -q -- "$expect" "$work/$name.err" || fail "$name: no '$expect' in: $(cat "$work/$name.err")"
 }
 refused unknown_gate "its gates: suite, pair, bars" gate --manifest "$manifest" --build build --only nosuch
+cp "$manifest" manifest.copy
+refused verdicts_over_the_manifest "is the input" gate --manifest "$manifest" --build build --only suite --verdicts "$manifest"
+cmp -s "$manifest" manifest.copy || fail "--verdicts replaced the manifest"
+cp project/baselines/performance/suite.json baseline.copy
+refused results_over_a_baseline "is the input" gate --manifest "$manifest" --build build --only suite --results-dir project/baselines/performance
+cmp -s project/baselines/performance/suite.json baseline.copy || fail "the results replaced the baseline"
 refused missing_build "not a folder" gate --manifest "$manifest" --build nosuch
 variant() {  # NAME JQ-FILTER: the manifest changed by the filter, as project/perf/NAME.json
   jq "$2" "$manifest" >"project/perf/$1.json"
@@ -127,5 +143,7 @@ refused another_kinds_member "unknown member 'benchmarks'" gate --manifest "$(va
 refused cache "power of two" gate --manifest "$(variant cache '.gates[0] = {"name": "c", "kind": "cost", "label": "cost",
   "command": ["bin/c"], "cache": {"LL": {"bytes": 3000000, "ways": 16, "line_bytes": 64}}}')" --build build
 refused absolute_build "absolute" gate --manifest "$(variant build '.build = {"directory": "/tmp", "steps": [["true"]]}')" --build build
+refused two_speedups_in_one_verdicts "one speedup gate" gate --manifest "$(variant two '.gates += [.gates[1] | .name = "pair2" | del(.series)]')" --build build --verdicts v4.json
+[[ ! -e build/results/pair2.json ]] || fail "two speedup gates for one verdicts.json: measured before refusing"
 refused failing_command "suite" gate --manifest "$(variant fails '.gates[0].command = ["bin/no-such-program"]')" --build build --only suite
-echo "gate_manifest: pass and fail by every gate kind, verdicts.json and report --manifest agree, 10 bad inputs refused"
+echo "gate_manifest: pass and fail by every gate kind, verdicts.json and report --manifest agree, 13 bad inputs refused"

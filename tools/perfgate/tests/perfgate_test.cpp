@@ -60,6 +60,29 @@ TEST(perfgate_compare, vanished_benchmark_is_missing_and_fails) {
   EXPECT_EQ(perfgate::exit_code_of(rows), 1);
 }
 
+// Repetitions are judged by their median: one outlying repetition (a noisy neighbour, a page fault) moves a mean by
+// a third here but the median not at all, so the verdict must not move either.
+TEST(perfgate_compare, repetitions_are_judged_by_their_median) {
+  const auto measured = perfgate::parse_results(R"({"benchmarks": [
+    {"name": "BM_Step", "run_name": "BM_Step", "run_type": "iteration", "repetition_index": 0, "iterations": 1, "real_time": 1, "time_unit": "ms", "bytes": 10.0},
+    {"name": "BM_Step", "run_name": "BM_Step", "run_type": "iteration", "repetition_index": 1, "iterations": 1, "real_time": 1, "time_unit": "ms", "bytes": 10.2},
+    {"name": "BM_Step", "run_name": "BM_Step", "run_type": "iteration", "repetition_index": 2, "iterations": 1, "real_time": 1, "time_unit": "ms", "bytes": 19.0}]})",
+                                                "three repetitions, one outlying");
+  auto b = baseline("baseline_ok.json");
+  b.entries.resize(1);
+  b.entries[0].benchmark = "BM_Step";
+  b.entries[0].field = "bytes";
+  b.entries[0].unit = "";
+  b.entries[0].value = 10.0;
+  b.entries[0].direction = perfgate::Direction::lower;
+  b.entries[0].tolerance = {perfgate::Tolerance::Kind::rel, 0.1};
+  b.entries[0].limit.reset();
+  b.entries[0].advisory = false;
+  const auto& row = row_of(perfgate::compare(measured, b), "BM_Step", "bytes");
+  EXPECT_DOUBLE_EQ(row.value, 10.2);  // the median; the mean would be 13.07
+  EXPECT_EQ(row.verdict, perfgate::Verdict::pass);
+}
+
 // A hard limit is a ceiling on a lower-is-better metric and a floor on a higher-is-better one: past it fails even
 // inside the tolerance band.
 TEST(perfgate_compare, hard_limit_fails_even_within_tolerance) {

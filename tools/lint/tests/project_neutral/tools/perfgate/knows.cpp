@@ -1,0 +1,1 @@
+// runs the project's cost_step
