@@ -1,3 +1,21 @@
+# _perfgate_tests_wanted(<caller> <var>): <var> is FALSE when tests were turned off on purpose (include(CTest) with
+# BUILD_TESTING=OFF: a packaging build), TRUE otherwise; stops the configure, naming <caller>, when testing is not
+# enabled (ctest would find no test and pass) or perfgate::perfgate is missing.
+function(_perfgate_tests_wanted caller var)
+  if(DEFINED BUILD_TESTING AND NOT BUILD_TESTING)
+    set(${var} FALSE PARENT_SCOPE)
+    return()
+  endif()
+  if(NOT CMAKE_TESTING_ENABLED)
+    message(FATAL_ERROR "${caller}: testing is not enabled, so ctest would find no test and pass; "
+                        "call enable_testing() (or include(CTest)) in the top-level CMakeLists.txt before this call")
+  endif()
+  if(NOT TARGET perfgate::perfgate)
+    message(FATAL_ERROR "${caller}: no perfgate::perfgate (call find_package(perfgate CONFIG) first)")
+  endif()
+  set(${var} TRUE PARENT_SCOPE)
+endfunction()
+
 # perfgate_add_gated_suite(NAME <name> BASELINE <file> COMMAND <benchmark> [args...]
 #                          [LABEL <label>] [RESULTS <file>] [TIMEOUT <seconds>])
 # Registers two ctest tests for one Google Benchmark suite:
@@ -25,15 +43,9 @@ function(perfgate_add_gated_suite)
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "perfgate_add_gated_suite(${arg_NAME}): unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
-  if(DEFINED BUILD_TESTING AND NOT BUILD_TESTING)
-    return()  # include(CTest) with BUILD_TESTING=OFF: tests were turned off on purpose (a packaging build)
-  endif()
-  if(NOT CMAKE_TESTING_ENABLED)
-    message(FATAL_ERROR "perfgate_add_gated_suite(${arg_NAME}): testing is not enabled, so ctest would find no test and pass; "
-                        "call enable_testing() (or include(CTest)) in the top-level CMakeLists.txt before this call")
-  endif()
-  if(NOT TARGET perfgate::perfgate)
-    message(FATAL_ERROR "perfgate_add_gated_suite(${arg_NAME}): no perfgate::perfgate (call find_package(perfgate CONFIG) first)")
+  _perfgate_tests_wanted("perfgate_add_gated_suite(${arg_NAME})" wanted)
+  if(NOT wanted)
+    return()
   endif()
   if(NOT arg_LABEL)
     set(arg_LABEL performance)
@@ -72,7 +84,7 @@ function(perfgate_add_gated_suite)
 endfunction()
 
 # perfgate_add_manifest_gates(MANIFEST <file> [BUILD <folder>] [RESULTS <folder>] [CONTEXT <KEY=VALUE>...])
-# Registers one ctest test per judged gate (not bars) of a gate manifest (docs/reference/gate-manifest.md):
+# Registers one ctest test per judged gate (not bars, not profiles) of a gate manifest (docs/reference/gate-manifest.md):
 #   <label>.<name>   perfgate gate --manifest <file> --build <folder> --only <name>: measures, then judges (a
 #                    failure, an inconclusive speedup and bad input fail the test; an advisory figure beyond its
 #                    tolerance shows as Skipped, with WARNING lines in its output). Serial: timings need the machine.
@@ -89,15 +101,9 @@ function(perfgate_add_manifest_gates)
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "perfgate_add_manifest_gates: unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
-  if(DEFINED BUILD_TESTING AND NOT BUILD_TESTING)
+  _perfgate_tests_wanted(perfgate_add_manifest_gates wanted)
+  if(NOT wanted)
     return()
-  endif()
-  if(NOT CMAKE_TESTING_ENABLED)
-    message(FATAL_ERROR "perfgate_add_manifest_gates: testing is not enabled, so ctest would find no test and pass; "
-                        "call enable_testing() (or include(CTest)) in the top-level CMakeLists.txt before this call")
-  endif()
-  if(NOT TARGET perfgate::perfgate)
-    message(FATAL_ERROR "perfgate_add_manifest_gates: no perfgate::perfgate (call find_package(perfgate CONFIG) first)")
   endif()
   cmake_path(ABSOLUTE_PATH arg_MANIFEST BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}")
   if(NOT EXISTS "${arg_MANIFEST}")
@@ -131,8 +137,8 @@ function(perfgate_add_manifest_gates)
     endif()
     string(JSON kind ERROR_VARIABLE error GET "${manifest}" gates ${i} kind)
     string(JSON label ERROR_VARIABLE label_error GET "${manifest}" gates ${i} label)
-    if(kind STREQUAL "bars" OR label_error)
-      continue()  # bars are measured by perfgate gate (and shown by the report), never a test
+    if(kind STREQUAL "bars" OR kind STREQUAL "profile" OR label_error)
+      continue()  # bars and profiles are measured by perfgate gate (and shown), never a test
     endif()
     if(NOT label MATCHES "^[a-z0-9_]+$")
       message(FATAL_ERROR "${arg_MANIFEST}: gates[${i}].label '${label}' is not a label")

@@ -87,7 +87,7 @@ void run_group(const AbGroup& g, const AbArgs& a, const GateManifest& manifest, 
         argv.insert(argv.end(), suffix.begin(), suffix.end());
         const auto out = (results_dir / (g.suite + "-" + builds[i].commit.substr(0, 12) + "-r" + std::to_string(round) + "-p" +
                                          std::to_string(pass) + ".json")).string();
-        for (const auto& [name, t] : times_of(run_benchmark(argv, out, manifest.environment), m.unit)) {
+        for (const auto& [name, t] : times_of(run_benchmark(argv, out, manifest.environment, gate.timeout_seconds), m.unit)) {
           auto& slot = sum_logs[name];
           slot.resize(g.revisions.size(), 0.0);
           slot[i] += std::log(t) / 2.0;  // geometric mean of the two runs

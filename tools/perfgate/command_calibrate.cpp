@@ -79,6 +79,7 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateArgs& a) {
 int run_calibrate(const CalibrateArgs& given) {
   CalibrateArgs a = given;
   std::vector<std::string> env;  // the manifest's environment for its gate's command
+  double timeout_seconds = 0.0;  // and the gate's time limit per run
   if (!a.manifest.empty() || !a.build.empty() || !a.gate.empty()) {
     if (a.manifest.empty() || a.build.empty() || a.gate.empty()) throw InputError("calibrate: --manifest, --build and --gate go together");
     if (!a.command.empty() || !a.reference.empty() || !a.candidate.empty() || a.threshold > 0.0) {
@@ -90,6 +91,7 @@ int run_calibrate(const CalibrateArgs& given) {
     a.command = resolve_command(gate, a.build);
     a.command.push_back(pair_filter(gate));
     env = manifest.environment;
+    timeout_seconds = gate.timeout_seconds;
     a.command.push_back("--benchmark_repetitions=" + std::to_string(gate.repetitions));
     a.command.push_back("--benchmark_enable_random_interleaving=true");
     a.reference = gate.reference;
@@ -107,7 +109,7 @@ int run_calibrate(const CalibrateArgs& given) {
     Progress progress;
     for (int i = 0; i < a.runs; ++i) {
       progress.update("calibrate: run " + std::to_string(i + 1) + " of " + std::to_string(a.runs));
-      runs.push_back(run_benchmark(a.command, (folder.path() / ("run" + std::to_string(i) + ".json")).string(), env));
+      runs.push_back(run_benchmark(a.command, (folder.path() / ("run" + std::to_string(i) + ".json")).string(), env, timeout_seconds));
     }
   }
   CalibrationOptions options;

@@ -51,7 +51,13 @@ int run_cost(const CostArgs& a) {
     require_not_an_input(a.out, "--out", a.command);  // the counts never replace the program (or a file it is given)
   }
   CostSettings settings{{}, a.env, a.timeout_seconds};
-  for (const auto& spec : a.cache) settings.cache.push_back(callgrind_cache_option(spec, "cost: --cache"));
+  for (const auto& spec : a.cache) {
+    const auto option = callgrind_cache_option(spec, "cost: --cache");
+    for (const auto& earlier : settings.cache) {
+      if (earlier.substr(0, 5) == option.substr(0, 5)) throw InputError("cost: --cache gives " + option.substr(2, 2) + " twice");
+    }
+    settings.cache.push_back(option);
+  }
   const auto run = measure_cost(a.command, settings);
   std::string caches;
   for (const auto& option : settings.cache) caches += " " + option;

@@ -42,6 +42,11 @@ int worse(int a, int b, int warning) {
   return 0;
 }
 
+// A profile gate's trace: beside the results, not a results file (<name>.trace, Chrome's trace-event JSON).
+std::string trace_of(const std::string& folder, const std::string& name) {
+  return (std::filesystem::path(folder) / (name + ".trace")).string();
+}
+
 std::vector<std::string> with(std::vector<std::string> argv, const std::vector<std::string>& more) {
   argv.insert(argv.end(), more.begin(), more.end());
   return argv;
@@ -113,6 +118,16 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
       std::cout << "measured " << names.size() << " benchmarks into " << one_line(results) << " (shown, never gated)\n";
       return 0;
     }
+    case GateKind::profile: {
+      ProfileArgs p;
+      p.out = trace_of(folder, g.name);
+      p.command = argv;
+      p.per = g.per;
+      p.per_name = g.per_name;
+      p.top = g.top;
+      p.env = m.environment;
+      return run_profile(p);  // the table printed, the trace kept; never a verdict
+    }
   }
   return 2;
 }
@@ -156,7 +171,7 @@ int run_gate(const GateArgs& a) {
   int speedups = 0, bars = 0;
   for (const auto* g : gates) {
     inputs.push_back(m.baseline_of(g->name, g->label));
-    outputs.emplace_back(results_of(folder, g->name), "gate " + g->name + "'s results");
+    outputs.emplace_back(g->kind == GateKind::profile ? trace_of(folder, g->name) : results_of(folder, g->name), "gate " + g->name + "'s results");
     if (!g->series.empty()) {
       inputs.push_back(m.baseline_of(g->series, g->label));
       outputs.emplace_back(results_of(folder, g->series), "gate " + g->name + "'s series results");
@@ -164,12 +179,16 @@ int run_gate(const GateArgs& a) {
     speedups += g->kind == GateKind::speedup;
     bars += g->kind == GateKind::bars;
   }
+  for (const auto& [file, what] : outputs) require_not_an_input(file, what, inputs);
   if (!a.verdicts.empty()) {
     if (speedups > 1 || bars > 1) throw InputError("gate: --verdicts holds one speedup gate and one bars gate; select them one at a time (--only)");
     require_replaceable(a.verdicts);
-    outputs.emplace_back(a.verdicts, "--verdicts");
+    auto kept = inputs;  // the verdicts replace no input, nor a results file this run writes
+    for (const auto& output : outputs) kept.push_back(output.first);
+    require_not_an_input(a.verdicts, "--verdicts", kept);
+    const auto parent = std::filesystem::absolute(a.verdicts).parent_path();
+    if (!std::filesystem::is_directory(parent)) throw InputError("gate: --verdicts '" + a.verdicts + "': its folder does not exist");
   }
-  for (const auto& [file, what] : outputs) require_not_an_input(file, what, inputs);
   std::filesystem::create_directories(folder);
   int code = 0;
   for (const auto* g : gates) {
@@ -186,14 +205,8 @@ int run_gate(const GateArgs& a) {
     ReportData data;
     data.date = utc_now();
     add_gate_sections(data, m, gates, folder, true);
-    const auto& context = data.speedup ? read_results(data.speedup->results_path).context
-                                       : (data.checks.empty() ? std::map<std::string, std::string>{} : data.checks.front().context);
-    const auto value = [&](const char* key) {
-      const auto found = context.find(key);
-      return found == context.end() ? std::string() : found->second;
-    };
-    data.git_sha = value("git_sha");
-    data.machine = value("machine").empty() ? value("cpu_model") : value("machine");
+    set_identity(data, data.speedup ? read_results(data.speedup->results_path).context
+                                    : (data.checks.empty() ? std::map<std::string, std::string>{} : data.checks.front().context));
     write_file_atomically(a.verdicts, render_verdicts_json(data));
   }
   std::cout << "perfgate gate: " << (code == 0 ? "PASS" : code == 1 ? "FAIL" : code == 3 ? "INCONCLUSIVE" : "PASS with warnings") << " ("

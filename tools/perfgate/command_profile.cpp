@@ -54,7 +54,8 @@ int run_profile(const ProfileArgs& a) {
     }
     ProcessOptions options;
     options.standard_error = StandardError::merge;
-    if (!placed) options.env = {"PERFGATE_TRACE=" + recorded};
+    options.env = a.env;
+    if (!placed) options.env.push_back("PERFGATE_TRACE=" + recorded);
     const auto r = run_process(argv, options);
     if (r.status != 0) {
       const auto why = output_tail(r.output);

@@ -111,6 +111,7 @@ int run_report(const ReportArgs& a) {
     if (!a.speedup_results.empty() || !a.ablation.empty()) {
       throw InputError("report: --manifest names the speedup and bars gates itself; leave out --speedup-results and --ablation");
     }
+    if (!std::filesystem::is_directory(a.results_dir)) throw InputError("report: --results-dir '" + a.results_dir + "' is not a folder");
     const auto manifest = read_gate_manifest(a.manifest);
     std::vector<const Gate*> gates;
     for (const auto& g : manifest.gates) gates.push_back(&g);
@@ -127,9 +128,7 @@ int run_report(const ReportArgs& a) {
     context = results.context;
   }
   if (context.empty() && !data.checks.empty()) context = data.checks.front().context;
-  data.git_sha = context_of(context, "git_sha");
-  data.machine = context_of(context, "machine");
-  if (data.machine.empty()) data.machine = context_of(context, "cpu_model");
+  set_identity(data, context);
   if (context_of(context, "library_build_type") == "debug") {
     data.benchmark_library_note =
         "Google Benchmark's library was built as DEBUG (its \"***WARNING*** Library was built as DEBUG\"): that is the "

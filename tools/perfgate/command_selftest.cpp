@@ -70,7 +70,11 @@ std::string working_tree_commit(const std::string& root, const fs::path& work) {
   const std::vector<std::string> private_index = {"GIT_INDEX_FILE=" + index};
   const auto read = git_in(root, {"read-tree", "HEAD"}, private_index);
   if (read.status != 0) throw InputError("selftest: git read-tree HEAD (private index) failed: " + output_tail(read.output));
-  const auto added = git_in(root, {"add", "--all", "--", "."}, private_index);
+  // The work folder (results, the private index, kept worktrees) is never part of the tree it tests.
+  std::vector<std::string> add = {"add", "--all", "--", "."};
+  const auto work_in_root = fs::relative(fs::weakly_canonical(work), fs::weakly_canonical(root));
+  if (!work_in_root.empty() && *work_in_root.begin() != "..") add.push_back(":(exclude)" + work_in_root.generic_string());
+  const auto added = git_in(root, add, private_index);
   if (added.status != 0) throw InputError("selftest: git add (private index) failed: " + output_tail(added.output));
   const auto tree = first_line_of(git_in(root, {"write-tree"}, private_index), "git write-tree");
   fs::remove(index);
@@ -194,7 +198,7 @@ CLI::App* add_selftest_command(CLI::App& app, SelftestArgs& a) {
                               {Exit::pass, Exit::fail}, "fail: a plant passed every check, no longer applies or builds, or the clean tree failed"));
   cmd->add_option("--manifest", a.manifest, "the gate manifest, with its selftest member")->required();
   cmd->add_option("--plant", a.plants, "run this plant only (its patch's name without .patch; repeatable)");
-  cmd->add_option("--work", a.work, "folder for the throwaway worktree and the checks' results (inside the repository keeps the compiler cache warm)")
+  cmd->add_option("--work", a.work, "folder for the throwaway worktree and the checks' results (inside the repository keeps the compiler cache warm; it is never part of the tree tested)")
       ->capture_default_str();
   cmd->add_flag("--keep", a.keep, "keep the worktree and its build afterwards (a later run of the same tree reuses them)");
   return cmd;

@@ -134,6 +134,7 @@ struct ProfileArgs {
   std::vector<std::string> command;  ///< the program that records a Chrome trace: at "{trace}" in its arguments, else at $PERFGATE_TRACE
   int per = 1, top = 20;             ///< per: how many times the trace holds the work (times are divided by it)
   std::string per_name = "run";      ///< what one of those is called in the table ("step")
+  std::vector<std::string> env;      ///< NAME=value added to the program's environment (perfgate gate)
 };
 CLI::App* add_profile_command(CLI::App& app, ProfileArgs& args);
 int run_profile(const ProfileArgs& args);

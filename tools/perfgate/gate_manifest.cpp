@@ -6,6 +6,7 @@
 #include "json_reader.h"
 #include "read_file.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -100,6 +101,8 @@ GateBuild read_build(const JsonReader& r, const nlohmann::json& b, const std::st
   GateBuild build;
   build.directory = plain_text(r, b, "directory", where);
   if (std::filesystem::path(build.directory).is_absolute()) r.fail(where + ".directory is absolute; it is relative to the checkout's root");
+  const auto normal = std::filesystem::path(build.directory).lexically_normal();
+  if (normal.empty() || *normal.begin() == "..") r.fail(where + ".directory '" + build.directory + "' is not a folder inside the checkout");
   const auto& steps = r.array(b, "steps", where);
   if (steps.empty()) r.fail(where + ".steps is empty");
   for (size_t i = 0; i < steps.size(); ++i) {
@@ -111,7 +114,7 @@ GateBuild read_build(const JsonReader& r, const nlohmann::json& b, const std::st
 
 Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& where) {
   Gate gate;
-  const auto kind = r.one_of(g, "kind", where, {"baseline", "speedup", "cost", "bars"});
+  const auto kind = r.one_of(g, "kind", where, {"baseline", "speedup", "cost", "bars", "profile"});
   const std::set<std::string> common = {"name", "kind", "label", "command", "targets", "timeout_seconds"};
   std::set<std::string> allowed = common;
   if (kind == "speedup") {
@@ -123,11 +126,15 @@ Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& 
   } else if (kind == "bars") {
     gate.kind = GateKind::bars;
     allowed.insert("benchmarks");
+  } else if (kind == "profile") {
+    gate.kind = GateKind::profile;
+    allowed.insert({"per", "per_name", "top"});
   }
   only_members(r, g, allowed, where);
   gate.name = identifier(r, g, "name", where);
   const std::string at = where + " (" + gate.name + ")";
-  if (gate.kind != GateKind::bars || has(g, "label")) gate.label = identifier(r, g, "label", at);
+  const bool judged = gate.kind != GateKind::bars && gate.kind != GateKind::profile;
+  if (judged || has(g, "label")) gate.label = identifier(r, g, "label", at);
   gate.command = words(r, g, "command", at, false);
   if (has(g, "targets")) gate.targets = words(r, g, "targets", at, true);
   if (has(g, "timeout_seconds")) gate.timeout_seconds = number_in(r, g, "timeout_seconds", at, 1.0, 86400.0);
@@ -153,6 +160,11 @@ Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& 
     if (has(g, "cache")) gate.cache = cache_options(r, g.at("cache"), at + ".cache");
   } else if (gate.kind == GateKind::bars) {
     gate.benchmarks = words(r, g, "benchmarks", at, false);
+  } else if (gate.kind == GateKind::profile) {
+    if (std::count(gate.command.begin(), gate.command.end(), "{trace}") != 1) r.fail(at + ".command must hold \"{trace}\" once: where the trace's path goes");
+    if (has(g, "per")) gate.per = static_cast<int>(r.count(g, "per", at, 1, 1000000));
+    if (has(g, "per_name")) gate.per_name = identifier(r, g, "per_name", at);
+    if (has(g, "top")) gate.top = static_cast<int>(r.count(g, "top", at, 1, 1000));
   }
   return gate;
 }
@@ -165,6 +177,7 @@ std::string to_string(GateKind kind) {
     case GateKind::speedup: return "speedup";
     case GateKind::cost: return "cost";
     case GateKind::bars: return "bars";
+    case GateKind::profile: return "profile";
   }
   return "?";
 }
@@ -224,7 +237,7 @@ GateManifest parse_gate_manifest(const std::string& text, const std::string& pat
         if (has(checks[i], "gate")) {
           if (has(checks[i], "targets")) r.fail(at + ": a gate's targets are the gate's own");
           check.gate = identifier(r, checks[i], "gate", at);
-          if (names.count(check.gate) == 0 || m.gate(check.gate).kind == GateKind::bars) {
+          if (names.count(check.gate) == 0 || m.gate(check.gate).kind == GateKind::bars || m.gate(check.gate).kind == GateKind::profile) {
             r.fail(at + ".gate '" + check.gate + "' is not a judged gate of the manifest");
           }
           if (!checked.insert(check.gate).second) r.fail(at + ".gate '" + check.gate + "' is a check already");

@@ -17,6 +17,7 @@ enum class GateKind {
   speedup,   ///< two benchmarks measured interleaved in one run; their paired speedup judged at a floor (and an aim)
   cost,      ///< a program run under callgrind; its instructions and cycle estimates per step judged against a baseline
   bars,      ///< benchmarks measured once and shown side by side in the report; never a verdict
+  profile,   ///< a program that records a Chrome trace; its operators by time printed and the trace kept; never a verdict
 };
 std::string to_string(GateKind kind);
 
@@ -41,6 +42,9 @@ struct Gate {
   std::vector<std::string> cache;  ///< callgrind cache options, e.g. --LL=8388608,16,64
   // bars
   std::vector<std::string> benchmarks;  ///< names (or name prefixes) shown, in order
+  // profile: the command holds "{trace}" where the trace's path goes
+  int per = 1, top = 20;          ///< times divided by `per` (named `per_name`), `top` operators listed
+  std::string per_name = "run";
 };
 
 /// How a revision of the project is built (perfgate ab, selftest): each step runs in the checkout's root; an argument

@@ -59,6 +59,8 @@ void add_gate_sections(ReportData& data, const GateManifest& manifest, const std
           if (data.checks.size() > before) judge_series_as_speedup_does(data.checks.back(), *data.speedup);
         }
         break;
+      case GateKind::profile:
+        break;  // a trace to open, no section of a report
       case GateKind::bars:
         if (!present(results)) break;  // measured by whoever wants the bars; never required
         if (data.ablation) throw InputError("a report holds one bars gate; give one of them (--only)");

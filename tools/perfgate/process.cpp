@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -42,6 +43,35 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
   for (auto& s : strings) raw.push_back(s.data());
   raw.push_back(nullptr);
   return raw;
+}
+
+// The process group of the child running under a time limit, which perfgate's own group does not include: an
+// interrupt or termination of perfgate (Ctrl-C, a cancelled CI job, ctest's timeout) is passed on to it, so that no
+// measured program outlives perfgate. 0 when there is none.
+std::atomic<pid_t> g_child_group{0};
+static_assert(std::atomic<pid_t>::is_always_lock_free, "read in a signal handler");
+
+extern "C" void stop_child_group_and_exit(int signal_number) {
+  const pid_t group = g_child_group.load();
+  if (group > 0) {
+    kill(-group, SIGKILL);
+    waitpid(group, nullptr, 0);  // reaped before perfgate goes: no measured program is left behind, not even as a zombie
+  }
+  ::signal(signal_number, SIG_DFL);  // then die of the signal as perfgate would have without the handler
+  raise(signal_number);
+}
+
+void pass_termination_on_to_child_groups() {
+  static const bool installed = [] {
+    for (const int s : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction action {};
+      action.sa_handler = stop_child_group_and_exit;
+      sigemptyset(&action.sa_mask);
+      sigaction(s, &action, nullptr);
+    }
+    return true;
+  }();
+  (void)installed;
 }
 
 // A child's output is kept within bounds whatever it prints: its first and last 8 MiB (the context lines a
@@ -89,6 +119,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   if (options.timeout_seconds > 0.0) {
+    pass_termination_on_to_child_groups();
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
     posix_spawnattr_setpgroup(&attributes, 0);
   }
@@ -103,6 +134,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     return result;
   }
   const bool limited = options.timeout_seconds > 0.0;
+  if (limited) g_child_group.store(pid);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(options.timeout_seconds);
   auto milliseconds_left = [&] {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
@@ -141,6 +173,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   if (!limited || result.timed_out) waitpid(pid, &status, 0);
+  if (limited) g_child_group.store(0);
   result.status = !result.timed_out && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
 }

@@ -31,6 +31,15 @@ Overall overall(const ReportData& data) {
   return ab == 3 ? Overall::inconclusive : Overall::pass;
 }
 
+void set_identity(ReportData& data, const std::map<std::string, std::string>& context) {
+  const auto value = [&](const char* key) {
+    const auto found = context.find(key);
+    return found == context.end() ? std::string() : found->second;
+  };
+  data.git_sha = value("git_sha");
+  data.machine = value("machine").empty() ? value("cpu_model") : value("machine");
+}
+
 std::string to_string(Overall o) {
   switch (o) {
     case Overall::pass: return "PASS";

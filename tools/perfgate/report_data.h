@@ -80,6 +80,9 @@ enum class Overall { pass, fail, inconclusive };
 Overall overall(const ReportData& data);
 std::string to_string(Overall o);
 
+/// The run's commit and machine from a results file's context: git_sha, and machine (else cpu_model).
+void set_identity(ReportData& data, const std::map<std::string, std::string>& context);
+
 /// Reads RESULTS and BASELINE and judges them (compare()); keeps every repetition for the plots.
 CheckSection load_check(const std::string& results_path, const std::string& baseline_path);
 

@@ -43,6 +43,12 @@ done
 printf '{"context": {"git_sha": "abc123", "machine": "stand-in", "machine_fingerprint": "stand-in"}, "benchmarks": [%s]}\n' "$runs" >"$out"
 SH
 chmod +x build/bin/bench.sh
+cat >build/bin/prof.sh <<'SH'
+#!/bin/sh
+# A stand-in profiler: two steps of one operator, 4 ms each, as a Chrome trace at $1.
+printf '[{"ph": "X", "name": "aten::mm", "ts": 0, "dur": 4000, "pid": 1, "tid": 1}, {"ph": "X", "name": "aten::mm", "ts": 5000, "dur": 4000, "pid": 1, "tid": 1}]' >"$1"
+SH
+chmod +x build/bin/prof.sh
 echo 4 >build/bin/speedup.txt
 echo 100 >build/bin/count.txt
 cat >project/perf/gates.json <<'JSON'
@@ -54,7 +60,8 @@ cat >project/perf/gates.json <<'JSON'
   {"name": "suite", "kind": "baseline", "label": "performance", "command": ["bin/bench.sh", "--benchmark_repetitions=3"]},
   {"name": "pair", "kind": "speedup", "label": "performance", "command": ["bin/bench.sh"], "reference": "BM_Slow", "candidate": "BM_Fast",
    "floor": 3, "aim": 6, "aim_reason": "reported only", "repetitions": 8, "series": "pair_series"},
-  {"name": "bars", "kind": "bars", "command": ["bin/bench.sh"], "benchmarks": ["BM_Slow", "BM_Fast"]}
+  {"name": "bars", "kind": "bars", "command": ["bin/bench.sh"], "benchmarks": ["BM_Slow", "BM_Fast"]},
+  {"name": "prof", "kind": "profile", "command": ["bin/prof.sh", "{trace}"], "per": 2, "per_name": "step"}
  ]}
 JSON
 cat >project/baselines/performance/suite.json <<'JSON'
@@ -80,6 +87,8 @@ status=$(status_of gate --verdicts v.json)
 [[ $(jq -r '.speedup.pairs' v.json) == 8 ]] || fail "the speedup does not have the manifest's 8 repetitions"
 [[ -f build/results/bars.json && -f build/results/pair_series.json ]] || fail "bars or the series wrote no results"
 grep -q 'aim 6x (not gated)' out.txt || fail "the aim is not printed"
+[[ -f build/results/prof.trace ]] || fail "the profile gate kept no trace"
+grep -Eq '^aten::mm +2 +4\.00' out.txt || fail "the profile gate's table is not 4 ms per step: $(grep -A3 'operator' out.txt)"
 "$perfgate" report --manifest "$manifest" --results-dir build/results --out-dir report >/dev/null || fail "report --manifest: exit $?"
 [[ $(jq -r .overall report/verdicts.json) == PASS && $(jq '.checks | length' report/verdicts.json) == $(jq '.checks | length' v.json) ]] ||
   fail "report --manifest does not judge what gate judged"
@@ -123,7 +132,7 @@ refused() {  # NAME EXPECTED-TEXT ARGS...: exit 2 with one line on standard erro
   [[ $(wc -l <"$work/$name.err") == 1 ]] || fail "$name: not one line: $(cat "$work/$name.err")"
   grep -q -- "$expect" "$work/$name.err" || fail "$name: no '$expect' in: $(cat "$work/$name.err")"
 }
-refused unknown_gate "its gates: suite, pair, bars" gate --manifest "$manifest" --build build --only nosuch
+refused unknown_gate "its gates: suite, pair, bars, prof" gate --manifest "$manifest" --build build --only nosuch
 cp "$manifest" manifest.copy
 refused verdicts_over_the_manifest "is the input" gate --manifest "$manifest" --build build --only suite --verdicts "$manifest"
 cmp -s "$manifest" manifest.copy || fail "--verdicts replaced the manifest"
@@ -142,8 +151,20 @@ refused no_floor "has no 'floor'" gate --manifest "$(variant nofloor 'del(.gates
 refused another_kinds_member "unknown member 'benchmarks'" gate --manifest "$(variant mixed '.gates[0].benchmarks = ["x"]')" --build build
 refused cache "power of two" gate --manifest "$(variant cache '.gates[0] = {"name": "c", "kind": "cost", "label": "cost",
   "command": ["bin/c"], "cache": {"LL": {"bytes": 3000000, "ways": 16, "line_bytes": 64}}}')" --build build
+refused build_outside "not a folder inside the checkout" gate --manifest "$(variant outside '.build = {"directory": "a/../../up", "steps": [["true"]]}')" --build build
 refused absolute_build "absolute" gate --manifest "$(variant build '.build = {"directory": "/tmp", "steps": [["true"]]}')" --build build
 refused two_speedups_in_one_verdicts "one speedup gate" gate --manifest "$(variant two '.gates += [.gates[1] | .name = "pair2" | del(.series)]')" --build build --verdicts v4.json
 [[ ! -e build/results/pair2.json ]] || fail "two speedup gates for one verdicts.json: measured before refusing"
 refused failing_command "suite" gate --manifest "$(variant fails '.gates[0].command = ["bin/no-such-program"]')" --build build --only suite
-echo "gate_manifest: pass and fail by every gate kind, verdicts.json and report --manifest agree, 13 bad inputs refused"
+# perfgate stopped (a cancelled job, ctest's timeout) stops the program it measures too.
+printf '#!/bin/sh\necho $$ >"$(dirname "$0")/hang.pid"\nexec sleep 1000\n' >build/bin/hang.sh
+chmod +x build/bin/hang.sh
+"$perfgate" gate --manifest "$(variant hang '.gates[0].command = ["bin/hang.sh"]')" --build build --only suite >/dev/null 2>&1 &
+gate_pid=$!
+for _ in $(seq 100); do [[ -s build/bin/hang.pid ]] && break; sleep 0.1; done
+[[ -s build/bin/hang.pid ]] || fail "the hanging stand-in never started"
+kill -TERM "$gate_pid"
+wait "$gate_pid" || true
+state=$(ps -o stat= -p "$(cat build/bin/hang.pid)" || true)
+[[ -z $state || $state == Z* ]] || { kill -KILL "$(cat build/bin/hang.pid)"; fail "the measured program outlived perfgate (state $state)"; }
+echo "gate_manifest: pass and fail by every gate kind, verdicts.json and report --manifest agree, 14 bad inputs refused"
