@@ -58,7 +58,7 @@ if grep -Eo -- '-I[^ ]*(torch|ATen|c10)[^ ]*' "$work/perfgate/compile_commands.j
   echo "check: perfgate compiles with LibTorch's headers on its include path" >&2
   exit 1
 fi
-if ldd "$prefix/bin/perfgate" | grep -Ei 'torch|c10' ; then
+if ldd "$prefix/bin/perfgate" | awk '{print $1}' | grep -Ei 'torch|c10'; then  # names only: a load address may hold "c10"
   echo "check: the installed perfgate links LibTorch" >&2
   exit 1
 fi
@@ -70,6 +70,15 @@ logged "$work/example-configure.log" cmake -S "$root/examples/gated-suite" -B "$
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}" "${cmake_extra[@]}"
 logged "$work/example-build.log" cmake --build "$example"
 ctest --test-dir "$example" -L '^(performance|cost)$' --output-on-failure
+
+echo "check: the tests perfgate_add_manifest_gates registered: one per judged gate, advisory breaches shown as skipped"
+ctest --test-dir "$example" --show-only=json-v1 >"$work/tests.json"
+jq -e '[.tests[].name] | sort == ["cost.sort_cost", "performance.sort_speedup", "performance.sorting"]' "$work/tests.json" >/dev/null ||
+  { echo "check: the registered tests are $(jq -c '[.tests[].name]' "$work/tests.json")" >&2; exit 1; }
+jq -e 'all(.tests[]; (.command | index("--warning-exit-code")) != null and (.command | index("77")) != null
+          and any(.properties[]; .name == "SKIP_RETURN_CODE" and .value == 77)
+          and any(.properties[]; .name == "RUN_SERIAL" and .value == true))' "$work/tests.json" >/dev/null ||
+  { echo "check: a registered test lacks --warning-exit-code 77, SKIP_RETURN_CODE 77 or RUN_SERIAL" >&2; exit 1; }
 
 echo "check: every gate kind of the example's manifest, run by perfgate gate, with verdicts.json"
 manifest="$root/examples/gated-suite/gates.json"

@@ -183,9 +183,14 @@ int run_gate(const GateArgs& a) {
   if (!a.verdicts.empty()) {
     if (speedups > 1 || bars > 1) throw InputError("gate: --verdicts holds one speedup gate and one bars gate; select them one at a time (--only)");
     require_replaceable(a.verdicts);
-    auto kept = inputs;  // the verdicts replace no input, nor a results file this run writes
-    for (const auto& output : outputs) kept.push_back(output.first);
-    require_not_an_input(a.verdicts, "--verdicts", kept);
+    require_not_an_input(a.verdicts, "--verdicts", inputs);  // the verdicts replace no input...
+    // ...nor a results file this run writes, which need not exist yet: compared by path, not by file.
+    const auto verdicts_path = std::filesystem::weakly_canonical(std::filesystem::absolute(a.verdicts));
+    for (const auto& [file, what] : outputs) {
+      if (std::filesystem::weakly_canonical(std::filesystem::absolute(file)) == verdicts_path) {
+        throw InputError("gate: --verdicts '" + a.verdicts + "' is " + what + "; give the verdicts a file of their own");
+      }
+    }
     const auto parent = std::filesystem::absolute(a.verdicts).parent_path();
     if (!std::filesystem::is_directory(parent)) throw InputError("gate: --verdicts '" + a.verdicts + "': its folder does not exist");
   }

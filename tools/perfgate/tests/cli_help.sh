@@ -13,6 +13,11 @@ overview=$("$perfgate" help) || fail "perfgate help exits $?"
 [[ $("$perfgate" --help) == "$overview" ]] || fail "perfgate --help differs from perfgate help"
 commands=$(sed -n '/^Commands:/,/^$/p' <<<"$overview" | awk 'NF > 1 && $1 != "Commands:" { print $1 }')
 (( $(wc -w <<<"$commands") >= 9 )) || fail "perfgate help lists only: $commands"
+# Each command's help lists the exit codes it can give, not every code of the table: compare never ends inconclusive
+# nor fails to reach a store; history can fail to reach one.
+compare_codes=$("$perfgate" help compare | grep '^Exit codes:')
+[[ $compare_codes != *"3 inconclusive"* && $compare_codes != *"5 store"* ]] || fail "compare's help lists codes it never gives: $compare_codes"
+"$perfgate" help history | grep -q '^Exit codes: .*5 store unavailable' || fail "history's help does not list 5 (store unavailable)"
 for command in $commands; do
   help=$("$perfgate" help "$command") || { fail "perfgate help $command exits $?"; continue; }
   [[ $("$perfgate" "$command" --help) == "$help" ]] || fail "perfgate $command --help differs from perfgate help $command"

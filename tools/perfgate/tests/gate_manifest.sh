@@ -88,7 +88,7 @@ status=$(status_of gate --verdicts v.json)
 [[ -f build/results/bars.json && -f build/results/pair_series.json ]] || fail "bars or the series wrote no results"
 grep -q 'aim 6x (not gated)' out.txt || fail "the aim is not printed"
 [[ -f build/results/prof.trace ]] || fail "the profile gate kept no trace"
-grep -Eq '^aten::mm +2 +4\.00' out.txt || fail "the profile gate's table is not 4 ms per step: $(grep -A3 'operator' out.txt)"
+grep -Eq '^aten::mm +2 +4\.00 +4\.00$' out.txt || fail "the profile gate's table is not 4 ms per step: $(grep -A3 'operator' out.txt)"
 "$perfgate" report --manifest "$manifest" --results-dir build/results --out-dir report >/dev/null || fail "report --manifest: exit $?"
 [[ $(jq -r .overall report/verdicts.json) == PASS && $(jq '.checks | length' report/verdicts.json) == $(jq '.checks | length' v.json) ]] ||
   fail "report --manifest does not judge what gate judged"
@@ -110,6 +110,53 @@ awk -v m="$median" -v h="$high" 'BEGIN { exit !(m < 3.2 && h > 3.2) }' || fail "
 [[ $(jq -r '.checks[] | select(.field == "speedup") | .verdict' v3.json) == PASS && $(jq -r .overall v3.json) == PASS ]] ||
   fail "verdicts.json judges the series by its median: $(jq -c '.checks[] | select(.field == "speedup")' v3.json)"
 echo 4 >build/bin/speedup.txt
+
+# Variants of the manifest, in its folder (its baselines stay where baseline_path finds them).
+variant() {  # NAME JQ-FILTER: the manifest changed by the filter, as project/perf/NAME.json
+  jq "$2" "$manifest" >"project/perf/$1.json"
+  echo "project/perf/$1.json"
+}
+# A failure outweighs an inconclusive verdict, whatever the order of the gates.
+no_series=$(variant no_series '.gates[1] |= del(.series, .aim)')
+echo 3.01 >build/bin/speedup.txt
+status=$(status_of "$perfgate" gate --manifest "$no_series" --build build --only pair)
+[[ $status == 3 ]] || fail "a speedup of 3.01 against the floor of 3: exit $status, not 3 (inconclusive)"
+echo 101 >build/bin/count.txt
+status=$(status_of "$perfgate" gate --manifest "$no_series" --build build --only suite --only pair)
+[[ $status == 1 ]] || fail "a failure and an inconclusive speedup: exit $status, not 1"
+echo 100 >build/bin/count.txt
+# Measuring more pools every repetition into the results, which verdicts.json and later readers judge.
+more=$(variant more '.gates[1] |= (del(.series, .aim) | .more_repetitions = 8 | .more_seconds = 30)')
+status=$(status_of "$perfgate" gate --manifest "$more" --build build --only pair --verdicts v5.json)
+pairs=$(jq '.speedup.pairs' v5.json)
+runs=$(jq '[.benchmarks[] | select(.name == "BM_Fast")] | length' build/results/pair.json)
+[[ $pairs -gt 8 && $pairs == "$runs" ]] || fail "measured more: $pairs pairs judged, $runs repetitions of BM_Fast in the results (exit $status)"
+echo 4 >build/bin/speedup.txt
+# compare_baseline: the speedup run is judged against the gate's own baseline too.
+cp project/baselines/performance/suite.json project/baselines/performance/pair.json
+jq '.entries |= map(select(.field == "comparisons"))' project/baselines/performance/suite.json >project/baselines/performance/pair.json
+compared=$(variant compared '.gates[1] |= (del(.series) | .compare_baseline = true)')
+echo 101 >build/bin/count.txt
+status=$(status_of "$perfgate" gate --manifest "$compared" --build build --only pair)
+[[ $status == 1 ]] || fail "compare_baseline with a changed count: exit $status, not 1"
+echo 100 >build/bin/count.txt
+echo 2 >build/bin/speedup.txt  # the speedup's failure stands when the same run's counts pass
+status=$(status_of "$perfgate" gate --manifest "$compared" --build build --only pair)
+[[ $status == 1 ]] || fail "compare_baseline passing beside a speedup below its floor: exit $status, not 1"
+echo 4 >build/bin/speedup.txt
+# An advisory series below its band warns: WARNING in verdicts.json, the overall verdict PASS, the warning exit code.
+jq '.entries[0].advisory = true' project/baselines/performance/pair_series.json >advisory_series.json
+mv advisory_series.json project/baselines/performance/pair_series.json
+echo 2.5 >build/bin/speedup.txt
+status=$(status_of "$perfgate" gate --manifest "$(variant low_floor '.gates[1] |= (.floor = 1.5 | del(.aim))')" --build build --only pair \
+  --verdicts v6.json --warning-exit-code 77)
+[[ $status == 77 && $(jq -r '.checks[] | select(.field == "speedup") | .verdict' v6.json) == WARNING &&
+   $(jq -r .overall v6.json) == PASS ]] || fail "an advisory series below its band: exit $status, $(jq -c '[.overall, (.checks[] | select(.field == "speedup") | .verdict)]' v6.json)"
+jq '.entries[0].advisory = false' project/baselines/performance/pair_series.json >series.json && mv series.json project/baselines/performance/pair_series.json
+echo 4 >build/bin/speedup.txt
+# A bare program name is the build folder's, even with --build given as '.'.
+bare=$(variant bare '.gates[0].command = ["bench.sh", "--benchmark_repetitions=3"]')
+(cd build/bin && "$perfgate" gate --manifest "../../$bare" --build . --only suite >/dev/null) || fail "a program relative to --build . did not run"
 
 echo 101 >build/bin/count.txt
 status=$(status_of gate --only suite --verdicts v2.json)
@@ -133,6 +180,12 @@ refused() {  # NAME EXPECTED-TEXT ARGS...: exit 2 with one line on standard erro
   grep -q -- "$expect" "$work/$name.err" || fail "$name: no '$expect' in: $(cat "$work/$name.err")"
 }
 refused unknown_gate "its gates: suite, pair, bars, prof" gate --manifest "$manifest" --build build --only nosuch
+refused nothing_selected "no gate" gate --manifest "$manifest" --build build --only suite --label cost --list
+refused verdicts_over_results "is gate suite's results" gate --manifest "$manifest" --build build --only suite --verdicts build/results/suite.json
+refused verdicts_over_results_to_be "is gate suite's results" gate --manifest "$manifest" --build build --only suite \
+  --results-dir fresh-results --verdicts fresh-results/./suite.json
+[[ ! -e fresh-results/suite.json ]] || fail "--verdicts over a results file to be: something was measured"
+refused version_3 "schema_version 3" gate --manifest "$(variant v3 '.schema_version = 3')" --build build
 cp "$manifest" manifest.copy
 refused verdicts_over_the_manifest "is the input" gate --manifest "$manifest" --build build --only suite --verdicts "$manifest"
 cmp -s "$manifest" manifest.copy || fail "--verdicts replaced the manifest"
@@ -140,10 +193,6 @@ cp project/baselines/performance/suite.json baseline.copy
 refused results_over_a_baseline "is the input" gate --manifest "$manifest" --build build --only suite --results-dir project/baselines/performance
 cmp -s project/baselines/performance/suite.json baseline.copy || fail "the results replaced the baseline"
 refused missing_build "not a folder" gate --manifest "$manifest" --build nosuch
-variant() {  # NAME JQ-FILTER: the manifest changed by the filter, as project/perf/NAME.json
-  jq "$2" "$manifest" >"project/perf/$1.json"
-  echo "project/perf/$1.json"
-}
 refused version_1 "schema_version 1" gate --manifest "$(variant v1 '.schema_version = 1')" --build build
 refused unknown_member "unknown member 'treshold'" gate --manifest "$(variant typo '.gates[1].treshold = 2')" --build build
 refused twice "two gates are named 'suite'" gate --manifest "$(variant twice '.gates[1].name = "suite"')" --build build
@@ -167,4 +216,4 @@ kill -TERM "$gate_pid"
 wait "$gate_pid" || true
 state=$(ps -o stat= -p "$(cat build/bin/hang.pid)" || true)
 [[ -z $state || $state == Z* ]] || { kill -KILL "$(cat build/bin/hang.pid)"; fail "the measured program outlived perfgate (state $state)"; }
-echo "gate_manifest: pass and fail by every gate kind, verdicts.json and report --manifest agree, 14 bad inputs refused"
+echo "gate_manifest: pass and fail by every gate kind, verdicts.json and report --manifest agree, 19 bad inputs refused"

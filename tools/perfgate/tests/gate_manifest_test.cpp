@@ -1,0 +1,67 @@
+// The gate manifest's helpers: benchmark names made literal filters, the baseline path template, the commands'
+// paths, the callgrind cache options, and what the parser refuses.
+#include "cost_runner.h"
+#include "error.h"
+#include "gate_manifest.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+namespace {
+
+perfgate::GateManifest parse(const std::string& text) { return perfgate::parse_gate_manifest(text, "/project/perf/gates.json"); }
+
+const char* const kPair = R"json({"schema_version": 2, "baseline_path": "../baselines/{label}/{name}/{name}.json",
+  "gates": [{"name": "pair", "kind": "speedup", "label": "performance", "command": ["bin/bench", "--x"],
+             "reference": "BM_Slow/n:8/min_time:0.500", "candidate": "BM_Fast+(1)", "floor": 2, "repetitions": 6}]})json";
+
+}  // namespace
+
+TEST(gate_manifest, names_become_literal_filters) {
+  EXPECT_EQ(perfgate::regex_literal("a.b+c*d?(e)|[f]{g}^$\\"), "a\\.b\\+c\\*d\\?\\(e\\)\\|\\[f\\]\\{g\\}\\^\\$\\\\");
+  EXPECT_EQ(perfgate::regex_literal("BM_Step/n:512"), "BM_Step/n:512");
+  const auto m = parse(kPair);
+  EXPECT_EQ(perfgate::pair_filter(m.gates.front()), "--benchmark_filter=^(BM_Slow/n:8/min_time:0\\.500|BM_Fast\\+\\(1\\))$");
+}
+
+TEST(gate_manifest, baseline_path_fills_every_placeholder_from_the_manifests_folder) {
+  const auto m = parse(kPair);
+  EXPECT_EQ(m.baseline_of("pair", "performance"), "/project/baselines/performance/pair/pair.json");
+  EXPECT_EQ(m.baseline_of("series_x", "cost"), "/project/baselines/cost/series_x/series_x.json");
+}
+
+TEST(gate_manifest, commands_are_relative_to_the_build_folder) {
+  const auto m = parse(kPair);
+  const auto argv = perfgate::resolve_command(m.gates.front(), "some/build");
+  ASSERT_EQ(argv.size(), 2u);
+  EXPECT_EQ(argv[0], (std::filesystem::current_path() / "some/build/bin/bench").lexically_normal().string());
+  EXPECT_EQ(argv[1], "--x");
+  EXPECT_EQ(perfgate::resolve_command(m.gates.front(), "/abs/build")[0], "/abs/build/bin/bench");
+}
+
+TEST(gate_manifest, cache_options_are_what_callgrind_takes) {
+  EXPECT_EQ(perfgate::callgrind_cache_option("LL", 8 << 20, 16, 64, "x"), "--LL=8388608,16,64");
+  EXPECT_EQ(perfgate::callgrind_cache_option("D1=32768,8,64", "x"), "--D1=32768,8,64");
+  EXPECT_THROW(perfgate::callgrind_cache_option("LL", 3 << 20, 16, 64, "x"), perfgate::InputError);  // 3072 sets
+  EXPECT_THROW(perfgate::callgrind_cache_option("LL", 8 << 20, 16, 48, "x"), perfgate::InputError);  // odd line size
+  EXPECT_THROW(perfgate::callgrind_cache_option("L2", 8 << 20, 16, 64, "x"), perfgate::InputError);
+  EXPECT_THROW(perfgate::callgrind_cache_option("LL=8388608,16", "x"), perfgate::InputError);
+}
+
+TEST(gate_manifest, refuses_other_versions_and_misspelt_members) {
+  std::string text = kPair;
+  EXPECT_NO_THROW(parse(text));
+  for (const auto& [from, to] : std::initializer_list<std::pair<std::string, std::string>>{
+           {"\"schema_version\": 2", "\"schema_version\": 3"},
+           {"\"schema_version\": 2", "\"schema_version\": 1"},
+           {"\"floor\": 2", "\"flor\": 2"},
+           {"\"repetitions\": 6", "\"repetitions\": 5"},
+           {"\"floor\": 2", "\"floor\": 2, \"aim\": 2"},
+           {"\"kind\": \"speedup\"", "\"kind\": \"speed\""}}) {
+    auto changed = text;
+    changed.replace(changed.find(from), from.size(), to);
+    EXPECT_THROW(parse(changed), perfgate::InputError) << to;
+  }
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# perfgate selftest on a throwaway repository: a stand-in benchmark (a script writing Google Benchmark JSON whose
+# comparison count is a committed file), one baseline gate, and three plants:
+#  - count_off_by_one (the count 100 -> 101): a FAIL row, caught; exit 0, the row named;
+#  - count_dropped (the stand-in stops writing the count): the row only MISSING, which is no catch; exit 1;
+#  - stale (a patch of lines the tree no longer has): does not apply; exit 1, named.
+# The build step records its arguments: with no target named, "--target {targets}" leaves nothing behind. The worktree
+# is gone afterwards and the repository's own index is untouched.
+# Usage: selftest.sh PERFGATE
+set -euo pipefail
+perfgate=$(realpath "$1")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "selftest_test: $*" >&2; exit 1; }
+repo=$work/repo
+mkdir -p "$repo/plants"
+cd "$repo"
+git init -q
+git config user.name t && git config user.email t@t.example && git config commit.gpgsign false
+cat >bench.sh <<'SH'
+#!/bin/sh
+# A stand-in suite: BM_Sort and the comparisons it made (count.txt).
+for a in "$@"; do case $a in --benchmark_out=*) out=${a#--benchmark_out=} ;; esac; done
+count=$(cat "$(dirname "$0")/count.txt")
+printf '{"context": {}, "benchmarks": [{"name": "BM_Sort", "run_name": "BM_Sort", "run_type": "iteration", "repetition_index": 0, "iterations": 1, "real_time": 1, "time_unit": "ms", "comparisons": %s}]}\n' "$count" >"$out"
+SH
+chmod +x bench.sh
+echo 100 >count.txt
+cat >suite.json <<'JSON'
+{"schema_version": 1, "provenance": {"reason": "the stand-in's count"},
+ "entries": [{"benchmark": "BM_Sort", "field": "comparisons", "direction": "either", "tolerance": {"exact": true}, "unit": "", "value": 100}]}
+JSON
+cat >gates.json <<JSON
+{"schema_version": 2, "baseline_path": "{name}.json",
+ "gates": [{"name": "suite", "kind": "baseline", "label": "performance", "command": ["bench.sh"]}],
+ "selftest": {"build": {"directory": ".", "steps": [["sh", "-c", "echo \"build:\$*\" >>'$work/args.txt'", "step", "--target", "{targets}"]]},
+              "sets": [{"plants": "plants", "checks": [{"gate": "suite"}]}]}}
+JSON
+git add -A && git commit -qm "a project with a self-test"
+echo 101 >count.txt && git diff >plants/count_off_by_one.patch && git checkout -q -- count.txt
+sed -i 's/, "comparisons": %s}/}/; s/ "\$count" >/ >/' bench.sh && git diff >plants/count_dropped.patch && git checkout -q -- bench.sh
+printf -- '--- a/count.txt\n+++ b/count.txt\n@@ -1 +1 @@\n-99\n+98\n' >plants/stale.patch
+git add -A && git commit -qm "plants"
+index_before=$(git ls-files --stage | sha1sum)
+selftest() {  # PLANT: exit status, output in $work/<plant>.txt
+  set +e
+  "$perfgate" selftest --manifest gates.json --work "$work/w" --plant "$1" >"$work/$1.txt" 2>&1
+  echo $?
+  set -e
+}
+status=$(selftest count_off_by_one)
+[[ $status == 0 ]] || fail "a changed count: exit $status: $(cat "$work/count_off_by_one.txt")"
+grep -q 'suite FAILED: BM_Sort comparisons 101' "$work/count_off_by_one.txt" || fail "the catch does not name the row: $(cat "$work/count_off_by_one.txt")"
+grep -q 'clean tree' "$work/count_off_by_one.txt" && grep -q '    suite passed' "$work/count_off_by_one.txt" || fail "the clean tree was not checked"
+status=$(selftest count_dropped)
+[[ $status == 1 ]] || fail "a row only MISSING counted as a catch: exit $status: $(cat "$work/count_dropped.txt")"
+grep -q 'not caught: count_dropped' "$work/count_dropped.txt" || fail "the missed plant is not named: $(cat "$work/count_dropped.txt")"
+status=$(selftest stale)
+[[ $status == 1 ]] && grep -q 'does not apply' "$work/stale.txt" || fail "a stale plant: exit $status: $(cat "$work/stale.txt")"
+! grep -q -- '--target' "$work/args.txt" || fail "\"--target {targets}\" without targets left: $(cat "$work/args.txt")"
+(( $(grep -c '^build:' "$work/args.txt") >= 4 )) || fail "the build step ran $(grep -c '^build:' "$work/args.txt") times, not once per tree"
+[[ $(git worktree list | wc -l) == 1 ]] || fail "a worktree was left: $(git worktree list)"
+[[ $(git ls-files --stage | sha1sum) == "$index_before" && -z $(git status --porcelain) ]] || fail "the repository's index or tree changed"
+echo "selftest_test: caught by a FAIL row, not by a MISSING one, a stale plant named, the repository untouched"
