@@ -70,10 +70,14 @@ std::string working_tree_commit(const std::string& root, const fs::path& work) {
   const std::vector<std::string> private_index = {"GIT_INDEX_FILE=" + index};
   const auto read = git_in(root, {"read-tree", "HEAD"}, private_index);
   if (read.status != 0) throw InputError("selftest: git read-tree HEAD (private index) failed: " + output_tail(read.output));
-  // The work folder (results, the private index, kept worktrees) is never part of the tree it tests.
+  // The work folder (results, the private index, kept worktrees) is never part of the tree it tests: excluded by
+  // name when inside the repository and not ignored already (git refuses to be told about an ignored path).
   std::vector<std::string> add = {"add", "--all", "--", "."};
   const auto work_in_root = fs::relative(fs::weakly_canonical(work), fs::weakly_canonical(root));
-  if (!work_in_root.empty() && *work_in_root.begin() != "..") add.push_back(":(exclude)" + work_in_root.generic_string());
+  if (!work_in_root.empty() && *work_in_root.begin() != ".." &&
+      git_in(root, {"check-ignore", "--quiet", "--no-index", work_in_root.generic_string()}).status != 0) {
+    add.push_back(":(exclude)" + work_in_root.generic_string());
+  }
   const auto added = git_in(root, add, private_index);
   if (added.status != 0) throw InputError("selftest: git add (private index) failed: " + output_tail(added.output));
   const auto tree = first_line_of(git_in(root, {"write-tree"}, private_index), "git write-tree");

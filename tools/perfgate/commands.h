@@ -121,6 +121,14 @@ struct GateArgs {
 CLI::App* add_gate_command(CLI::App& app, GateArgs& args);
 int run_gate(const GateArgs& args);
 
+struct BisectArgs {
+  std::vector<std::string> revisions, cost_args;
+  std::string manifest, cost, cost_filter, json, work = "build/bisect";
+  double tolerance = 0.005;
+};
+CLI::App* add_bisect_command(CLI::App& app, BisectArgs& args);
+int run_bisect(const BisectArgs& args);
+
 struct SelftestArgs {
   std::string manifest, work = "build/selftest";
   std::vector<std::string> plants;

@@ -93,4 +93,24 @@ std::string repository_root(const std::string& directory) {
   return first_line(r.output);
 }
 
+std::vector<std::string> first_parent_line(const std::string& directory, const std::string& good, const std::string& bad) {
+  if (git(directory, {"merge-base", "--is-ancestor", good, bad}).status != 0) {
+    throw InputError("bisect: " + good.substr(0, 12) + " is not an ancestor of " + bad.substr(0, 12) + " (GOOD must come before BAD)");
+  }
+  const auto r = git(directory, {"rev-list", "--first-parent", "--reverse", good + ".." + bad});
+  if (r.status != 0) throw InputError("git rev-list " + good.substr(0, 12) + ".." + bad.substr(0, 12) + " failed");
+  std::vector<std::string> line = {good};
+  size_t start = 0;
+  for (size_t end; (end = r.output.find('\n', start)) != std::string::npos; start = end + 1) {
+    if (end > start) line.push_back(r.output.substr(start, end - start));
+  }
+  if (line.back() != bad) throw InputError("bisect: " + bad.substr(0, 12) + " is not on the first-parent line from " + good.substr(0, 12));
+  return line;
+}
+
+std::string commit_subject(const std::string& directory, const std::string& commit) {
+  const auto r = git(directory, {"log", "-1", "--format=%s", commit});
+  return r.status == 0 ? first_line(r.output) : std::string();
+}
+
 }  // namespace perfgate

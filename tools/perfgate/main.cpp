@@ -48,6 +48,7 @@ struct AllArgs {
   CostArgs cost;
   GateArgs gate;
   SelftestArgs selftest;
+  BisectArgs bisect;
 };
 
 template <class Args>
@@ -78,6 +79,7 @@ int main(int argc, char** argv) {
       bind(app, a.calibrate, add_calibrate_command, run_calibrate),
       bind(app, a.cost, add_cost_command, run_cost),
       bind(app, a.selftest, add_selftest_command, run_selftest),
+      bind(app, a.bisect, add_bisect_command, run_bisect),
   };
   // One value per occurrence for every repeatable option (--results A --results B, never --results A B): otherwise
   // the last one would swallow the words after it, and the command after -- would be lost.

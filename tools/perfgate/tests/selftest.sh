@@ -59,6 +59,18 @@ status=$(selftest stale)
 [[ $status == 1 ]] && grep -q 'does not apply' "$work/stale.txt" || fail "a stale plant: exit $status: $(cat "$work/stale.txt")"
 ! grep -q -- '--target' "$work/args.txt" || fail "\"--target {targets}\" without targets left: $(cat "$work/args.txt")"
 (( $(grep -c '^build:' "$work/args.txt") >= 4 )) || fail "the build step ran $(grep -c '^build:' "$work/args.txt") times, not once per tree"
+# A work folder inside the repository, ignored or not, is never part of the tree tested.
+printf 'ignored-work/\n' >.gitignore && git add .gitignore && git commit -qm "ignore a work folder"
+index_before=$(git ls-files --stage | sha1sum)
+for inside in ignored-work plain-work; do
+  set +e
+  "$perfgate" selftest --manifest gates.json --work "$inside" --plant count_off_by_one >"$work/$inside.txt" 2>&1
+  status=$?
+  set -e
+  [[ $status == 0 ]] || fail "a work folder $inside inside the repository: exit $status: $(cat "$work/$inside.txt")"
+  grep -q '(HEAD)' "$work/$inside.txt" || fail "the work folder $inside became part of the tree tested: $(head -1 "$work/$inside.txt")"
+done
+rm -rf plain-work ignored-work
 [[ $(git worktree list | wc -l) == 1 ]] || fail "a worktree was left: $(git worktree list)"
 [[ $(git ls-files --stage | sha1sum) == "$index_before" && -z $(git status --porcelain) ]] || fail "the repository's index or tree changed"
 echo "selftest_test: caught by a FAIL row, not by a MISSING one, a stale plant named, the repository untouched"
