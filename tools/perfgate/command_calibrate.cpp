@@ -88,12 +88,9 @@ int run_calibrate(const CalibrateArgs& given) {
     const auto manifest = read_gate_manifest(a.manifest);
     const auto& gate = manifest.gate(a.gate);
     if (gate.kind != GateKind::speedup) throw InputError("calibrate: gate " + gate.name + " is not a speedup gate");
-    a.command = resolve_command(gate, a.build);
-    a.command.push_back(pair_filter(gate));
+    a.command = interleaved_pair_command(gate, a.build, gate.repetitions);
     env = manifest.environment;
     timeout_seconds = gate.timeout_seconds;
-    a.command.push_back("--benchmark_repetitions=" + std::to_string(gate.repetitions));
-    a.command.push_back("--benchmark_enable_random_interleaving=true");
     a.reference = gate.reference;
     a.candidate = gate.candidate;
     a.threshold = gate.floor;

@@ -52,11 +52,9 @@ std::vector<std::string> with(std::vector<std::string> argv, const std::vector<s
   return argv;
 }
 
-int run_speedup_gate(const GateManifest& m, const Gate& g, const std::vector<std::string>& argv, const std::string& results,
+int run_speedup_gate(const GateManifest& m, const Gate& g, const std::string& results,
                      const std::string& folder, const GateArgs& a) {
-  const auto interleaved = [&](int repetitions) {
-    return with(argv, {pair_filter(g), "--benchmark_repetitions=" + std::to_string(repetitions), "--benchmark_enable_random_interleaving=true"});
-  };
+  const auto interleaved = [&](int repetitions) { return interleaved_pair_command(g, a.build, repetitions); };
   run_benchmark(interleaved(g.repetitions), results, m.environment, g.timeout_seconds);
   SpeedupArgs s;
   s.results = results;
@@ -97,7 +95,7 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
       run_benchmark(argv, results, m.environment, g.timeout_seconds);
       return run_compare({results, m.baseline_of(g.name, g.label), argv, a.warning_exit_code});
     case GateKind::speedup:
-      return run_speedup_gate(m, g, argv, results, folder, a);
+      return run_speedup_gate(m, g, results, folder, a);
     case GateKind::cost: {
       CostArgs c;
       c.out = results;

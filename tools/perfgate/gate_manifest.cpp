@@ -285,6 +285,12 @@ std::string pair_filter(const Gate& g) {
   return "--benchmark_filter=^(" + regex_literal(g.reference) + "|" + regex_literal(g.candidate) + ")$";
 }
 
+std::vector<std::string> interleaved_pair_command(const Gate& g, const std::string& build_folder, int repetitions) {
+  auto argv = resolve_command(g, build_folder);
+  argv.insert(argv.end(), {pair_filter(g), "--benchmark_repetitions=" + std::to_string(repetitions), "--benchmark_enable_random_interleaving=true"});
+  return argv;
+}
+
 std::string regex_literal(const std::string& text) {
   std::string out;
   for (const char c : text) {

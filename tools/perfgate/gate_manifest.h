@@ -105,6 +105,10 @@ std::vector<std::string> resolve_command(const Gate& gate, const std::string& bu
 /// A speedup gate's pair as one --benchmark_filter argument, matching the two names exactly.
 std::string pair_filter(const Gate& gate);
 
+/// A speedup gate's command measuring its pair `repetitions` times, interleaved at random in one process: the one way
+/// perfgate runs a pair (gate, measuring more, calibrate).
+std::vector<std::string> interleaved_pair_command(const Gate& gate, const std::string& build_folder, int repetitions);
+
 /// `text` as a Google Benchmark filter (an extended regular expression) matching it literally.
 std::string regex_literal(const std::string& text);
 
