@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <set>
@@ -76,6 +77,14 @@ TEST(bisect, commits_that_cannot_be_measured_are_stepped_over) {
   const auto past = bisect(one);
   EXPECT_EQ(past.kind, perfgate::BisectOutcome::Kind::culprit);
   EXPECT_EQ(past.first_bad, 20u);
+}
+
+// A commit that cannot be measured is a probe too: listed (and written to the JSON) as not built, not left out.
+TEST(bisect, records_commits_it_could_not_measure) {
+  Line one{33, [](size_t i) { return i >= 20 ? 2e6 : 1e6; }, {16}};
+  const auto out = bisect(one);
+  EXPECT_TRUE(std::any_of(out.probes.begin(), out.probes.end(), [](const perfgate::BisectProbe& p) { return p.index == 16 && !p.figures; }));
+  EXPECT_EQ(out.probes.size(), static_cast<size_t>(std::count(one.measured.begin(), one.measured.end(), 1)));
 }
 
 TEST(bisect, refuses_endpoints_it_cannot_measure) {
