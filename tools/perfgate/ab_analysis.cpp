@@ -73,7 +73,7 @@ std::vector<CostChange> compare_costs(const std::map<std::string, double>& base,
       }
     }
     const double change = found->second / base_count - 1.0;
-    out.push_back({name, base_count, found->second, change, change > max_increase, std::nullopt});
+    out.push_back({name, base_count, found->second, change, change > max_increase, std::nullopt, std::nullopt});
   }
   return out;
 }

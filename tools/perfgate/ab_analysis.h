@@ -2,6 +2,7 @@
 // The paired verdict of `perfgate ab`: per round, each revision's time of each benchmark; per benchmark, the
 // median of the per-round ratios head/base with a distribution-free interval. Pure.
 #include "accept_rules.h"
+#include "function_changes.h"
 #include "speedup.h"
 
 #include <map>
@@ -44,6 +45,7 @@ struct CostChange {
   double base = 0.0, head = 0.0, change = 0.0;
   bool fail = false;  ///< change > max_increase
   std::optional<Acceptance> acceptance;  ///< a FAIL's acceptance by a rule, judged on `change`
+  std::optional<ProfileChanges> functions;  ///< which functions moved the count, when it moved (perfgate ab --cost)
 };
 
 /// PASS, FAIL, or ACCEPTED for a FAIL within an accepting rule's allowance.

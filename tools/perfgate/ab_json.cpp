@@ -93,6 +93,7 @@ std::string ab_json_text(const AbRecord& record) {
     for (const auto& c : record.costs) {
       costs.push_back({{"benchmark", c.benchmark}, {"base", c.base}, {"head", c.head}, {"change", c.change},
                        {"verdict", verdict_text(c)}, {"acceptance", acceptance_json(c.acceptance)}});
+      if (c.functions) costs.back()["functions"] = profile_changes_json(*c.functions);
     }
     doc["instructions"] = {{"max_increase", record.max_instruction_increase}, {"comparisons", costs}};
   }

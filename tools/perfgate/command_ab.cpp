@@ -123,6 +123,7 @@ void print_timing(const AbComparison& c) {
 std::vector<CostChange> run_cost_ab(const AbArgs& a, const GateManifest& manifest, const std::string& root, const Commits& commits) {
   const auto& gate = manifest.gate(a.cost);
   std::vector<std::map<std::string, double>> per_revision;
+  std::vector<RegionProfiles> profiles;
   for (const auto& revision : a.revisions) {
     const auto& commit = commits.at(revision);
     std::cout << "building gate " << gate.name << " at " << revision << " (" << commit.substr(0, 12) << ")" << std::endl;
@@ -136,11 +137,17 @@ std::vector<CostChange> run_cost_ab(const AbArgs& a, const GateManifest& manifes
       if (region.name.find(a.cost_filter) != std::string::npos) medians[region.name] = median(region.instructions);
     }
     per_revision.push_back(medians);
+    profiles.push_back(run.profiles);
   }
   if (per_revision[0].empty() || per_revision[1].empty()) {
     throw InputError("ab --cost: no region of gate " + gate.name + " contains '" + a.cost_filter + "' in both revisions");
   }
-  return compare_costs(per_revision[0], per_revision[1], a.max_instruction_increase);
+  auto costs = compare_costs(per_revision[0], per_revision[1], a.max_instruction_increase);
+  for (auto& c : costs) {  // which functions moved a count that moved
+    const auto base = profiles[0].find(c.benchmark), head = profiles[1].find(c.benchmark);
+    if (c.base != c.head && base != profiles[0].end() && head != profiles[1].end()) c.functions = profile_changes(base->second, head->second);
+  }
+  return costs;
 }
 
 void print_costs(const AbArgs& a, const std::vector<CostChange>& costs) {
@@ -150,6 +157,7 @@ void print_costs(const AbArgs& a, const std::vector<CostChange>& costs) {
     std::cout << std::left << std::setw(13) << verdict_text(c) << one_line(c.benchmark) << ": " << std::setprecision(10) << c.base
               << " -> " << c.head << " (" << std::showpos << std::setprecision(3) << 100.0 * c.change << std::noshowpos << " %)\n";
     if (c.acceptance) std::cout << "             " << acceptance_text(*c.acceptance) << "\n";
+    if (c.functions) std::cout << profile_changes_text(*c.functions, "             ");
   }
 }
 

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "cost_runner.h"
 #include "error.h"
+#include "function_changes.h"
 #include "gate_manifest.h"
 #include "git.h"
 #include "json_input.h"
@@ -91,6 +92,7 @@ int run_bisect(const BisectArgs& a) {
             << a.revisions[1] << " (" << line.back().substr(0, 12) << "), gate " << gate.name << ", tolerance " << 100.0 * a.tolerance
             << " %" << std::endl;
   ProbeWorktrees worktrees(root);
+  std::map<size_t, RegionProfiles> profiles;  // each measured probe's functions, for the culprit's differential
   const auto measure = [&](size_t i) -> BisectFigures {
     const auto& commit = line[i];
     RevisionBuild build;
@@ -106,6 +108,7 @@ int run_bisect(const BisectArgs& a) {
     argv.insert(argv.end(), a.cost_args.begin(), a.cost_args.end());
     const auto run = measure_cost(argv, {gate.cache, manifest.environment, gate.timeout_seconds});
     worktrees.remove(build.worktree);
+    profiles[i] = run.profiles;
     std::map<std::string, double> figures;
     for (const auto& region : run.regions) {
       if (region.name.find(a.cost_filter) != std::string::npos) figures[region.name] = median(region.instructions);
@@ -120,6 +123,7 @@ int run_bisect(const BisectArgs& a) {
   const auto describe = [&](size_t i) { return line[i].substr(0, 12) + " " + one_line(commit_subject(root, line[i])); };
   int status = 0;
   std::string verdict;
+  std::map<std::string, ProfileChanges> function_changes;
   switch (outcome.kind) {
     case BisectOutcome::Kind::no_change:
       verdict = "no benchmark moved beyond the tolerance from GOOD to BAD";
@@ -135,6 +139,11 @@ int run_bisect(const BisectArgs& a) {
                 << percent(after.at(name), good.at(name)) << " from GOOD";
         }
       }
+      for (const auto& name : outcome.moved) {  // what the commit changed, function by function, from its parent
+        const auto& p = profiles[outcome.last_good];
+        const auto& q = profiles[outcome.first_bad];
+        if (p.count(name) && q.count(name)) function_changes[name] = profile_changes(p.at(name), q.at(name));
+      }
       if (outcome.kind == BisectOutcome::Kind::culprit) {
         verdict = "first bad commit " + describe(outcome.first_bad) + moves.str();
       } else {
@@ -149,6 +158,10 @@ int run_bisect(const BisectArgs& a) {
       status = 3;
       break;
   }
+  for (const auto& [name, changes] : function_changes) {
+    std::cout << "functions that moved " << one_line(name) << " from " << line[outcome.last_good].substr(0, 12) << " to "
+              << line[outcome.first_bad].substr(0, 12) << ":\n" << profile_changes_text(changes, "  ");
+  }
   std::cout << "perfgate bisect: " << verdict << " (" << outcome.probes.size() << " probes)" << std::endl;
   if (!a.json.empty()) {
     nlohmann::json probes = nlohmann::json::array();
@@ -158,11 +171,14 @@ int run_bisect(const BisectArgs& a) {
       probes.push_back(item);
     }
     const char* kinds[] = {"no_change", "culprit", "creep", "skipped"};
+    nlohmann::json functions_json = nlohmann::json::object();  // by benchmark: the first bad commit against its parent
+    for (const auto& [name, changes] : function_changes) functions_json[name] = profile_changes_json(changes);
     write_file_atomically(a.json, json_output_text({{"good", line.front()}, {"bad", line.back()}, {"gate", gate.name},
                                                     {"tolerance", a.tolerance}, {"outcome", kinds[static_cast<int>(outcome.kind)]},
                                                     {"first_bad", outcome.kind == BisectOutcome::Kind::no_change ? nlohmann::json(nullptr)
                                                                                                                  : nlohmann::json(line[outcome.first_bad])},
-                                                    {"moved", outcome.moved}, {"probes", probes}, {"verdict", verdict}}));
+                                                    {"moved", outcome.moved}, {"probes", probes}, {"verdict", verdict},
+                                                    {"functions", functions_json}}));
   }
   return status;
 }

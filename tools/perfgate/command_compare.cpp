@@ -8,6 +8,8 @@
 #include "atomic_write.h"
 #include "error.h"
 #include "fix_command.h"
+#include "instruction_changes.h"
+#include "one_line.h"
 #include "git.h"
 #include "numeric_options.h"
 #include "results.h"
@@ -60,6 +62,12 @@ int run_compare(const CompareArgs& a) {
   const int code = exit_code_of(rows);
   if (code != 0) fix.tree_dirty = tree_is_dirty_at(a.baseline);
   print_failures(std::cout, rows, code != 0 ? fix_text(accept_fix(rows, fix)) : std::string());
+  const auto functions = instruction_changes(rows, a.results, a.baseline);
+  for (const auto& b : functions.benchmarks) {
+    std::cout << "functions that moved " << one_line(b.benchmark) << "'s instructions (baseline -> results):\n"
+              << profile_changes_text(b.changes, "  ");
+  }
+  for (const auto& note : functions.notes) std::cout << "note: " << one_line(note.benchmark) << ": " << note.text << "\n";
   if (code == 0 && a.warning_exit_code != 0) {
     for (const auto& r : rows) {
       if (r.verdict == Verdict::slower) return a.warning_exit_code;

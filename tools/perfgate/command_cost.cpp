@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "cost_runner.h"
 #include "error.h"
+#include "function_profile_file.h"
 #include "json_input.h"
 #include "utc_time.h"
 
@@ -49,6 +50,8 @@ int run_cost(const CostArgs& a) {
     }
     require_replaceable(a.out);
     require_not_an_input(a.out, "--out", a.command);  // the counts never replace the program (or a file it is given)
+    require_replaceable(function_profile_path(a.out));
+    require_not_an_input(function_profile_path(a.out), "--out's function profile", a.command);
   }
   CostSettings settings{{}, a.env, a.timeout_seconds};
   for (const auto& spec : a.cache) {
@@ -77,9 +80,11 @@ int run_cost(const CostArgs& a) {
     for (double v : r.instructions) std::cout << ' ' << static_cast<long long>(v);
     std::cout << '\n';
   }
+  // The profile first: a results file is never beside a profile of another run.
+  write_file_atomically(function_profile_path(a.out), function_profile_text(run.profiles));
   write_file_atomically(a.out, json_output_text({{"context", context}, {"benchmarks", benchmarks}}));
   std::cout << "wrote " << a.out << " (" << regions.size() << " benchmarks, " << static_cast<int>(seconds)
-            << " s under valgrind)\n";
+            << " s under valgrind) and its function profile " << function_profile_path(a.out) << "\n";
   return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "error.h"
 #include "folder_lock.h"
+#include "function_profile_file.h"
 #include "git.h"
 #include "one_line.h"
 #include "read_file.h"
@@ -126,8 +127,29 @@ int run_update(const UpdateArgs& a) {
                         context("build_type"), context("torch_version"), context("threads"), a.reason,
                         context("machine_fingerprint")};
   const auto plan = plan_update(captures, current, request, provenance);
+  // The function profiles kept beside the results (perfgate cost) are kept beside the baseline, for its benchmarks: a
+  // later run whose counts move then says which functions moved them. Planned before anything is written.
+  std::optional<std::string> profiles_text;
+  size_t profiled = 0;
+  if (!a.results.empty()) {
+    const auto measured = read_function_profiles_if_any(function_profile_path(a.results.front()));
+    if (!measured.empty()) {
+      auto kept = read_function_profiles_if_any(function_profile_path(a.baseline));
+      for (const auto& [name, profile] : measured) kept[name] = profile;
+      for (auto it = kept.begin(); it != kept.end();) {
+        const bool baselined = std::any_of(plan.next.entries.begin(), plan.next.entries.end(), [&](const Entry& e) { return e.benchmark == it->first; });
+        it = baselined ? std::next(it) : kept.erase(it);
+      }
+      profiled = kept.size();
+      profiles_text = function_profile_text(kept);
+    }
+  }
   std::filesystem::create_directories(folder_of(a.baseline));
   write_file_atomically(a.baseline, plan.text);
+  if (profiles_text) {
+    write_file_atomically(function_profile_path(a.baseline), *profiles_text);
+    std::cout << "kept the function profiles of " << profiled << " benchmarks in " << one_line(function_profile_path(a.baseline)) << "\n";
+  }
   std::cout << (current ? "updated " : "created ") << one_line(a.baseline) << " (" << plan.next.entries.size() << " entries"
             << (a.command.empty() ? "" : ", from " + std::to_string(captures.size()) + (captures.size() == 1 ? " run" : " runs") + " of the suite")
             << "): " << one_line(a.reason) << '\n';

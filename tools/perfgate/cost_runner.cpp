@@ -86,18 +86,31 @@ CostRun measure_cost(const std::vector<std::string>& command, const CostSettings
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   run.context = printed_context(result.output);
 
-  std::vector<std::pair<std::string, CallgrindDump>> files;
+  struct Dump {
+    std::string path;
+    CallgrindDump totals;
+    FunctionProfile functions;
+  };
+  std::vector<Dump> files;
   for (const auto& entry : fs::directory_iterator(dumps.path())) {
     const auto path = entry.path().string();
     const auto text = read_whole_file(path, "callgrind output");
-    if (is_client_request_dump(text)) files.emplace_back(path, parse_callgrind_dump(text, path));
+    if (is_client_request_dump(text)) files.push_back({path, parse_callgrind_dump(text, path), parse_function_profile(text, path)});
   }
-  std::sort(files.begin(), files.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::sort(files.begin(), files.end(), [](const Dump& x, const Dump& y) { return x.path < y.path; });
   std::vector<CallgrindDump> in_order;
-  for (auto& [path, dump] : files) in_order.push_back(std::move(dump));
+  for (const auto& d : files) in_order.push_back(d.totals);
   run.regions = region_costs(in_order);
   if (run.regions.empty()) {
     throw InputError("cost: the program dumped no named region (CALLGRIND_DUMP_STATS_AT); is it built with <valgrind/callgrind.h>?");
+  }
+  for (const auto& region : run.regions) {
+    std::vector<const Dump*> steps;
+    for (const auto& d : files) {
+      if (client_request_name(d.totals) == region.name) steps.push_back(&d);
+    }
+    std::stable_sort(steps.begin(), steps.end(), [](const Dump* x, const Dump* y) { return x->functions.total < y->functions.total; });
+    run.profiles[region.name] = steps[(steps.size() - 1) / 2]->functions;
   }
   return run;
 }

@@ -2,6 +2,7 @@
 // Running a program under valgrind's callgrind and reading the per-step costs of the regions it marked: the one
 // way perfgate measures instructions (perfgate cost, perfgate ab --cost).
 #include "callgrind_dump.h"
+#include "function_profile_file.h"
 
 #include <cstdint>
 #include <map>
@@ -12,6 +13,9 @@ namespace perfgate {
 
 struct CostRun {
   std::vector<RegionCost> regions;             ///< each CALLGRIND_DUMP_STATS_AT(name) region, its steps in order
+  /// Each region's functions in its median step (by instructions; the lower of the two middle steps of an even
+  /// count): the step whose count a baseline records, so that its functions add up to that count.
+  RegionProfiles profiles;
   std::map<std::string, std::string> context;  ///< the program's "context KEY VALUE" lines
   std::string valgrind;                        ///< valgrind's version
   double seconds = 0.0;                        ///< wall time under valgrind

@@ -57,6 +57,7 @@ CheckSection load_check(const std::string& results_path, const std::string& base
   const auto results = read_results(results_path);
   section.rows = compare(results, read_baseline(baseline_path));
   section.context = results.context;
+  section.functions = instruction_changes(section.rows, results_path, baseline_path);
   const MeasurementIndex index(results);
   for (const auto& row : section.rows) {
     if (row.verdict != Verdict::unbaselined) section.samples[{row.benchmark, row.field}] = index.values_of(row.benchmark, row.field);

@@ -4,6 +4,7 @@
 // only read this.
 #include "ab_json.h"
 #include "compare.h"
+#include "instruction_changes.h"
 #include "speedup.h"
 
 #include <map>
@@ -20,6 +21,7 @@ struct CheckSection {  ///< one results file judged against its baseline
   std::vector<Row> rows;
   std::map<std::pair<std::string, std::string>, std::vector<double>> samples;  ///< (benchmark, field) → repetitions
   std::map<std::string, std::string> context;  ///< the results' context (commit, machine, ...)
+  InstructionChanges functions;  ///< the functions that moved its changed instruction counts (function profiles kept)
 };
 
 struct SpeedupSection {

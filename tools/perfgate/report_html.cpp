@@ -52,6 +52,27 @@ code{background:#f5f5f5;padding:0 3px}
 
 }  // namespace
 
+// The functions that moved a check's instruction counts: per benchmark, those whose own and whose inclusive
+// instructions changed most.
+void function_changes_of(std::ostringstream& out, const CheckSection& c) {
+  for (const auto& b : c.functions.benchmarks) {
+    out << "<h4>Functions that moved the instructions of " << e(b.benchmark) << "</h4><p>instructions per step " << b.changes.total_before
+        << " → " << b.changes.total_after << "; share: of the step's change</p>\n<table class=\"functions\"><tr><th>instructions</th>"
+        << "<th>function</th><th>change</th><th>share</th><th>before → after</th></tr>\n";
+    const auto rows = [&](const std::vector<FunctionChange>& list, bool self) {
+      for (const auto& f : list) {
+        const auto delta = self ? f.self_delta() : f.inclusive_delta();
+        out << "<tr><td>" << (self ? "own" : "inclusive") << "</td><td><code>" << e(f.name) << "</code></td><td>" << (delta > 0 ? "+" : "")
+            << delta << "</td><td>" << (b.changes.total_delta() != 0 ? format_fixed(100.0 * share_of_change(delta, b.changes), 1) + " %" : "-")
+            << "</td><td>" << (self ? f.before.self : f.before.inclusive) << " → " << (self ? f.after.self : f.after.inclusive) << "</td></tr>\n";
+      }
+    };
+    rows(b.changes.by_self, true);
+    rows(b.changes.by_inclusive, false);
+    out << "</table>\n";
+  }
+}
+
 std::string render_html(const ReportData& data, const std::vector<Plot>& plots) {
   std::ostringstream out;
   const auto status = to_string(overall(data));
@@ -110,7 +131,11 @@ std::string render_html(const ReportData& data, const std::vector<Plot>& plots) 
           << e(threshold_text(row)) << "</td><td>" << e(tolerance_text(row)) << "</td><td>"
           << row.samples << "</td><td>" << e(reason_text(row)) << "</td></tr>\n";
     }
-    out << "</table>\n<details open><summary>distributions</summary>\n";
+    out << "</table>\n";
+    function_changes_of(out, c);
+    for (const auto& note : c.functions.notes) out << "<p class=\"note\">" << e(note.benchmark) << ": " << e(note.text) << "</p>\n";
+    plots_of(out, plots, "functions:" + c.name);
+    out << "<details open><summary>distributions</summary>\n";
     plots_of(out, plots, "check:" + c.name);
     out << "</details></section>\n";
   }

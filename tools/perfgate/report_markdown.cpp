@@ -8,6 +8,7 @@
 #include "row_text.h"
 #include "utf8_text.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -67,6 +68,19 @@ std::string render_markdown(const ReportData& data) {
       out << "\n**" << cell(c.name) << "**: ";
       if (!accept.command.empty()) out << "if the change is intended, accept it with\n\n```sh\n" << accept.command << "\n```\n";
       for (const auto& note : accept.notes) out << "\n" << cell(note) << "\n";
+    }
+  }
+  for (const auto& c : data.checks) {  // which functions moved a changed instruction count: the largest few
+    for (const auto& b : c.functions.benchmarks) {
+      out << "\n**" << cell(c.name) << "** " << cell(b.benchmark) << ": instructions per step " << b.changes.total_before << " → "
+          << b.changes.total_after << "; the functions whose own instructions changed most:\n\n| change | share of the step's change | function |\n|---|---|---|\n";
+      const size_t shown = std::min<size_t>(b.changes.by_self.size(), 5);
+      for (size_t i = 0; i < shown; ++i) {
+        const auto& f = b.changes.by_self[i];
+        out << "| " << (f.self_delta() > 0 ? "+" : "") << f.self_delta() << " | "
+            << (b.changes.total_delta() != 0 ? format_fixed(100.0 * share_of_change(f.self_delta(), b.changes), 1) + " %" : "-") << " | "
+            << cell(f.name) << " |\n";
+      }
     }
   }
   if (data.ab) out << "\n" << render_ab_markdown(*data.ab);

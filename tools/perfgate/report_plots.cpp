@@ -1,5 +1,6 @@
 // The report's plots: which figure shows what, built from ReportData with svg_plot.
 #include "report_data.h"
+#include "flame_graph.h"
 #include "number_format.h"
 #include "svg_plot.h"
 #include "xml_escape.h"
@@ -46,6 +47,10 @@ void check_plots(const CheckSection& c, PlotList& plots) {
     plots.add("check:" + c.name, c.name + "-" + row.benchmark + "-" + row.field, title,
               svg::strip_plot(title, {{to_string(row.verdict), found->second}}, row.unit.empty() ? row.field : row.unit,
                               {{row.baseline, "baseline"}, {row.threshold, "worst acceptable"}}));
+  }
+  for (const auto& b : c.functions.benchmarks) {
+    const std::string title = b.benchmark + " · differential flame graph, baseline → results";
+    plots.add("functions:" + c.name, c.name + "-" + b.benchmark + "-flame", title, differential_flame_graph(title, b.before, b.after));
   }
 }
 

@@ -54,6 +54,14 @@ std::string render_verdicts_json(const ReportData& data) {
         if (row.limit) item["limit"] = *row.limit;
         item["advisory"] = row.advisory;
       }
+      if (row.field == "instructions") {  // which functions moved the count (function profiles kept on both sides)
+        for (const auto& b : c.functions.benchmarks) {
+          if (b.benchmark == row.benchmark) item["functions"] = profile_changes_json(b.changes);
+        }
+        for (const auto& note : c.functions.notes) {
+          if (note.benchmark == row.benchmark) item["functions_note"] = note.text;
+        }
+      }
       checks.push_back(item);
     }
   }

@@ -90,7 +90,7 @@ TEST(accept_rules, an_ab_fail_beyond_its_allowance_still_fails) {
   EXPECT_FALSE(t[3].acceptance);
   EXPECT_EQ(perfgate::verdict_text(t[4]), "FAIL");
 
-  std::vector<perfgate::CostChange> costs = {{"BM_A", 100.0, 108.0, 0.08, true, std::nullopt}, {"BM_B", 100.0, 108.1, 0.081, true, std::nullopt}};
+  std::vector<perfgate::CostChange> costs = {{"BM_A", 100.0, 108.0, 0.08, true, std::nullopt, std::nullopt}, {"BM_B", 100.0, 108.1, 0.081, true, std::nullopt, std::nullopt}};
   perfgate::apply_acceptance(costs, {perfgate::parse_accept_rule("BM_* instructions +8% on purpose", "--accept")});
   EXPECT_FALSE(perfgate::fails(costs[0]));
   EXPECT_TRUE(perfgate::fails(costs[1]));
@@ -133,7 +133,7 @@ TEST(ab_json, reads_back_what_it_wrote_and_refuses_a_verdict_its_acceptance_cont
   perfgate::apply_acceptance(one, {perfgate::parse_accept_rule("BM_* real_time +8% why", "--accept")});
   record.timings.push_back({"s", "^BM_", std::string(40, 'a'), std::string(40, 'b'), 6, one[0]});
   record.has_costs = true;
-  record.costs.push_back({"BM_Cost", 1e6, 1.001e6, 0.001, false, std::nullopt});
+  record.costs.push_back({"BM_Cost", 1e6, 1.001e6, 0.001, false, std::nullopt, std::nullopt});
   const std::string text = perfgate::ab_json_text(record);
   const auto back = perfgate::parse_ab_json(text, "ab.json");
   EXPECT_EQ(perfgate::ab_json_text(back), text);
@@ -166,7 +166,7 @@ TEST(comment, stays_bounded_and_lists_failures_first) {
     std::vector<AbComparison> one = {c};
     perfgate::apply_acceptance(one, {perfgate::parse_accept_rule("* real_time +10% " + wide, "commit " + wide)});
     ab.timings.push_back({"s", "f", "a", "b", 6, one[0]});
-    std::vector<perfgate::CostChange> cost = {{wide + std::to_string(i), 100.0, 200.0, 1.0, true, std::nullopt}};
+    std::vector<perfgate::CostChange> cost = {{wide + std::to_string(i), 100.0, 200.0, 1.0, true, std::nullopt, std::nullopt}};
     perfgate::apply_acceptance(cost, {perfgate::parse_accept_rule("* instructions +200% " + wide, "commit " + wide)});
     ab.costs.push_back(cost[0]);
   }

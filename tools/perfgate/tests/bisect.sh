@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # perfgate bisect end to end on a generated repository of 33 commits: a C program whose measured step loops N times
-# under callgrind's client requests, N in a committed header. Every commit adds 0.01 % to N; one, in the middle, adds
-# 5 %. bisect must name that commit in at most ceil(log2 33) + 1 = 7 probes (endpoints included), each probe one build
-# and one run, write the probes as JSON, and leave no worktree behind.
+# under callgrind's client requests, N in a committed header. Every commit adds 0.01 % to N; one, in the middle, makes
+# the step also call a new function that adds 5 %. bisect must name that commit in at most ceil(log2 33) + 1 = 7 probes
+# (endpoints included), each probe one build and one run, name the new function as what moved the count, write the
+# probes as JSON, and leave no worktree behind. Then the cost gate of the same repository, with a baseline recorded at
+# the first commit, judged at the last: the failing count's differential profile names the new function in the
+# terminal, in verdicts.json and in the report's differential flame graph.
 # Usage: bisect.sh PERFGATE
 set -euo pipefail
 perfgate=$(realpath "$1")
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[[ -n ${KEEP:-} ]] || rm -rf "$work"' EXIT
 fail() { echo "bisect_test: $*" >&2; exit 1; }
 command -v valgrind >/dev/null && command -v cc >/dev/null || fail "needs valgrind and a C compiler"
 repo=$work/repo
@@ -18,12 +21,18 @@ git config user.name t && git config user.email t@t.example && git config commit
 cat >loop.c <<'C'
 #include <valgrind/callgrind.h>
 #include "n.h"
+__attribute__((noinline, unused)) static void added_work(volatile unsigned long* sum) {
+  for (unsigned long i = 0; i < 5000; ++i) *sum += i;
+}
 int main(void) {
   volatile unsigned long sum = 0;
   CALLGRIND_START_INSTRUMENTATION;
   for (int step = 0; step < 2; ++step) {
     CALLGRIND_ZERO_STATS;
     for (unsigned long i = 0; i < N; ++i) sum += i;
+#ifdef ADDED_WORK
+    added_work(&sum);
+#endif
     CALLGRIND_DUMP_STATS_AT("BM_Loop");
   }
   CALLGRIND_STOP_INSTRUMENTATION;
@@ -38,9 +47,11 @@ JSON
 n=100000
 echo "#define N ${n}ul" >n.h
 git add -A && git commit -qm "commit 0"
+extra=""
 for i in $(seq 1 32); do
-  if [[ $i == 20 ]]; then n=$((n + 5000)); else n=$((n + 10)); fi
-  echo "#define N ${n}ul" >n.h
+  n=$((n + 10))
+  [[ $i == 20 ]] && extra="#define ADDED_WORK 1"
+  printf '#define N %sul\n%s\n' "$n" "$extra" >n.h
   git commit -qam "commit $i"
 done
 culprit=$(git log --format='%H %s' | awk '$3 == "20" { print $1 }')
@@ -55,4 +66,33 @@ probes=$(jq '.probes | length' "$work/bisect.json")
 (( probes <= 7 )) || fail "$probes probes for 33 commits (at most 7)"
 grep -q "first bad commit ${culprit:0:12} commit 20; BM_Loop +" "$work/out.txt" || fail "the verdict does not name commit 20: $(tail -1 "$work/out.txt")"
 [[ $(git worktree list | wc -l) == 1 ]] || fail "worktrees left: $(git worktree list)"
-echo "bisect_test: commit 20 of 33 named in $probes probes, no worktree left"
+[[ $(jq -r '.functions.BM_Loop.by_self[0].function' "$work/bisect.json") == added_work ]] ||
+  fail "the culprit's differential does not name added_work first: $(jq -c .functions "$work/bisect.json")"
+grep -A3 "^functions that moved BM_Loop" "$work/out.txt" | grep -q "added_work" || fail "the terminal does not name added_work: $(cat "$work/out.txt")"
+
+# The cost gate: a baseline (and its function profile) recorded at the first commit, the last commit judged.
+git checkout -q HEAD~32
+sh -c "mkdir -p build && cc -O1 -o build/loop loop.c"
+"$perfgate" cost --out "$work/first.json" -- build/loop >/dev/null
+[[ -s $work/first.functions.tsv ]] || fail "cost kept no function profile beside its results"
+"$perfgate" update --allow-dirty --reason "recorded at the first commit" --track instructions:either:rel=0.005 --results "$work/first.json" --baseline loop_cost.json >/dev/null
+grep -q "^region" loop_cost.functions.tsv || fail "update kept no function profile beside the baseline"
+git checkout -q -
+sh -c "mkdir -p build && cc -O1 -o build/loop loop.c"
+set +e
+"$perfgate" gate --manifest gates.json --build build --results-dir "$work/results" --verdicts "$work/verdicts.json" >"$work/gate.txt" 2>&1
+status=$?
+set -e
+[[ $status == 1 ]] || fail "the gate exited $status with 5 % more instructions: $(cat "$work/gate.txt")"
+grep -A4 "^functions that moved BM_Loop" "$work/gate.txt" | grep -Eq '^ +[+][0-9]+ +9[0-9][.][0-9] % +0 -> [0-9]+ +added_work$' ||
+  fail "the gate's terminal does not name added_work with its added instructions: $(cat "$work/gate.txt")"
+[[ $(jq -r '.checks[] | select(.field == "instructions") | .functions.by_self[0].function' "$work/verdicts.json") == added_work ]] ||
+  fail "verdicts.json does not name added_work: $(jq -c '.checks[]' "$work/verdicts.json")"
+set +e
+"$perfgate" report --manifest gates.json --results-dir "$work/results" --out-dir "$work/report" >/dev/null 2>&1
+set -e
+flame=$(grep -l "differential flame graph" "$work"/report/plots/*.svg || true)
+[[ -n $flame ]] || fail "the report has no differential flame graph: $(ls "$work/report")"
+grep -q "<title>added_work: 0 -> [0-9]* instructions (+" "$flame" || fail "the flame graph has no frame for added_work"
+grep -q "added_work" "$work/report/report.html" || fail "the report's page does not name added_work"
+echo "bisect_test: commit 20 of 33 named in $probes probes with added_work as its cause, no worktree left; the cost gate names it too"

@@ -295,7 +295,7 @@ TEST(perfgate_update, needs_two_captures_when_a_timing_is_held) {
 // The report's overall verdict with every check passing is the speedup's: FAIL, INCONCLUSIVE or PASS.
 TEST(perfgate_report, the_overall_verdict_follows_the_speedup_when_every_check_passes) {
   perfgate::ReportData data;
-  data.checks.push_back({"accuracy", "r.json", "b.json", perfgate::compare(results("results_ok.json"), baseline("baseline_ok.json")), {}, {}});
+  data.checks.push_back({"accuracy", "r.json", "b.json", perfgate::compare(results("results_ok.json"), baseline("baseline_ok.json")), {}, {}, {}});
   ASSERT_EQ(perfgate::overall(data), perfgate::Overall::pass);
   data.speedup.emplace();
   for (const auto& [verdict, expected] : {std::pair{perfgate::SpeedupVerdict::fail, perfgate::Overall::fail},
@@ -325,7 +325,7 @@ TEST(perfgate_report, the_aim_is_judged_at_the_target_not_at_the_gate) {
 // A benchmark that vanished from the results is a JUnit failure, as it fails the gate; never "skipped".
 TEST(perfgate_report, junit_counts_a_missing_benchmark_as_a_failure) {
   perfgate::ReportData data;
-  data.checks.push_back({"accuracy", "r.json", "b.json", perfgate::compare(results("results_ok.json"), baseline("baseline_vanished.json")), {}, {}});
+  data.checks.push_back({"accuracy", "r.json", "b.json", perfgate::compare(results("results_ok.json"), baseline("baseline_vanished.json")), {}, {}, {}});
   ASSERT_EQ(perfgate::overall(data), perfgate::Overall::fail);
   const auto junit = perfgate::render_junit(data);
   EXPECT_NE(junit.find("failures=\"1\""), std::string::npos) << junit;

@@ -1,0 +1,38 @@
+#pragma once
+// Which functions moved a judged instruction count: the rows of a results-against-baseline comparison whose
+// instructions changed, each with the differential of the function profiles kept beside the results and the baseline
+// (function_profile_file.h). compare prints them; the report and verdicts.json show them.
+#include "compare.h"
+#include "function_changes.h"
+#include "function_profile_file.h"
+
+#include <string>
+#include <vector>
+
+namespace perfgate {
+
+struct BenchmarkFunctionChanges {
+  std::string benchmark;
+  FunctionProfile before, after;  ///< the baseline's and the results' profiles of its step (the flame graph draws them)
+  ProfileChanges changes;
+};
+
+struct InstructionChanges {
+  std::vector<BenchmarkFunctionChanges> benchmarks;
+  /// Why a changed count has no differential: a side keeps no profile of it, or a kept profile is not of the count
+  /// judged (a baseline re-recorded without its profile).
+  struct Note {
+    std::string benchmark, text;
+  };
+  std::vector<Note> notes;
+};
+
+/// For every row of field "instructions" whose value differs from its baseline (pass or fail): the differential of the
+/// two profiles, when both are kept and each adds up to its side's count.
+InstructionChanges instruction_changes(const std::vector<Row>& rows, const RegionProfiles& results_profiles,
+                                       const RegionProfiles& baseline_profiles, size_t top = 8);
+
+/// The same, reading the profiles kept beside `results_path` and `baseline_path` (none when neither keeps any).
+InstructionChanges instruction_changes(const std::vector<Row>& rows, const std::string& results_path, const std::string& baseline_path);
+
+}  // namespace perfgate

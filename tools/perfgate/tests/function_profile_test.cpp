@@ -1,0 +1,143 @@
+// Contract: a callgrind dump's functions are read with their own and inclusive instructions (compressed names,
+// relative positions, recursion levels merged, a recursive call counted once); two profiles give the functions that
+// changed most, largest first, with their shares of the step's change; a kept profile reads back as written; the
+// differential flame graph is a well-formed SVG whose frames are coloured by the move; anything else is refused with
+// InputError.
+#include "error.h"
+#include "flame_graph.h"
+#include "function_changes.h"
+#include "function_profile.h"
+#include "function_profile_file.h"
+#include "instruction_changes.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+// A dump as callgrind 3.19 writes it: main calls work twice-recursive (work'2) and leaf; leaf is also called by work.
+std::string dump(int64_t leaf_cost) {
+  const auto total = 10 + 100 + 30 + 5 + leaf_cost * 2;
+  return "# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\n\ndesc: Trigger: Client Request: BM_Step\n\n"
+         "positions: line\nevents: Ir Dr\nsummary: " + std::to_string(total) + " 7\n\n\n"
+         "ob=(1) /bin/x\nfl=(1) x.cpp\nfn=(1) main\n3 10 1\n"
+         "cfn=(2) work\ncalls=1 20\n+2 " + std::to_string(100 + 30 + 5 + leaf_cost) + "\n"
+         "cfn=(3) leaf\ncalls=1 40\n* " + std::to_string(leaf_cost) + "\n\n"
+         "fn=(2)\n20 100 3\n-1 0\n"
+         "cfn=(4) work'2\ncalls=1 20\n+1 " + std::to_string(30 + 5 + leaf_cost) + "\n\n"
+         "fn=(4)\n20 30\ncfn=(3)\ncalls=2 40\n0 " + std::to_string(5 + leaf_cost) + "\n\n"
+         "fn=(3)\n40 " + std::to_string(leaf_cost * 2 + 5) + "\n\ntotals: " + std::to_string(total) + " 7\n";
+}
+
+TEST(perfgate_function_profile, reads_own_and_inclusive_instructions_of_each_function) {
+  const auto p = perfgate::parse_function_profile(dump(20), "x");
+  EXPECT_EQ(p.total, 10 + 100 + 30 + 5 + 40);
+  EXPECT_EQ(p.functions.at("main").self, 10);
+  EXPECT_EQ(p.functions.at("main").inclusive, p.total);
+  // work and work'2 are one function: its recursive call is not counted again in its inclusive instructions.
+  EXPECT_EQ(p.functions.at("work").self, 130);
+  EXPECT_EQ(p.functions.at("work").inclusive, 130 + 5 + 20);  // as main's call to it ran
+  EXPECT_EQ(p.functions.count("work'2"), 0u);
+  EXPECT_EQ(p.functions.at("leaf").self, 45);
+  EXPECT_EQ(p.calls.at({"main", "leaf"}), 20);
+  EXPECT_EQ(p.calls.count({"work", "work"}), 0u);
+  int64_t own = 0;
+  for (const auto& [name, cost] : p.functions) own += cost.self;
+  EXPECT_EQ(own, p.total);
+}
+
+TEST(perfgate_function_profile, refuses_what_is_not_a_dump) {
+  EXPECT_THROW(perfgate::parse_function_profile("hello\n", "x"), perfgate::InputError);
+  EXPECT_THROW(perfgate::parse_function_profile("events: Ir\nfn=(9)\n1 2\n", "x"), perfgate::InputError);  // never defined
+  EXPECT_THROW(perfgate::parse_function_profile("events: Ir\n1 2\n", "x"), perfgate::InputError);          // outside a function
+  EXPECT_THROW(perfgate::parse_function_profile("events: Ir\nfn=f\n1 -2\n", "x"), perfgate::InputError);
+  EXPECT_THROW(perfgate::parse_function_profile("events: Ir\nfn=f\n1 99999999999999999999\n", "x"), perfgate::InputError);
+  EXPECT_THROW(perfgate::parse_function_profile("events: Dr\nfn=f\n1 2\n", "x"), perfgate::InputError);  // no Ir recorded
+  EXPECT_EQ(perfgate::without_recursion_level("f'12"), "f");
+  EXPECT_EQ(perfgate::without_recursion_level("operator'x"), "operator'x");
+}
+
+TEST(perfgate_function_profile, names_the_function_that_moved_the_count_first) {
+  const auto before = perfgate::parse_function_profile(dump(20), "before");
+  const auto after = perfgate::parse_function_profile(dump(1020), "after");
+  const auto c = perfgate::profile_changes(before, after);
+  ASSERT_FALSE(c.by_self.empty());
+  EXPECT_EQ(c.by_self.front().name, "leaf");
+  EXPECT_EQ(c.by_self.front().self_delta(), 2000);
+  EXPECT_EQ(c.total_delta(), 2000);
+  EXPECT_DOUBLE_EQ(perfgate::share_of_change(c.by_self.front().self_delta(), c), 1.0);
+  EXPECT_EQ(c.by_self.size(), 1u);  // no unchanged function listed
+  EXPECT_EQ(c.by_inclusive.front().name, "leaf");
+  EXPECT_EQ(c.by_inclusive.front().inclusive_delta(), 2000);
+  EXPECT_EQ(c.by_inclusive.size(), 3u);  // leaf, main and work: each ran the new instructions
+  EXPECT_NE(perfgate::profile_changes_text(c, "").find("+2000"), std::string::npos);
+  const auto json = perfgate::profile_changes_json(c);
+  EXPECT_EQ(json["by_self"][0]["function"], "leaf");
+  EXPECT_EQ(json["by_self"][0]["delta"], 2000);
+}
+
+TEST(perfgate_function_profile, a_kept_profile_reads_back_as_written) {
+  perfgate::RegionProfiles profiles{{"BM_Step", perfgate::parse_function_profile(dump(20), "x")}};
+  const auto back = perfgate::parse_function_profiles(perfgate::function_profile_text(profiles, 0.0), "kept");
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back.at("BM_Step").total, profiles.at("BM_Step").total);
+  EXPECT_EQ(back.at("BM_Step").calls, profiles.at("BM_Step").calls);
+  EXPECT_EQ(back.at("BM_Step").functions.at("work").inclusive, profiles.at("BM_Step").functions.at("work").inclusive);
+  // A function below the share kept is left out.
+  const auto pruned = perfgate::parse_function_profiles(perfgate::function_profile_text(profiles, 0.25), "kept");
+  EXPECT_EQ(pruned.at("BM_Step").functions.count("main"), 1u);   // inclusive: all of the step
+  EXPECT_EQ(pruned.at("BM_Step").functions.count("leaf"), 0u);   // 45 of 185 (24 %)
+  EXPECT_EQ(perfgate::function_profile_path("a/b.json"), "a/b.functions.tsv");
+  EXPECT_EQ(perfgate::function_profile_path("a/b"), "a/b.functions.tsv");
+  EXPECT_THROW(perfgate::parse_function_profiles("something else\n", "x"), perfgate::InputError);
+  EXPECT_THROW(perfgate::parse_function_profiles("perfgate function profile 1\nfn\t1\t2\tf\n", "x"), perfgate::InputError);
+  EXPECT_THROW(perfgate::parse_function_profiles("perfgate function profile 1\nregion\t5\tr\nfn\t1\t-2\tf\n", "x"), perfgate::InputError);
+  EXPECT_THROW(perfgate::parse_function_profiles("perfgate function profile 1\nregion\t5\tr\nfn\t1\tf\n", "x"), perfgate::InputError);
+  EXPECT_THROW(perfgate::parse_function_profiles("perfgate function profile 1\nregion\t5\tr\nfn\t1\t2\t0\n", "x"), perfgate::InputError);  // no name 0
+  const auto text = perfgate::function_profile_text(profiles, 0.0);
+  EXPECT_NE(text.find("name\t0\tleaf\n"), std::string::npos);  // each name once, numbered in name order
+  EXPECT_EQ(text.find("\tleaf\n", text.find("\tleaf\n") + 1), std::string::npos);
+}
+
+TEST(perfgate_function_profile, a_changed_count_gets_its_differential_only_from_matching_profiles) {
+  perfgate::Row row;
+  row.benchmark = "BM_Step";
+  row.field = "instructions";
+  row.verdict = perfgate::Verdict::fail;
+  row.value = 2185;
+  row.value_integer = 2185;
+  row.baseline = 185;
+  row.baseline_integer = 185;
+  const perfgate::RegionProfiles before{{"BM_Step", perfgate::parse_function_profile(dump(20), "b")}};
+  const perfgate::RegionProfiles after{{"BM_Step", perfgate::parse_function_profile(dump(1020), "a")}};
+  auto changes = perfgate::instruction_changes({row}, after, before);
+  ASSERT_EQ(changes.benchmarks.size(), 1u);
+  EXPECT_EQ(changes.benchmarks[0].changes.by_self.front().name, "leaf");
+  row.baseline = 190;  // the baseline's profile is of another count (beyond 0.1 %): no differential, a note saying why
+  changes = perfgate::instruction_changes({row}, after, before);
+  EXPECT_TRUE(changes.benchmarks.empty());
+  ASSERT_EQ(changes.notes.size(), 1u);
+  EXPECT_NE(changes.notes[0].text.find("not of the baselined count"), std::string::npos);
+  row.baseline_integer = 2185;  // unchanged: nothing to explain
+  row.baseline = 2185;
+  EXPECT_TRUE(perfgate::instruction_changes({row}, after, after).benchmarks.empty());
+  EXPECT_TRUE(perfgate::instruction_changes({row}, after, after).notes.empty());
+}
+
+TEST(perfgate_function_profile, the_flame_graph_draws_each_frame_coloured_by_its_move) {
+  const auto before = perfgate::parse_function_profile(dump(20), "before");
+  const auto after = perfgate::parse_function_profile(dump(1020), "after");
+  const auto svg = perfgate::differential_flame_graph("step <&>", before, after);
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("step &lt;&amp;&gt;"), std::string::npos);
+  EXPECT_EQ(svg.find("<script"), std::string::npos);
+  // main at the root, leaf under main and under work: leaf's frames are red (more instructions), none blue.
+  EXPECT_NE(svg.find("<title>leaf: 20 -> 1020 instructions (+1000)"), std::string::npos);
+  EXPECT_NE(svg.find("<title>main: 185 -> 2185 instructions (+2000)"), std::string::npos);
+  EXPECT_NE(svg.find("fill=\"rgb(235,60,60)\""), std::string::npos);
+  EXPECT_EQ(svg.find(",235)\""), std::string::npos);
+  const auto same = perfgate::differential_flame_graph("same", after, after);
+  EXPECT_EQ(same.find("rgb(235,60,60)"), std::string::npos);
+  EXPECT_NE(same.find("rgb(235,235,235)"), std::string::npos);
+}
+
+}  // namespace
