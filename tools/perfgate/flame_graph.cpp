@@ -61,7 +61,7 @@ class Layout {
 
  private:
   void place(const std::string& name, double after, double before, int depth, double x, std::vector<std::string> path) {
-    if (after < min_width_ || depth >= options_.max_depth) return;
+    if (after < min_width_ || depth >= options_.max_depth || frames_.size() >= kMaxFrames) return;
     if (std::find(path.begin(), path.end(), name) != path.end()) return;  // a cycle through merged recursion levels
     frames_.push_back({name, after, before, depth, x});
     path.push_back(name);
@@ -72,18 +72,26 @@ class Layout {
     const auto found = after_calls_.find(name);
     if (found == after_calls_.end()) return;
     const auto before_found = before_calls_.find(name);
+    // Callees never wider than their caller together, whatever a kept profile claims: so each row holds at most
+    // 1 / min_share frames, and the drawing stays linear in its depth.
+    double callees_after = 0.0;
+    for (const auto& [callee, count] : found->second) callees_after += static_cast<double>(count) * after_scale;
+    const double fit = callees_after > after ? after / callees_after : 1.0;
     double child_x = x;
     for (const auto& [callee, count] : found->second) {  // alphabetical, as flame graphs order siblings
+      if (frames_.size() >= kMaxFrames) return;
       double callee_before = 0.0;
       if (before_found != before_calls_.end()) {
         const auto b = before_found->second.find(callee);
         if (b != before_found->second.end()) callee_before = static_cast<double>(b->second) * before_scale;
       }
-      const double callee_after = static_cast<double>(count) * after_scale;
+      const double callee_after = static_cast<double>(count) * after_scale * fit;
       place(callee, callee_after, callee_before, depth + 1, child_x, path);
       child_x += callee_after;
     }
   }
+
+  static constexpr size_t kMaxFrames = 20000;
 
   const FunctionProfile& before_;
   const FunctionProfile& after_;

@@ -125,7 +125,10 @@ FunctionProfile parse_function_profile(const std::string& text, const std::strin
   }
   if (!have_events) throw InputError(source + ": not a callgrind output file (no events line)");
   if (!have_total) {
-    for (const auto& [name, cost] : profile.functions) profile.total += cost.self;
+    for (const auto& [name, cost] : profile.functions) {
+      if (profile.total > std::numeric_limits<int64_t>::max() - cost.self) throw InputError(source + ": instruction counts overflow int64");
+      profile.total += cost.self;
+    }
   }
   return profile;
 }
