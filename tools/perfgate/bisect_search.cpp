@@ -42,7 +42,7 @@ BisectOutcome bisect_exact(size_t count, const std::function<BisectFigures(size_
   };
   const auto record = [&](size_t i) {
     const auto& f = measured.at(i);
-    out.probes.push_back({i, f, f && is_bad(*f)});
+    out.probes.push_back({i, f, f && is_bad(*f), false});
   };
   record(0);
   record(count - 1);
@@ -74,6 +74,63 @@ BisectOutcome bisect_exact(size_t count, const std::function<BisectFigures(size_
   }
   out.kind = alone ? BisectOutcome::Kind::culprit : BisectOutcome::Kind::creep;
   return out;
+}
+
+BisectOutcome bisect_timing(size_t count, const std::function<TimingProbe(size_t)>& compare_with_good,
+                            const std::function<bool(size_t, size_t)>& confirm) {
+  if (count < 2) throw InputError("bisect: GOOD and BAD are the same commit");
+  BisectOutcome out;
+  std::map<size_t, TimingProbe> measured;
+  const auto probe = [&](size_t i) -> const TimingProbe& {
+    auto found = measured.find(i);
+    if (found == measured.end()) {
+      found = measured.emplace(i, compare_with_good(i)).first;
+      const auto& p = found->second;
+      out.probes.push_back({i, p.figures, p.figures && p.verdict == TimingProbe::Verdict::bad,
+                            p.figures && p.verdict == TimingProbe::Verdict::undecided});
+    }
+    return found->second;
+  };
+  out.probes.push_back({0, std::map<std::string, double>{}, false, false});  // GOOD: the reference of every comparison
+  const auto& bad = probe(count - 1);
+  if (!bad.figures) throw InputError("bisect: BAD could not be measured (does it build?)");
+  if (bad.verdict == TimingProbe::Verdict::good) return out;
+  out.last_good = 0;
+  out.first_bad = count - 1;
+  if (bad.verdict == TimingProbe::Verdict::undecided) {
+    out.kind = BisectOutcome::Kind::undecided;
+    return out;
+  }
+  for (const auto& [name, value] : *bad.figures) out.moved.push_back(name);
+  size_t lo = 0, hi = count - 1;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    while (mid < hi && (!probe(mid).figures || probe(mid).verdict == TimingProbe::Verdict::undecided)) ++mid;
+    if (mid == hi) {
+      out.kind = BisectOutcome::Kind::skipped;
+      out.last_good = lo;
+      out.first_bad = hi;
+      return out;
+    }
+    if (probe(mid).verdict == TimingProbe::Verdict::bad) hi = mid;
+    else lo = mid;
+  }
+  out.last_good = lo;
+  out.first_bad = hi;
+  out.kind = confirm(lo, hi) ? BisectOutcome::Kind::culprit : BisectOutcome::Kind::unconfirmed;
+  return out;
+}
+
+std::string to_string(BisectOutcome::Kind kind) {
+  switch (kind) {
+    case BisectOutcome::Kind::no_change: return "no_change";
+    case BisectOutcome::Kind::culprit: return "culprit";
+    case BisectOutcome::Kind::creep: return "creep";
+    case BisectOutcome::Kind::skipped: return "skipped";
+    case BisectOutcome::Kind::unconfirmed: return "unconfirmed";
+    case BisectOutcome::Kind::undecided: return "undecided";
+  }
+  return "unknown";
 }
 
 }  // namespace perfgate

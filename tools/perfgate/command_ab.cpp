@@ -5,6 +5,7 @@
 // failed), 2 bad input.
 #include "ab_analysis.h"
 #include "ab_json.h"
+#include "ab_rounds.h"
 #include "accept_trailers.h"
 #include "atomic_write.h"
 #include "read_file.h"
@@ -33,19 +34,6 @@
 namespace perfgate {
 namespace {
 
-// Each revision's time of each benchmark in one process run (median over repetitions when there are several).
-std::map<std::string, double> times_of(const Results& r, std::string& unit) {
-  std::map<std::string, std::vector<double>> all;
-  for (const auto& m : r.measurements) {
-    if (m.field != "real_time") continue;
-    if (unit.empty()) unit = m.unit;  // every revision's times in the first unit seen, whatever each run wrote
-    all[m.benchmark].push_back(convert_time(m.value, m.unit, unit));
-  }
-  std::map<std::string, double> out;
-  for (const auto& [name, values] : all) out[name] = median(values);
-  return out;
-}
-
 // Revisions resolved once, before anything is built: a commit made while ab runs must not change what "HEAD" is.
 using Commits = std::map<std::string, std::string>;
 
@@ -58,50 +46,17 @@ void run_group(const AbGroup& g, const AbArgs& a, const GateManifest& manifest, 
     const auto& commit = commits.at(revision);
     std::cout << "building gate " << gate.name << " at " << revision << " (" << commit.substr(0, 12) << ")" << std::endl;
     builds.push_back(build_revision(root, a.work, commit, *manifest.build, gate.targets));
-    m.revisions.push_back(revision);
   }
-  std::vector<std::string> suffix = {"--benchmark_filter=" + g.filter};
-  suffix.insert(suffix.end(), g.options.begin(), g.options.end());
-  const auto results_dir = std::filesystem::absolute(a.work) / "results";
-  std::filesystem::create_directories(results_dir);
-  const int needed = rounds_needed(1.0 - 0.05 / static_cast<double>(g.revisions.size() - 1));
-  int rounds = std::max(a.rounds, needed);
-  std::vector<AbComparison> verdicts;
-  Progress progress;
-  for (int round = 0;; ++round) {
-    if (round == rounds) {
-      verdicts = compare_revisions(m, a.max_slowdown);
-      const bool undecided = std::any_of(verdicts.begin(), verdicts.end(), [](const AbComparison& c) { return c.verdict == SpeedupVerdict::inconclusive; });
-      if (!undecided || rounds >= a.max_rounds) break;
-      rounds = std::min(a.max_rounds, rounds + 2);  // inconclusive: more rounds, within the budget
-    }
-    // Forward then backward (ABBA for two revisions): a drift in machine speed within a round cancels out.
-    std::vector<size_t> order(g.revisions.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::map<std::string, std::vector<double>> sum_logs;
-    for (int pass = 0; pass < 2; ++pass) {
-      for (size_t k = 0; k < order.size(); ++k) {
-        const size_t i = pass == 0 ? order[k] : order[order.size() - 1 - k];
-        progress.update("ab: round " + std::to_string(round + 1) + " of " + std::to_string(rounds) + ", " + g.revisions[i]);
-        auto argv = resolve_command(gate, builds[i].build_dir);
-        argv.insert(argv.end(), suffix.begin(), suffix.end());
-        const auto out = (results_dir / (g.suite + "-" + builds[i].commit.substr(0, 12) + "-r" + std::to_string(round) + "-p" +
-                                         std::to_string(pass) + ".json")).string();
-        for (const auto& [name, t] : times_of(run_benchmark(argv, out, manifest.environment, gate.timeout_seconds), m.unit)) {
-          auto& slot = sum_logs[name];
-          slot.resize(g.revisions.size(), 0.0);
-          slot[i] += std::log(t) / 2.0;  // geometric mean of the two runs
-        }
-      }
-    }
-    std::map<std::string, std::vector<double>> round_values;
-    for (const auto& [name, s] : sum_logs) {
-      std::vector<double> v;
-      for (const double x : s) v.push_back(std::exp(x));
-      round_values[name] = v;
-    }
-    m.rounds.push_back(round_values);
-  }
+  InterleavedRun run;
+  run.labels = g.revisions;
+  run.builds = builds;
+  run.arguments = {"--benchmark_filter=" + g.filter};
+  run.arguments.insert(run.arguments.end(), g.options.begin(), g.options.end());
+  run.results_dir = (std::filesystem::absolute(a.work) / "results").string();
+  run.rounds = a.rounds;
+  run.max_rounds = a.max_rounds;
+  run.max_slowdown = a.max_slowdown;
+  auto verdicts = run_interleaved(run, gate, manifest, &m);
   if (verdicts.empty()) throw InputError("ab: no benchmark matched '" + g.filter + "' in every run of gate " + g.suite + "'s command");
   std::cout << "gate " << g.suite << ", filter '" << g.filter << "', " << m.rounds.size() << " rounds (ABBA), tolerated slowdown "
             << 100.0 * a.max_slowdown << " %\n";

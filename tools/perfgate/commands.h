@@ -122,9 +122,12 @@ CLI::App* add_gate_command(CLI::App& app, GateArgs& args);
 int run_gate(const GateArgs& args);
 
 struct BisectArgs {
-  std::vector<std::string> revisions, cost_args;
+  std::vector<std::string> revisions, cost_args, options;
   std::string manifest, cost, cost_filter, json, work = "build/bisect";
   double tolerance = 0.005;
+  std::string gate, filter;  ///< timing mode: the gate whose benchmarks are timed, and which of them
+  double max_slowdown = 0.1;
+  int rounds = 6, max_rounds = 16;
 };
 CLI::App* add_bisect_command(CLI::App& app, BisectArgs& args);
 int run_bisect(const BisectArgs& args);

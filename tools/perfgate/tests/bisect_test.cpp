@@ -91,3 +91,83 @@ TEST(bisect, refuses_endpoints_it_cannot_measure) {
   Line line{9, [](size_t) { return 1.0; }, {0}};
   EXPECT_THROW(bisect(line), perfgate::InputError);
 }
+
+namespace {
+
+// A line of `count` commits compared with GOOD on timings: commits from `culprit` on are slower (bad), those in
+// `undecided` cannot be decided, those in `broken` do not build; `confirmed` is what the new measurement of the commit
+// found against its parent says. Counts how often each commit is compared.
+struct TimedLine {
+  TimedLine(size_t n, size_t first_slower) : count(n), culprit(first_slower) {}
+  size_t count, culprit;
+  std::set<size_t> undecided, broken;
+  bool confirmed = true;
+  std::vector<int> compared = std::vector<int>(count, 0);
+  std::vector<std::pair<size_t, size_t>> confirmations;
+  perfgate::BisectOutcome run() {
+    return perfgate::bisect_timing(
+        count,
+        [&](size_t i) {
+          ++compared.at(i);
+          perfgate::TimingProbe p;
+          if (broken.count(i)) return p;
+          p.figures = std::map<std::string, double>{{"BM_Step", i >= culprit ? 1.5 : 1.0}};
+          p.verdict = undecided.count(i) ? perfgate::TimingProbe::Verdict::undecided
+                      : i >= culprit     ? perfgate::TimingProbe::Verdict::bad
+                                         : perfgate::TimingProbe::Verdict::good;
+          return p;
+        },
+        [&](size_t parent, size_t commit) {
+          confirmations.emplace_back(parent, commit);
+          return confirmed;
+        });
+  }
+};
+
+}  // namespace
+
+TEST(bisect_timing, names_the_slower_commit_after_confirming_it_against_its_parent) {
+  TimedLine line{33, 20};
+  const auto out = line.run();
+  EXPECT_EQ(out.kind, perfgate::BisectOutcome::Kind::culprit);
+  EXPECT_EQ(out.first_bad, 20u);
+  EXPECT_EQ(out.last_good, 19u);
+  ASSERT_EQ(line.confirmations.size(), 1u);
+  EXPECT_EQ(line.confirmations[0], std::make_pair(size_t{19}, size_t{20}));
+  EXPECT_LE(out.probes.size(), 7u);  // GOOD, BAD and at most ceil(log2 33) - 1 between
+  EXPECT_EQ(line.compared[0], 0);    // GOOD is the reference, never compared with itself
+  for (const int n : line.compared) EXPECT_LE(n, 1);
+}
+
+TEST(bisect_timing, names_no_commit_when_the_confirmation_does_not_find_it_slower) {
+  TimedLine line{33, 20};
+  line.confirmed = false;
+  EXPECT_EQ(line.run().kind, perfgate::BisectOutcome::Kind::unconfirmed);
+}
+
+TEST(bisect_timing, names_no_commit_when_bad_is_not_slower_or_undecided) {
+  TimedLine same{33, 99};  // no commit is slower
+  const auto out = same.run();
+  EXPECT_EQ(out.kind, perfgate::BisectOutcome::Kind::no_change);
+  EXPECT_EQ(out.probes.size(), 2u);
+  EXPECT_TRUE(same.confirmations.empty());
+  TimedLine unsure{33, 20};
+  unsure.undecided = {32};
+  EXPECT_EQ(unsure.run().kind, perfgate::BisectOutcome::Kind::undecided);
+}
+
+TEST(bisect_timing, steps_over_undecided_and_unbuildable_commits) {
+  TimedLine line{33, 20};
+  line.undecided = {16};
+  line.broken = {17, 18};
+  auto out = line.run();
+  EXPECT_EQ(out.kind, perfgate::BisectOutcome::Kind::culprit);
+  EXPECT_EQ(out.first_bad, 20u);
+  TimedLine hidden{33, 20};
+  hidden.undecided = {19};
+  hidden.broken = {18};
+  out = hidden.run();
+  EXPECT_EQ(out.kind, perfgate::BisectOutcome::Kind::skipped);  // the culprit is 18, 19 or 20: none can be named
+  EXPECT_EQ(out.first_bad, 20u);
+  EXPECT_TRUE(hidden.confirmations.empty());
+}
