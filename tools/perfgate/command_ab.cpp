@@ -125,7 +125,7 @@ CLI::App* add_ab_command(CLI::App& app, AbArgs& a) {
   cmd->add_option("revisions", a.revisions, "BASE HEAD (git revisions)");
   cmd->add_option("--manifest", a.manifest, "the gate manifest: its build steps build each revision; its gates' commands run")->required();
   cmd->add_option("--tasks", a.tasks, "task list CSV: revision,gate,filter,options");
-  cmd->add_option("--gate", a.gate, "the gate whose command is built and run; required with revisions");
+  cmd->add_option("--gate", a.gate, "the gate whose benchmarks are timed; with revisions, required unless --cost alone compares instructions");
   cmd->add_option("--filter", a.filter, "benchmark filter; required with revisions, except for a speedup gate (default: its candidate)");
   cmd->add_option("--option", a.options, "extra --benchmark_* argument (repeatable)");
   cmd->add_option("--rounds", a.rounds, "ABBA rounds to start with")->capture_default_str()->check(CLI::Range(1, 1000));
@@ -164,11 +164,15 @@ int run_ab(const AbArgs& given) {
     tasks = parse_ab_tasks(read_whole_file(a.tasks, "task list"), a.tasks);
   } else {
     if (a.revisions.size() != 2) throw InputError("ab: give BASE and HEAD revisions (or --tasks FILE)");
-    if (a.gate.empty() || a.filter.empty()) throw InputError("ab: --gate and --filter name what to compare (a speedup gate's filter is its candidate by default), or give --tasks FILE");
-    for (const auto& r : a.revisions) {
-      AbTask t{r, a.gate, a.filter, a.options};
-      validate_ab_task(t, "ab");
-      tasks.push_back(t);
+    if (a.gate.empty() && !a.cost.empty()) {
+      if (!a.filter.empty() || !a.options.empty()) throw InputError("ab: --filter and --option go with --gate (timings); --cost alone compares instructions");
+    } else {
+      if (a.gate.empty() || a.filter.empty()) throw InputError("ab: --gate and --filter name what to compare (a speedup gate's filter is its candidate by default), --cost GATE the instructions, or give --tasks FILE");
+      for (const auto& r : a.revisions) {
+        AbTask t{r, a.gate, a.filter, a.options};
+        validate_ab_task(t, "ab");
+        tasks.push_back(t);
+      }
     }
   }
   if (a.max_rounds < a.rounds) throw InputError("ab: --max-rounds must be at least --rounds");
@@ -181,6 +185,9 @@ int run_ab(const AbArgs& given) {
   const auto root = repository_root(".");
   Commits commits;
   for (const auto& t : tasks) commits[t.revision] = resolve_commit(root, t.revision);  // all valid before anything is built
+  if (tasks.empty()) {
+    for (const auto& r : a.revisions) commits[r] = resolve_commit(root, r);  // --cost alone: instructions only
+  }
   // Every rule is read before anything is built: a malformed trailer is bad input, found in seconds.
   std::vector<AcceptRule> rules;
   for (const auto& text : a.accept) rules.push_back(parse_accept_rule(text, "--accept"));

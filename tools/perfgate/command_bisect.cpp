@@ -92,6 +92,7 @@ CLI::App* add_bisect_command(CLI::App& app, BisectArgs& a) {
       ->check(CLI::Range(0.001, 10.0));
   cmd->add_option("--rounds", a.rounds, "timing mode: ABBA rounds per comparison to start with")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_option("--max-rounds", a.max_rounds, "timing mode: rounds allowed while a comparison is undecided")->capture_default_str()->check(CLI::Range(1, 1000));
+  cmd->add_option("--skip", a.skip, "a revision known not to build or not to measure: stepped over without building (repeatable)");
   cmd->add_option("--work", a.work, "folder for the probes' worktrees")->capture_default_str();
   cmd->add_option("--json", a.json, "also write every probe and the outcome as JSON to this file");
   return cmd;
@@ -100,7 +101,8 @@ CLI::App* add_bisect_command(CLI::App& app, BisectArgs& a) {
 namespace {
 
 // Exact mode: instructions per step of a cost gate, one run per probe.
-int bisect_on_counts(const BisectArgs& a, const GateManifest& manifest, const std::string& root, const std::vector<std::string>& line) {
+int bisect_on_counts(const BisectArgs& a, const GateManifest& manifest, const std::string& root, const std::vector<std::string>& line,
+                     const std::set<std::string>& skipped) {
   const auto& gate = manifest.gate(a.cost);
   if (gate.kind != GateKind::cost) throw InputError("bisect: --cost " + a.cost + " is not a cost gate");
   std::cout << "bisect: " << line.size() - 1 << " commits from " << a.revisions[0] << " (" << line.front().substr(0, 12) << ") to "
@@ -110,6 +112,10 @@ int bisect_on_counts(const BisectArgs& a, const GateManifest& manifest, const st
   std::map<size_t, RegionProfiles> profiles;  // each measured probe's functions, for the culprit's differential
   const auto measure = [&](size_t i) -> BisectFigures {
     const auto& commit = line[i];
+    if (skipped.count(commit)) {
+      std::cout << "  " << commit.substr(0, 12) << " skipped (--skip)" << std::endl;
+      return std::nullopt;
+    }
     RevisionBuild build;
     try {
       build = build_revision(root, a.work, commit, *manifest.build, gate.targets);
@@ -201,7 +207,8 @@ int bisect_on_counts(const BisectArgs& a, const GateManifest& manifest, const st
 
 // Timing mode: each probe's benchmarks against GOOD's, paired and interleaved; the commit found confirmed against its
 // parent. Every build is kept until the end: GOOD is measured against each probe, and the commit found against its parent.
-int bisect_on_timings(const BisectArgs& a, const GateManifest& manifest, const std::string& root, const std::vector<std::string>& line) {
+int bisect_on_timings(const BisectArgs& a, const GateManifest& manifest, const std::string& root, const std::vector<std::string>& line,
+                      const std::set<std::string>& skipped) {
   const auto& gate = manifest.gate(a.gate);
   if (gate.kind != GateKind::baseline && gate.kind != GateKind::speedup) {
     throw InputError("bisect: --gate " + a.gate + " is a " + to_string(gate.kind) + " gate; timing mode runs a baseline or speedup gate's benchmarks (a cost gate: --cost)");
@@ -218,6 +225,10 @@ int bisect_on_timings(const BisectArgs& a, const GateManifest& manifest, const s
     auto found = builds.find(i);
     if (found != builds.end()) return found->second;
     std::optional<RevisionBuild> build;
+    if (skipped.count(line[i])) {
+      std::cout << "  " << line[i].substr(0, 12) << " skipped (--skip)" << std::endl;
+      return builds.emplace(i, build).first->second;
+    }
     try {
       build = build_revision(root, a.work, line[i], *manifest.build, gate.targets);
       worktrees.made(build->worktree);
@@ -341,7 +352,13 @@ int run_bisect(const BisectArgs& a) {
   if (!a.json.empty()) require_replaceable(a.json);
   const auto root = repository_root(".");
   const auto line = first_parent_line(root, resolve_commit(root, a.revisions[0]), resolve_commit(root, a.revisions[1]));
-  return a.cost.empty() ? bisect_on_timings(a, manifest, root, line) : bisect_on_counts(a, manifest, root, line);
+  std::set<std::string> skipped;
+  for (const auto& revision : a.skip) {
+    const auto commit = resolve_commit(root, revision);
+    if (commit == line.front() || commit == line.back()) throw InputError("bisect: --skip " + revision + " is GOOD or BAD, which must be measured");
+    skipped.insert(commit);
+  }
+  return a.cost.empty() ? bisect_on_timings(a, manifest, root, line, skipped) : bisect_on_counts(a, manifest, root, line, skipped);
 }
 
 }  // namespace perfgate

@@ -123,6 +123,7 @@ int run_gate(const GateArgs& args);
 
 struct BisectArgs {
   std::vector<std::string> revisions, cost_args, options;
+  std::vector<std::string> skip;  ///< revisions known not to build or measure: stepped over without building
   std::string manifest, cost, cost_filter, json, work = "build/bisect";
   double tolerance = 0.005;
   std::string gate, filter;  ///< timing mode: the gate whose benchmarks are timed, and which of them

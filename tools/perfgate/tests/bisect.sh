@@ -3,7 +3,8 @@
 # under callgrind's client requests, N in a committed header. Every commit adds 0.01 % to N; one, in the middle, makes
 # the step also call a new function that adds 5 %. bisect must name that commit in at most ceil(log2 33) + 1 = 7 probes
 # (endpoints included), each probe one build and one run, name the new function as what moved the count, write the
-# probes as JSON, and leave no worktree behind. Then the cost gate of the same repository, with a baseline recorded at
+# probes as JSON, and leave no worktree behind; with the commit before it skipped, name the range. ab --cost names the
+# new function too. Then the cost gate of the same repository, with a baseline recorded at
 # the first commit, judged at the last: the failing count's differential profile names the new function in the
 # terminal, in verdicts.json and in the report's differential flame graph.
 # Usage: bisect.sh PERFGATE
@@ -69,6 +70,24 @@ grep -q "first bad commit ${culprit:0:12} commit 20; BM_Loop +" "$work/out.txt" 
 [[ $(jq -r '.functions.BM_Loop.by_self[0].function' "$work/bisect.json") == added_work ]] ||
   fail "the culprit's differential does not name added_work first: $(jq -c .functions "$work/bisect.json")"
 grep -A3 "^functions that moved BM_Loop" "$work/out.txt" | grep -q "added_work" || fail "the terminal does not name added_work: $(cat "$work/out.txt")"
+
+# --skip: commit 19 stepped over without building; the culprit is then between 18 and 20, and named only as a range.
+c19=$(git log --format='%H %s' | awk '$3 == "19" { print $1 }')
+set +e
+"$perfgate" bisect --manifest gates.json --cost loop_cost --skip "$c19" --work "$work/probes" --json "$work/skip.json" HEAD~32 HEAD >"$work/skip.txt" 2>&1
+status=$?
+set -e
+[[ $status == 3 && $(jq -r .outcome "$work/skip.json") == skipped ]] || fail "with commit 19 skipped: exit $status, $(jq -r .outcome "$work/skip.json")"
+grep -q "${c19:0:12} skipped (--skip)" "$work/skip.txt" || fail "commit 19 was not stepped over: $(cat "$work/skip.txt")"
+
+# ab --cost alone: instructions of the first and last commits, the functions that moved them.
+set +e
+"$perfgate" ab --manifest gates.json --cost loop_cost --work "$work/ab" --json "$work/ab.json" HEAD~32 HEAD >"$work/ab.txt" 2>&1
+status=$?
+set -e
+[[ $status == 1 ]] || fail "ab --cost exited $status with 5 % more instructions: $(cat "$work/ab.txt")"
+[[ $(jq -r '.instructions.comparisons[0].functions.by_self[0].function' "$work/ab.json") == added_work ]] ||
+  fail "ab --cost does not name added_work: $(cat "$work/ab.txt")"
 
 # The cost gate: a baseline (and its function profile) recorded at the first commit, the last commit judged.
 git checkout -q HEAD~32
