@@ -142,6 +142,10 @@ int run_update(const UpdateArgs& a) {
       }
       profiled = kept.size();
       profiles_text = function_profile_text(kept);
+      require_replaceable(function_profile_path(a.baseline));  // checked before the baseline is written, not after
+      auto inputs = a.results;
+      for (const auto& path : a.results) inputs.push_back(function_profile_path(path));
+      require_not_an_input(function_profile_path(a.baseline), "--baseline's function profile", inputs);
     }
   }
   std::filesystem::create_directories(folder_of(a.baseline));
