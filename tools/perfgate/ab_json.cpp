@@ -1,6 +1,7 @@
 #include "ab_json.h"
 
 #include "error.h"
+#include "function_changes_input.h"
 #include "json_input.h"
 #include "json_reader.h"
 
@@ -177,6 +178,7 @@ AbRecord parse_ab_json(const std::string& text, const std::string& source) {
       if (c.acceptance && !c.fail) r.fail(at + " has an acceptance but is not a FAIL");
       check_acceptance(r, c.acceptance, c.benchmark, "instructions", c.change, at);
       if (verdict_text(c) != verdict) r.fail(at + ".verdict " + verdict + " disagrees with its acceptance");
+      if (e.contains("functions")) c.functions = parse_profile_changes(r, e.at("functions"), at + ".functions");
       record.costs.push_back(c);
     }
   }

@@ -1,5 +1,6 @@
 #include "ab_markdown.h"
 
+#include "function_changes_input.h"
 #include "markdown_rows.h"
 #include "markdown_text.h"
 #include "number_format.h"
@@ -71,6 +72,16 @@ std::string render_ab_markdown(const AbRecord& ab) {
     }
     append_rows(out, costs, kCommentRowsPerTable, kCostTableBytes);
     out << "\n";
+    std::vector<std::string> moves;  // which functions moved a count beyond the tolerance
+    for (const auto& c : ab.costs) {
+      if (!c.fail || !c.functions) continue;
+      const auto line = profile_changes_markdown_line(c.benchmark, *c.functions);
+      if (!line.empty()) moves.push_back("- " + line);
+    }
+    if (!moves.empty()) {
+      append_rows(out, moves, kCommentRowsPerTable, kCostTableBytes / 2);
+      out << "\n";
+    }
   }
   std::vector<std::string> accepted;
   for (const auto& t : ab.timings) {

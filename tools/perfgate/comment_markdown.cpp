@@ -2,6 +2,7 @@
 
 #include "ab_markdown.h"
 #include "error.h"
+#include "function_changes_input.h"
 #include "markdown_rows.h"
 #include "markdown_text.h"
 #include "number_format.h"
@@ -62,6 +63,17 @@ void render_verdicts(std::ostringstream& out, const VerdictsDocument& v) {
   if (!rows.empty()) {
     out << "| Verdict | Benchmark | Field | Value | Baseline | Change | Why |\n|---|---|---|---:|---:|---:|---|\n";
     append_rows(out, rows, kCommentRowsPerTable, kVerdictTableBytes);
+    out << "\n";
+  }
+  std::vector<std::string> moves;  // which functions moved a failing instruction count
+  for (const auto& row : v.rows) {
+    if ((row.verdict == "FAIL") && row.functions) {
+      const auto line = profile_changes_markdown_line(row.benchmark, *row.functions);
+      if (!line.empty()) moves.push_back("- " + line);
+    }
+  }
+  if (!moves.empty()) {
+    append_rows(out, moves, kCommentRowsPerTable, kVerdictTableBytes / 4);
     out << "\n";
   }
   if (v.speedup) {

@@ -1,6 +1,7 @@
 #include "verdicts_input.h"
 
 #include "error.h"
+#include "function_changes_input.h"
 #include "json_input.h"
 #include "json_reader.h"
 #include "number_format.h"
@@ -46,6 +47,7 @@ VerdictsDocument parse_verdicts_json(const std::string& text, const std::string&
     row.baseline = printed(r, c, "baseline", at);
     if (c.contains("change_text")) row.change_text = r.text(c, "change_text", at);
     if (c.contains("advisory")) row.advisory = r.flag(c, "advisory", at);
+    if (c.contains("functions")) row.functions = parse_profile_changes(r, c.at("functions"), at + ".functions");
     out.rows.push_back(row);
   }
   if (doc.contains("speedup")) {

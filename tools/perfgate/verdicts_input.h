@@ -1,6 +1,8 @@
 #pragma once
 // Reads a verdicts.json that `perfgate report` wrote, as untrusted input: a pull request's comment is rendered from
 // it by a job that must not trust what the pull request's code produced. Every field used is checked.
+#include "function_changes.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@ struct VerdictRow {
   std::string suite, benchmark, field, verdict, reason, change_text;
   std::string value, baseline;  ///< as printed: whole numbers in all their digits, "" when absent
   bool advisory = false;
+  std::optional<ProfileChanges> functions;  ///< an instructions row's differential profile, when verdicts.json has one
 };
 
 struct SpeedupVerdictRow {

@@ -5,11 +5,13 @@
 #include "accept_rules.h"
 #include "accept_trailers.h"
 #include "comment_markdown.h"
+#include "function_changes.h"
 #include "error.h"
 #include "markdown_text.h"
 #include "verdicts_input.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdlib>
@@ -154,7 +156,7 @@ TEST(comment, stays_bounded_and_lists_failures_first) {
   perfgate::VerdictsDocument v;
   v.overall = "FAIL";
   for (int i = 0; i < 5000; ++i) {
-    perfgate::VerdictRow row{"s", wide + std::to_string(i), wide, i % 2 ? "PASS" : "FAIL", wide, wide, wide, wide, false};
+    perfgate::VerdictRow row{"s", wide + std::to_string(i), wide, i % 2 ? "PASS" : "FAIL", wide, wide, wide, wide, false, std::nullopt};
     v.rows.push_back(row);
   }
   perfgate::AbRecord ab;
@@ -211,10 +213,31 @@ TEST(ab_json, refuses_an_acceptance_its_interval_exceeds) {
 TEST(comment, a_missing_metric_fails_the_baselines_line) {
   perfgate::VerdictsDocument v;
   v.overall = "FAIL";
-  v.rows.push_back({"s", "BM_Gone", "real_time", "MISSING", "not measured", "", "", "10", false});
+  v.rows.push_back({"s", "BM_Gone", "real_time", "MISSING", "not measured", "", "", "10", false, std::nullopt});
   perfgate::CommentInput input;
   input.verdicts = v;
   EXPECT_NE(perfgate::render_comment(input).find("**Against the committed baselines: FAIL**, 1 failed"), std::string::npos);
+}
+
+// A failing instruction count's differential reaches the comment, read back from verdicts.json and from ab's JSON as
+// it was written: the function that moved it most, its delta and share, its name escaped.
+TEST(comment, names_the_functions_that_moved_a_failing_count) {
+  perfgate::ProfileChanges changes;
+  changes.total_before = 1000;
+  changes.total_after = 1300;
+  changes.by_self = {{"added_*work*<b>", {0, 0}, {280, 280}}, {"main", {1000, 1000}, {1020, 1300}}};
+  const auto json = perfgate::profile_changes_json(changes);
+  nlohmann::json row = {{"suite", "cost"}, {"benchmark", "BM_Loop"}, {"field", "instructions"}, {"verdict", "FAIL"},
+                        {"reason", "moved"}, {"value", 1300}, {"baseline", 1000}, {"functions", json}};
+  nlohmann::json doc = {{"overall", "FAIL"}, {"git_sha", "abc"}, {"machine", "m"}, {"date", "d"}, {"checks", {row}}};
+  perfgate::CommentInput input;
+  input.verdicts = perfgate::parse_verdicts_json(doc.dump(), "verdicts.json");
+  const auto text = perfgate::render_comment(input);
+  EXPECT_NE(text.find("**BM\\_Loop**: own instructions moved most in added\\_\\*work\\*&lt;b&gt; +280 (93.3 %), main +20 (6.7 %)"), std::string::npos)
+      << text;
+  // A delta that is not after - before is refused, not rendered.
+  doc["checks"][0]["functions"]["by_self"][0]["delta"] = 999;
+  EXPECT_THROW(perfgate::parse_verdicts_json(doc.dump(), "verdicts.json"), perfgate::InputError);
 }
 
 // Names are cut after exactly `max_characters` characters (UTF-8 counted as characters), with an ellipsis.
