@@ -47,6 +47,7 @@ std::vector<AbComparison> run_interleaved(const InterleavedRun& run, const Gate&
       rounds = std::min(max_rounds, rounds + 2);  // inconclusive: more rounds, within the budget
     }
     std::map<std::string, std::vector<double>> sum_logs;
+    std::map<std::string, std::vector<int>> runs;  // how many of the round's two runs of each build reported it
     for (int pass = 0; pass < 2; ++pass) {
       for (size_t k = 0; k < n; ++k) {
         const size_t i = pass == 0 ? k : n - 1 - k;
@@ -59,11 +60,18 @@ std::vector<AbComparison> run_interleaved(const InterleavedRun& run, const Gate&
           auto& slot = sum_logs[name];
           slot.resize(n, 0.0);
           slot[i] += std::log(t) / 2.0;  // geometric mean of the two runs
+          auto& count = runs[name];
+          count.resize(n, 0);
+          ++count[i];
         }
       }
     }
     std::map<std::string, std::vector<double>> round_values;
     for (const auto& [name, s] : sum_logs) {
+      // A benchmark some build did not report in both runs is left out of the round (and so of the comparison, which
+      // takes only benchmarks of every round): a missing time is no time, never a made-up one.
+      const auto& count = runs.at(name);
+      if (std::any_of(count.begin(), count.end(), [](int c) { return c != 2; })) continue;
       std::vector<double> v;
       for (const double x : s) v.push_back(std::exp(x));
       round_values[name] = v;

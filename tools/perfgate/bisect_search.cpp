@@ -3,6 +3,7 @@
 #include "error.h"
 
 #include <cmath>
+#include <set>
 
 namespace perfgate {
 namespace {
@@ -40,7 +41,9 @@ BisectOutcome bisect_exact(size_t count, const std::function<BisectFigures(size_
     }
     return false;
   };
+  std::set<size_t> recorded;  // each commit listed once, however often the search passes over it
   const auto record = [&](size_t i) {
+    if (!recorded.insert(i).second) return;
     const auto& f = measured.at(i);
     out.probes.push_back({i, f, f && is_bad(*f), false});
   };
@@ -101,7 +104,7 @@ BisectOutcome bisect_timing(size_t count, const std::function<TimingProbe(size_t
     out.kind = BisectOutcome::Kind::undecided;
     return out;
   }
-  for (const auto& [name, value] : *bad.figures) out.moved.push_back(name);
+  out.moved = bad.slower;
   size_t lo = 0, hi = count - 1;
   while (hi - lo > 1) {
     size_t mid = lo + (hi - lo) / 2;

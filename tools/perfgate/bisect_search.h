@@ -46,6 +46,7 @@ BisectOutcome bisect_exact(size_t count, const std::function<BisectFigures(size_
 struct TimingProbe {
   BisectFigures figures;
   enum class Verdict { good, bad, undecided } verdict = Verdict::undecided;
+  std::vector<std::string> slower;  ///< BAD's: the benchmarks slower than GOOD's beyond the tolerance
 };
 
 /// Bisects on timings with `compare_with_good(i)` (never asked for 0), each commit compared at most once: BAD first (no

@@ -127,7 +127,14 @@ int bisect_on_counts(const BisectArgs& a, const GateManifest& manifest, const st
     worktrees.made(build.worktree);
     auto argv = resolve_command(gate, build.build_dir);
     argv.insert(argv.end(), a.cost_args.begin(), a.cost_args.end());
-    const auto run = measure_cost(argv, {gate.cache, manifest.environment, gate.timeout_seconds});
+    CostRun run;
+    try {
+      run = measure_cost(argv, {gate.cache, manifest.environment, gate.timeout_seconds});
+    } catch (const InputError& e) {  // built, but its program fails: stepped over like a commit that does not build
+      worktrees.remove(build.worktree);
+      std::cout << "  " << commit.substr(0, 12) << " cannot be measured, skipped: " << one_line(e.what()).substr(0, 160) << std::endl;
+      return std::nullopt;
+    }
     worktrees.remove(build.worktree);
     profiles[i] = run.profiles;
     std::map<std::string, double> figures;
@@ -177,7 +184,7 @@ int bisect_on_counts(const BisectArgs& a, const GateManifest& manifest, const st
     case BisectOutcome::Kind::unconfirmed:  // timing mode's kinds: exact counts need no confirmation and are never undecided
     case BisectOutcome::Kind::undecided:
       verdict = "the first bad commit is after " + describe(outcome.last_good) + " and up to " + describe(outcome.first_bad) +
-                "; the commits between do not build";
+                "; the commits between do not build, cannot be measured or were skipped";
       status = 3;
       break;
   }
@@ -271,17 +278,25 @@ int bisect_on_timings(const BisectArgs& a, const GateManifest& manifest, const s
     TimingProbe probe;
     if (!build_of(i)) return probe;
     const bool is_bad_end = i == line.size() - 1;
-    const auto verdicts = pair_of(0, i, is_bad_end ? a.max_slowdown : split - 1.0);
+    std::vector<AbComparison> verdicts;
+    try {
+      verdicts = pair_of(0, i, is_bad_end ? a.max_slowdown : split - 1.0);
+    } catch (const InputError& e) {  // built, but its benchmarks fail or match nothing: stepped over (BAD: an error)
+      if (is_bad_end) throw;
+      std::cout << "  " << line[i].substr(0, 12) << " cannot be measured, skipped: " << one_line(e.what()).substr(0, 160) << std::endl;
+      return probe;
+    }
     print(i, verdicts, is_bad_end ? "GOOD" : "GOOD, split at " + format_number(split, 4) + "x");
     std::map<std::string, double> ratios;
     bool any_bad = false, all_good = true;
     for (const auto& c : verdicts) {
       ratios[c.benchmark] = c.median;
-      if (i == line.size() - 1 && c.verdict == SpeedupVerdict::fail) moved.insert(c.benchmark);
-      if (i != line.size() - 1 && !moved.count(c.benchmark)) continue;
+      if (is_bad_end && c.verdict == SpeedupVerdict::fail) moved.insert(c.benchmark), probe.slower.push_back(c.benchmark);
+      if (!is_bad_end && !moved.count(c.benchmark)) continue;
       any_bad = any_bad || c.verdict == SpeedupVerdict::fail;
       all_good = all_good && c.verdict == SpeedupVerdict::pass;
     }
+    for (const auto& name : moved) all_good = all_good && ratios.count(name) != 0;  // not measured here: not known good
     probe.figures = ratios;
     probe.verdict = any_bad ? TimingProbe::Verdict::bad : all_good ? TimingProbe::Verdict::good : TimingProbe::Verdict::undecided;
     if (is_bad_end && any_bad) {
@@ -293,7 +308,13 @@ int bisect_on_timings(const BisectArgs& a, const GateManifest& manifest, const s
   };
   const auto confirm = [&](size_t parent, size_t commit) {
     std::cout << "confirming " << line[commit].substr(0, 12) << " against its parent " << line[parent].substr(0, 12) << std::endl;
-    const auto verdicts = pair_of(parent, commit, a.max_slowdown);
+    std::vector<AbComparison> verdicts;
+    try {
+      verdicts = pair_of(parent, commit, a.max_slowdown);
+    } catch (const InputError& e) {
+      std::cout << "  the confirmation could not be measured: " << one_line(e.what()).substr(0, 160) << std::endl;
+      return false;
+    }
     print(commit, verdicts, "its parent");
     bool slower = false;
     for (const auto& c : verdicts) slower = slower || (moved.count(c.benchmark) && c.verdict == SpeedupVerdict::fail);
@@ -322,7 +343,7 @@ int bisect_on_timings(const BisectArgs& a, const GateManifest& manifest, const s
     case BisectOutcome::Kind::skipped:
     case BisectOutcome::Kind::creep:
       verdict = "the first bad commit is after " + describe(outcome.last_good) + " and up to " + describe(outcome.first_bad) +
-                "; the commits between do not build or cannot be decided";
+                "; the commits between do not build, cannot be measured, were skipped or cannot be decided";
       break;
   }
   std::cout << "perfgate bisect: " << verdict << " (" << outcome.probes.size() - 1 << " probes against GOOD)" << std::endl;

@@ -67,7 +67,7 @@ int run_compare(const CompareArgs& a) {
     std::cout << "functions that moved " << one_line(b.benchmark) << "'s instructions (baseline -> results):\n"
               << profile_changes_text(b.changes, "  ");
   }
-  for (const auto& note : functions.notes) std::cout << "note: " << one_line(note.benchmark) << ": " << note.text << "\n";
+  for (const auto& note : functions.notes) std::cout << "note: " << one_line(note.benchmark) << ": " << one_line(note.text) << "\n";
   if (code == 0 && a.warning_exit_code != 0) {
     for (const auto& r : rows) {
       if (r.verdict == Verdict::slower) return a.warning_exit_code;

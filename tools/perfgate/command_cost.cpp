@@ -80,8 +80,10 @@ int run_cost(const CostArgs& a) {
     for (double v : r.instructions) std::cout << ' ' << static_cast<long long>(v);
     std::cout << '\n';
   }
-  // The profile first: a results file is never beside a profile of another run.
-  write_file_atomically(function_profile_path(a.out), function_profile_text(run.profiles));
+  // The profile first, then the results it explains: a run stopped between the two leaves a profile beside older
+  // results, which is believed only where it is of their counts (profile_is_of). A link at the profile's path (a name
+  // derived from --out, not given) is replaced, never followed.
+  write_file_atomically(function_profile_path(a.out), function_profile_text(run.profiles), AtLink::replace);
   write_file_atomically(a.out, json_output_text({{"context", context}, {"benchmarks", benchmarks}}));
   std::cout << "wrote " << a.out << " (" << regions.size() << " benchmarks, " << static_cast<int>(seconds)
             << " s under valgrind) and its function profile " << function_profile_path(a.out) << "\n";

@@ -10,6 +10,7 @@
 #include "error.h"
 #include "folder_lock.h"
 #include "function_profile_file.h"
+#include "instruction_changes.h"
 #include "git.h"
 #include "one_line.h"
 #include "read_file.h"
@@ -127,33 +128,41 @@ int run_update(const UpdateArgs& a) {
                         context("build_type"), context("torch_version"), context("threads"), a.reason,
                         context("machine_fingerprint")};
   const auto plan = plan_update(captures, current, request, provenance);
-  // The function profiles kept beside the results (perfgate cost) are kept beside the baseline, for its benchmarks: a
-  // later run whose counts move then says which functions moved them. Planned before anything is written.
+  // The function profiles kept beside the results (perfgate cost) are kept beside the baseline: a later run whose
+  // counts move then says which functions moved them. For each baselined instruction count, the profile of that count:
+  // the measured one when the count was recorded from it, else the one already kept when the count was kept (a
+  // ratchet), else none. Planned and checked before anything is written.
   std::optional<std::string> profiles_text;
   size_t profiled = 0;
   if (!a.results.empty()) {
     const auto measured = read_function_profiles_if_any(function_profile_path(a.results.front()));
     if (!measured.empty()) {
-      auto kept = read_function_profiles_if_any(function_profile_path(a.baseline));
-      for (const auto& [name, profile] : measured) kept[name] = profile;
-      for (auto it = kept.begin(); it != kept.end();) {
-        const bool baselined = std::any_of(plan.next.entries.begin(), plan.next.entries.end(), [&](const Entry& e) { return e.benchmark == it->first; });
-        it = baselined ? std::next(it) : kept.erase(it);
+      const auto old = read_function_profiles_if_any(function_profile_path(a.baseline));
+      RegionProfiles kept;
+      for (const auto& e : plan.next.entries) {
+        if (e.field != "instructions") continue;
+        for (const auto* side : {&measured, &old}) {
+          const auto p = side->find(e.benchmark);
+          if (p != side->end() && profile_is_of(p->second, e.value) && !kept.count(e.benchmark)) kept[e.benchmark] = p->second;
+        }
       }
       profiled = kept.size();
-      profiles_text = function_profile_text(kept);
-      require_replaceable(function_profile_path(a.baseline));  // checked before the baseline is written, not after
-      auto inputs = a.results;
-      for (const auto& path : a.results) inputs.push_back(function_profile_path(path));
-      require_not_an_input(function_profile_path(a.baseline), "--baseline's function profile", inputs);
+      if (!kept.empty()) {
+        profiles_text = function_profile_text(kept);
+        require_replaceable(function_profile_path(a.baseline));
+        auto inputs = a.results;
+        for (const auto& path : a.results) inputs.push_back(function_profile_path(path));
+        require_not_an_input(function_profile_path(a.baseline), "--baseline's function profile", inputs);
+      }
     }
   }
   std::filesystem::create_directories(folder_of(a.baseline));
+  // The profile first: it only explains the counts, and one beside an older baseline is not believed (profile_is_of),
+  // while the baseline written last is never lost to a profile that could not be written. A link at its path (a name
+  // derived from the baseline's, not given) is replaced, never followed.
+  if (profiles_text) write_file_atomically(function_profile_path(a.baseline), *profiles_text, AtLink::replace);
   write_file_atomically(a.baseline, plan.text);
-  if (profiles_text) {
-    write_file_atomically(function_profile_path(a.baseline), *profiles_text);
-    std::cout << "kept the function profiles of " << profiled << " benchmarks in " << one_line(function_profile_path(a.baseline)) << "\n";
-  }
+  if (profiles_text) std::cout << "kept the function profiles of " << profiled << " benchmarks in " << one_line(function_profile_path(a.baseline)) << "\n";
   std::cout << (current ? "updated " : "created ") << one_line(a.baseline) << " (" << plan.next.entries.size() << " entries"
             << (a.command.empty() ? "" : ", from " + std::to_string(captures.size()) + (captures.size() == 1 ? " run" : " runs") + " of the suite")
             << "): " << one_line(a.reason) << '\n';

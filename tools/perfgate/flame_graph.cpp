@@ -50,21 +50,33 @@ class Layout {
         min_width_(options.min_share * static_cast<double>(std::max<int64_t>(after.total, 1))) {}
 
   std::vector<Frame> frames() {
+    auto roots = roots_of(after_);
+    if (roots.empty() && !after_.functions.empty()) {  // every function is called (a cycle at the top): start at the widest
+      const auto widest = std::max_element(after_.functions.begin(), after_.functions.end(),
+                                           [](const auto& x, const auto& y) { return x.second.inclusive < y.second.inclusive; });
+      roots.push_back(widest->first);
+    }
     double x = 0.0;
-    for (const auto& root : roots_of(after_)) {
+    std::vector<std::string> path;
+    for (const auto& root : roots) {
       const double a = inclusive_of(after_, root);
-      place(root, a, inclusive_of(before_, root), 0, x, {});
+      place(root, a, inclusive_of(before_, root), 0, x, path);
       x += a;
     }
     return frames_;
   }
 
  private:
-  void place(const std::string& name, double after, double before, int depth, double x, std::vector<std::string> path) {
-    if (after < min_width_ || depth >= options_.max_depth || frames_.size() >= kMaxFrames) return;
+  void place(const std::string& name, double after, double before, int depth, double x, std::vector<std::string>& path) {
+    if (after < min_width_ || depth >= options_.max_depth || frames_.size() >= kMaxFrames || visits_ >= kMaxVisits) return;
     if (std::find(path.begin(), path.end(), name) != path.end()) return;  // a cycle through merged recursion levels
     frames_.push_back({name, after, before, depth, x});
     path.push_back(name);
+    place_callees(name, after, before, depth, x, path);
+    path.pop_back();
+  }
+
+  void place_callees(const std::string& name, double after, double before, int depth, double x, std::vector<std::string>& path) {
     // This frame's share of the function's calls on each side: the function's whole inclusive cost is split among
     // its callers' frames, and its callees' costs with it.
     const double after_scale = after / std::max(inclusive_of(after_, name), 1.0);
@@ -79,19 +91,25 @@ class Layout {
     const double fit = callees_after > after ? after / callees_after : 1.0;
     double child_x = x;
     for (const auto& [callee, count] : found->second) {  // alphabetical, as flame graphs order siblings
-      if (frames_.size() >= kMaxFrames) return;
+      if (frames_.size() >= kMaxFrames || ++visits_ >= kMaxVisits) return;
+      const double callee_after = static_cast<double>(count) * after_scale * fit;
+      if (callee_after < min_width_) {
+        child_x += callee_after;
+        continue;  // too narrow to draw: neither it nor its callees are visited
+      }
       double callee_before = 0.0;
       if (before_found != before_calls_.end()) {
         const auto b = before_found->second.find(callee);
         if (b != before_found->second.end()) callee_before = static_cast<double>(b->second) * before_scale;
       }
-      const double callee_after = static_cast<double>(count) * after_scale * fit;
       place(callee, callee_after, callee_before, depth + 1, child_x, path);
       child_x += callee_after;
     }
   }
 
   static constexpr size_t kMaxFrames = 20000;
+  static constexpr size_t kMaxVisits = 2000000;  // edges looked at: bounds the work on any profile, however wide
+  size_t visits_ = 0;
 
   const FunctionProfile& before_;
   const FunctionProfile& after_;

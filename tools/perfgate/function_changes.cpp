@@ -81,17 +81,19 @@ std::string profile_changes_text(const ProfileChanges& changes, const std::strin
       const auto delta = self ? c.self_delta() : c.inclusive_delta();
       const auto& b = self ? c.before.self : c.before.inclusive;
       const auto& a = self ? c.after.self : c.after.inclusive;
-      std::ostringstream share;
-      if (changes.total_delta() != 0) share << std::fixed << std::setprecision(1) << 100.0 * share_of_change(delta, changes) << " %";
+      std::ostringstream share;  // own: its share of the step's change; inclusive: its own relative change
+      if (self && changes.total_delta() != 0) share << std::fixed << std::setprecision(1) << 100.0 * share_of_change(delta, changes) << " %";
+      else if (!self && b > 0) share << std::showpos << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(delta) / static_cast<double>(b) << " %";
+      else if (!self) share << "new";
       else share << "-";
-      out << indent << "  " << std::right << std::setw(16) << signed_count(delta) << std::setw(10) << share.str() << "  "
+      out << indent << "  " << std::right << std::setw(16) << signed_count(delta) << " " << std::setw(9) << share.str() << "  "
           << std::to_string(b) << " -> " << std::to_string(a) << "  " << cut(c.name, name_width) << "\n";
     }
   };
   out << indent << "instructions per step " << std::to_string(changes.total_before) << " -> " << std::to_string(changes.total_after)
-      << " (" << signed_count(changes.total_delta()) << "); per function: change, share of the step's change, before -> after\n";
-  list("own (exclusive) instructions:", changes.by_self, true);
-  list("inclusive instructions (with callees):", changes.by_inclusive, false);
+      << " (" << signed_count(changes.total_delta()) << ")\n";
+  list("own (exclusive) instructions: change, share of the step's change, before -> after", changes.by_self, true);
+  list("inclusive instructions (with callees): change, the function's own change, before -> after", changes.by_inclusive, false);
   if (changes.by_self.empty() && changes.by_inclusive.empty()) out << indent << "no function's instructions changed\n";
   return out.str();
 }

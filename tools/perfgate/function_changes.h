@@ -38,7 +38,8 @@ double share_of_change(int64_t delta, const ProfileChanges& changes);
 nlohmann::json profile_changes_json(const ProfileChanges& changes);
 
 /// The changes as indented terminal lines: a heading per list, then per function its delta, its share of the step's
-/// change, before → after and its name (one line, cut to `name_width` characters).
+/// change (own instructions) or its own relative change (inclusive; "new" from zero), before → after and its name
+/// (one line, cut to `name_width` characters).
 std::string profile_changes_text(const ProfileChanges& changes, const std::string& indent, size_t name_width = 110);
 
 }  // namespace perfgate

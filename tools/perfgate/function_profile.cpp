@@ -1,7 +1,6 @@
 #include "function_profile.h"
 
 #include "error.h"
-#include "one_line.h"
 
 #include <limits>
 #include <sstream>
@@ -30,11 +29,12 @@ int64_t count_of(const std::string& word, const std::string& source, size_t line
   return static_cast<int64_t>(value);
 }
 
-// "(12) name" defines id 12 as name; "(12)" refers to it; a name without an id stands for itself.
+// "(12) name" defines id 12 as name; "(12)" refers to it; a name without an id stands for itself, parentheses and all
+// ("(below main)", "(anonymous namespace)::f" when callgrind writes names uncompressed).
 std::string expand_name(const std::string& spec, std::map<std::string, std::string>& names, const std::string& source, size_t line_number) {
   if (spec.empty() || spec[0] != '(') return spec;
   const auto close = spec.find(')');
-  if (close == std::string::npos) throw InputError(source + ":" + std::to_string(line_number) + ": unterminated compressed name '" + spec.substr(0, 40) + "'");
+  if (close == std::string::npos || close == 1 || spec.find_first_not_of("0123456789", 1) != close) return spec;
   const auto id = spec.substr(1, close - 1);
   if (close + 1 < spec.size()) {
     auto name = spec.substr(close + 1);
@@ -45,6 +45,13 @@ std::string expand_name(const std::string& spec, std::map<std::string, std::stri
   const auto found = names.find(id);
   if (found == names.end()) throw InputError(source + ":" + std::to_string(line_number) + ": compressed name (" + id.substr(0, 20) + ") is used before it is defined");
   return found->second;
+}
+
+// A function without a symbol is only an address: named with the file it is in, so that a reader knows where it is.
+std::string with_object(const std::string& name, const std::string& object) {
+  if (name.rfind("0x", 0) != 0 || object.empty()) return name;
+  const auto slash = object.rfind('/');
+  return name + " in " + (slash == std::string::npos ? object : object.substr(slash + 1));
 }
 
 bool is_cost_line(const std::string& line) {
@@ -63,7 +70,9 @@ std::string without_recursion_level(const std::string& name) {
 
 FunctionProfile parse_function_profile(const std::string& text, const std::string& source, const std::string& event) {
   FunctionProfile profile;
-  std::map<std::string, std::string> names;  // compressed function ids (fn= and cfn= share them)
+  std::map<std::string, std::string> names;    // compressed function ids (fn= and cfn= share them)
+  std::map<std::string, std::string> objects;  // compressed object ids (ob= and cob= share them)
+  std::string object, callee_object;           // the current function's object file; the next call's, when cob= names one
   size_t positions = 1, column = std::string::npos;
   bool have_events = false, have_total = false, next_is_call = false;
   std::string function, callee;
@@ -87,12 +96,17 @@ FunctionProfile parse_function_profile(const std::string& text, const std::strin
       const auto counts = words(line.substr(line[0] == 's' ? 8 : 7));
       profile.total = column < counts.size() ? count_of(counts[column], source, line_number) : 0;
       have_total = true;
+    } else if (starts_with(line, "ob=")) {
+      object = expand_name(line.substr(3), objects, source, line_number);
+    } else if (starts_with(line, "cob=")) {
+      callee_object = expand_name(line.substr(4), objects, source, line_number);
     } else if (starts_with(line, "fn=")) {
-      function = one_line(without_recursion_level(expand_name(line.substr(3), names, source, line_number)));
+      function = with_object(without_recursion_level(expand_name(line.substr(3), names, source, line_number)), object);
       profile.functions[function];  // a function with no cost lines is still a function
       next_is_call = false;
     } else if (starts_with(line, "cfn=")) {
-      callee = one_line(without_recursion_level(expand_name(line.substr(4), names, source, line_number)));
+      callee = with_object(without_recursion_level(expand_name(line.substr(4), names, source, line_number)),
+                           callee_object.empty() ? object : callee_object);
     } else if (starts_with(line, "calls=")) {
       next_is_call = true;
     } else if (is_cost_line(line)) {
@@ -115,6 +129,7 @@ FunctionProfile parse_function_profile(const std::string& text, const std::strin
           profile.functions[callee];
         }
         next_is_call = false;
+        callee_object.clear();  // cob= names the object of one call
       } else {
         add(f.self);
         add(f.inclusive);

@@ -16,8 +16,9 @@ struct FunctionCost {
 
 struct FunctionProfile {
   int64_t total = 0;  ///< the dump's instructions (its summary or totals line): the sum of every function's self
-  /// By name (as one_line writes it: no tab, line break or control character), callgrind's recursion levels (name'2,
-  /// name'3, ...) merged into one function.
+  /// By name as callgrind wrote it (every output escapes it), callgrind's recursion levels (name'2, name'3, ...)
+  /// merged into one function. A function without a symbol (callgrind names it by its address, 0x...)
+  /// is named "<address> in <object file name>".
   std::map<std::string, FunctionCost> functions;
   /// (caller, callee) → the instructions the callee's calls from that caller ran, its callees included. A function's
   /// calls to itself are not edges.

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -33,6 +34,10 @@ int64_t count_of(const std::string& word, const std::string& where) {
   return static_cast<int64_t>(std::stoull(word));
 }
 
+// A name as one field of a record: unchanged, so that it reads back as the same name, unless a tab or line break in it
+// would split the record (callgrind writes none; a region is a benchmark's name): then escaped, one way.
+std::string field(const std::string& name) { return name.find_first_of("\t\r\n") == std::string::npos ? name : one_line(name); }
+
 }  // namespace
 
 std::string function_profile_path(const std::string& json_path) {
@@ -47,20 +52,20 @@ std::string function_profile_text(const RegionProfiles& profiles, double min_sha
   // What is kept, then each kept function's number (by name, so that the file is the same for the same profiles).
   std::map<std::string, size_t> numbers;
   std::ostringstream body;
-  const auto number = [&](const std::string& name) { return std::to_string(numbers.at(one_line(name))); };
+  const auto number = [&](const std::string& name) { return std::to_string(numbers.at(field(name))); };
   for (int pass = 0; pass < 2; ++pass) {
     for (const auto& [region, profile] : profiles) {
       const double floor = min_share * static_cast<double>(profile.total);
       const auto kept = [&](int64_t v) { return v > 0 && static_cast<double>(v) >= floor; };
-      if (pass == 1) body << "region\t" << profile.total << "\t" << one_line(region) << "\n";
+      if (pass == 1) body << "region\t" << profile.total << "\t" << field(region) << "\n";
       for (const auto& [name, cost] : profile.functions) {
         if (!kept(cost.self) && !kept(cost.inclusive)) continue;
-        if (pass == 0) numbers[one_line(name)] = 0;
+        if (pass == 0) numbers[field(name)] = 0;
         else body << "fn\t" << cost.self << "\t" << cost.inclusive << "\t" << number(name) << "\n";
       }
       for (const auto& [edge, count] : profile.calls) {
         if (!kept(count)) continue;
-        if (pass == 0) numbers[one_line(edge.first)] = numbers[one_line(edge.second)] = 0;
+        if (pass == 0) numbers[field(edge.first)] = numbers[field(edge.second)] = 0;
         else body << "call\t" << count << "\t" << number(edge.first) << "\t" << number(edge.second) << "\n";
       }
     }
@@ -82,10 +87,13 @@ RegionProfiles parse_function_profiles(const std::string& text, const std::strin
   std::istringstream in(text);
   std::string line;
   size_t number = 1;
-  if (!std::getline(in, line) || line != kHeader) throw InputError(source + ": not a perfgate function profile (its first line is not '" + kHeader + "')");
+  if (std::getline(in, line) && !line.empty() && line.back() == '\r') line.pop_back();
+  if (line != kHeader) throw InputError(source + ": not a perfgate function profile (its first line is not '" + kHeader + "')");
   FunctionProfile* current = nullptr;
+  std::set<std::pair<std::string, std::string>> seen;  // (record kind, key): each name, function and call once per region
   while (std::getline(in, line)) {
     ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // a checkout with CRLF line ends reads the same
     const auto where = source + ":" + std::to_string(number);
     if (line.empty()) continue;
     const auto f = fields_of(line);
@@ -103,17 +111,26 @@ RegionProfiles parse_function_profiles(const std::string& text, const std::strin
     } else if (f[0] == "name") {
       need(3);
       count_of(f[1], where);
-      names[f[1]] = f[2];
+      if (!names.emplace(f[1], f[2]).second) throw InputError(where + ": function number " + f[1] + " is named twice");
     } else if (f[0] == "region") {
       need(3);
       if (profiles.count(f[2])) throw InputError(where + ": region '" + one_line(f[2]) + "' appears twice");
       current = &profiles[f[2]];
       current->total = count_of(f[1], where);
+      seen.clear();
     } else if (f[0] == "fn" || f[0] == "call") {
       need(4);
       if (!current) throw InputError(where + ": a '" + f[0] + "' record before any region");
-      if (f[0] == "fn") current->functions[named(f[3])] = {count_of(f[1], where), count_of(f[2], where)};
-      else current->calls[{named(f[2]), named(f[3])}] = count_of(f[1], where);
+      const auto key = f[0] == "fn" ? f[3] : f[2] + "\t" + f[3];
+      if (!seen.emplace(f[0], key).second) throw InputError(where + ": a second '" + f[0] + "' record of the same " + (f[0] == "fn" ? "function" : "call") + " in one region");
+      if (f[0] == "fn") {
+        const FunctionCost cost{count_of(f[1], where), count_of(f[2], where)};
+        if (cost.self > cost.inclusive) throw InputError(where + ": a function's own instructions exceed its inclusive ones");
+        current->functions[named(f[3])] = cost;
+      } else {
+        if (f[2] == f[3]) throw InputError(where + ": a call of a function to itself (recursion is not an edge)");
+        current->calls[{named(f[2]), named(f[3])}] = count_of(f[1], where);
+      }
     } else {
       throw InputError(where + ": unknown record '" + one_line(f[0].substr(0, 20)) + "'");
     }
@@ -124,6 +141,10 @@ RegionProfiles parse_function_profiles(const std::string& text, const std::strin
 RegionProfiles read_function_profiles_if_any(const std::string& path) {
   std::error_code ignored;
   if (!std::filesystem::exists(path, ignored)) return {};
+  // A profile is kilobytes to a few megabytes; its maps take about fourteen times the text: a bound well below memory.
+  constexpr std::uintmax_t kMaxProfileBytes = 64ull * 1024 * 1024;
+  const auto bytes = std::filesystem::is_regular_file(path, ignored) ? std::filesystem::file_size(path, ignored) : 0;
+  if (bytes > kMaxProfileBytes) throw InputError("function profile '" + path + "' is larger than 64 MiB");
   return parse_function_profiles(read_whole_file(path, "function profile"), path);
 }
 

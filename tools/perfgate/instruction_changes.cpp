@@ -1,5 +1,7 @@
 #include "instruction_changes.h"
 
+#include "error.h"
+
 #include <cmath>
 
 namespace perfgate {
@@ -10,14 +12,11 @@ bool changed(const Row& r) {
   return r.value != r.baseline;
 }
 
-// Is the profile of the count judged? Within 0.1 % of it: a count is exact for an identical invocation, but another
-// path to the same program (or another environment) moves it by a few instructions, and a median of an even number of
-// differing steps is not the count of any one step (the profile is then of the lower middle step).
-bool adds_up(const FunctionProfile& p, double value) {
-  return std::fabs(static_cast<double>(p.total) - value) <= 1e-3 * std::fabs(value);
-}
-
 }  // namespace
+
+bool profile_is_of(const FunctionProfile& profile, double count) {
+  return std::fabs(static_cast<double>(profile.total) - count) <= 1e-3 * std::fabs(count);
+}
 
 InstructionChanges instruction_changes(const std::vector<Row>& rows, const RegionProfiles& results_profiles,
                                        const RegionProfiles& baseline_profiles, size_t top) {
@@ -32,12 +31,12 @@ InstructionChanges instruction_changes(const std::vector<Row>& rows, const Regio
                                             ", so no differential (perfgate update keeps the results' profile with the baseline)"});
       continue;
     }
-    if (!adds_up(before->second, r.baseline)) {
+    if (!profile_is_of(before->second, r.baseline)) {
       out.notes.push_back({r.benchmark, "the baseline's function profile (" + std::to_string(before->second.total) +
                                             " instructions) is not of the baselined count; re-record the baseline to keep a matching one"});
       continue;
     }
-    if (!adds_up(after->second, r.value)) {
+    if (!profile_is_of(after->second, r.value)) {
       out.notes.push_back({r.benchmark, "the results' function profile (" + std::to_string(after->second.total) + " instructions) is not of the measured count"});
       continue;
     }
@@ -47,8 +46,26 @@ InstructionChanges instruction_changes(const std::vector<Row>& rows, const Regio
 }
 
 InstructionChanges instruction_changes(const std::vector<Row>& rows, const std::string& results_path, const std::string& baseline_path) {
-  return instruction_changes(rows, read_function_profiles_if_any(function_profile_path(results_path)),
-                             read_function_profiles_if_any(function_profile_path(baseline_path)));
+  std::vector<const Row*> moved;
+  for (const auto& r : rows) {
+    if (r.field == "instructions" && r.verdict != Verdict::missing && r.verdict != Verdict::unbaselined && changed(r)) moved.push_back(&r);
+  }
+  if (moved.empty()) return {};  // nothing to explain: no profile is read
+  // A profile only explains a verdict: one that cannot be read is a note beside the verdict, never a failure of it.
+  RegionProfiles results_profiles, baseline_profiles;
+  std::string unreadable;
+  try {
+    results_profiles = read_function_profiles_if_any(function_profile_path(results_path));
+    baseline_profiles = read_function_profiles_if_any(function_profile_path(baseline_path));
+  } catch (const InputError& e) {
+    unreadable = e.what();
+  }
+  if (!unreadable.empty()) {
+    InstructionChanges out;
+    for (const auto* r : moved) out.notes.push_back({r->benchmark, "no differential: " + unreadable});
+    return out;
+  }
+  return instruction_changes(rows, results_profiles, baseline_profiles);
 }
 
 }  // namespace perfgate

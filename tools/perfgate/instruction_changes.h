@@ -32,7 +32,14 @@ struct InstructionChanges {
 InstructionChanges instruction_changes(const std::vector<Row>& rows, const RegionProfiles& results_profiles,
                                        const RegionProfiles& baseline_profiles, size_t top = 8);
 
-/// The same, reading the profiles kept beside `results_path` and `baseline_path` (none when neither keeps any).
+/// Whether `profile` is of a step of `count` instructions: within 0.1 % of it. A count is exact for an identical
+/// invocation, but another path to the same program (or another environment) moves it by a few instructions, and a
+/// median of an even number of differing steps is the count of no one step (a profile is then the lower middle step's).
+bool profile_is_of(const FunctionProfile& profile, double count);
+
+/// The same, reading the profiles kept beside `results_path` and `baseline_path` (none when neither keeps any), only
+/// when a count moved. A profile that cannot be read gives each moved count a note saying why, never an error: it only
+/// explains a verdict.
 InstructionChanges instruction_changes(const std::vector<Row>& rows, const std::string& results_path, const std::string& baseline_path);
 
 }  // namespace perfgate

@@ -57,14 +57,16 @@ code{background:#f5f5f5;padding:0 3px}
 void function_changes_of(std::ostringstream& out, const CheckSection& c) {
   for (const auto& b : c.functions.benchmarks) {
     out << "<h4>Functions that moved the instructions of " << e(b.benchmark) << "</h4><p>instructions per step " << b.changes.total_before
-        << " → " << b.changes.total_after << "; share: of the step's change</p>\n<table class=\"functions\"><tr><th>instructions</th>"
+        << " → " << b.changes.total_after << "; share: of the step's change (own), of the function's own (inclusive)</p>\n<table class=\"functions\"><tr><th>instructions</th>"
         << "<th>function</th><th>change</th><th>share</th><th>before → after</th></tr>\n";
     const auto rows = [&](const std::vector<FunctionChange>& list, bool self) {
       for (const auto& f : list) {
         const auto delta = self ? f.self_delta() : f.inclusive_delta();
+        const auto before = self ? f.before.self : f.before.inclusive;
+        const std::string share = self ? (b.changes.total_delta() != 0 ? format_fixed(100.0 * share_of_change(delta, b.changes), 1) + " %" : "-")
+                                       : (before > 0 ? format_fixed(100.0 * static_cast<double>(delta) / static_cast<double>(before), 1) + " % of its own" : "new");
         out << "<tr><td>" << (self ? "own" : "inclusive") << "</td><td><code>" << e(f.name) << "</code></td><td>" << (delta > 0 ? "+" : "")
-            << delta << "</td><td>" << (b.changes.total_delta() != 0 ? format_fixed(100.0 * share_of_change(delta, b.changes), 1) + " %" : "-")
-            << "</td><td>" << (self ? f.before.self : f.before.inclusive) << " → " << (self ? f.after.self : f.after.inclusive) << "</td></tr>\n";
+            << delta << "</td><td>" << share << "</td><td>" << before << " → " << (self ? f.after.self : f.after.inclusive) << "</td></tr>\n";
       }
     };
     rows(b.changes.by_self, true);

@@ -92,8 +92,11 @@ set -e
 # The cost gate: a baseline (and its function profile) recorded at the first commit, the last commit judged.
 git checkout -q HEAD~32
 sh -c "mkdir -p build && cc -O1 -o build/loop loop.c"
+echo "not perfgate's" >"$work/victim.txt"
+ln -s "$work/victim.txt" "$work/first.functions.tsv"  # a link at the derived profile's path is replaced, never followed
 "$perfgate" cost --out "$work/first.json" -- build/loop >/dev/null
-[[ -s $work/first.functions.tsv ]] || fail "cost kept no function profile beside its results"
+[[ -f $work/first.functions.tsv && ! -L $work/first.functions.tsv && -s $work/first.functions.tsv ]] || fail "cost kept no function profile beside its results"
+[[ $(cat "$work/victim.txt") == "not perfgate's" ]] || fail "cost wrote its function profile through a link"
 "$perfgate" update --allow-dirty --reason "recorded at the first commit" --track instructions:either:rel=0.005 --results "$work/first.json" --baseline loop_cost.json >/dev/null
 grep -q "^region" loop_cost.functions.tsv || fail "update kept no function profile beside the baseline"
 git checkout -q -
@@ -114,4 +117,24 @@ flame=$(grep -l "differential flame graph" "$work"/report/plots/*.svg || true)
 [[ -n $flame ]] || fail "the report has no differential flame graph: $(ls "$work/report")"
 grep -q "<title>added_work: 0 -> [0-9]* instructions (+" "$flame" || fail "the flame graph has no frame for added_work"
 grep -q "added_work" "$work/report/report.html" || fail "the report's page does not name added_work"
+
+# A profile that cannot be read only explains nothing: the verdict and its exit status stand, with a note.
+cp "$work/results/loop_cost.functions.tsv" "$work/kept.tsv"
+printf 'garbage\r\n' >"$work/results/loop_cost.functions.tsv"
+set +e
+"$perfgate" compare --results "$work/results/loop_cost.json" --baseline loop_cost.json >"$work/garbled.txt" 2>&1
+status=$?
+set -e
+[[ $status == 1 ]] && grep -q "^note: BM_Loop: no differential: .*not a perfgate function profile" "$work/garbled.txt" ||
+  fail "an unreadable profile changed the verdict (exit $status): $(cat "$work/garbled.txt")"
+cp "$work/kept.tsv" "$work/results/loop_cost.functions.tsv"
+
+# A ratchet keeps the baselined count, and so the profile of that count, not the measured one.
+"$perfgate" update --allow-dirty --reason "lower is better" --track instructions:lower:rel=0.005 --results "$work/first.json" \
+  --baseline lower.json >/dev/null
+"$perfgate" update --allow-dirty --ratchet --reason "ratchet" --results "$work/results/loop_cost.json" --baseline lower.json >/dev/null
+set +e
+"$perfgate" compare --results "$work/results/loop_cost.json" --baseline lower.json >"$work/ratchet.txt" 2>&1
+set -e
+grep -q "^functions that moved BM_Loop" "$work/ratchet.txt" || fail "after a ratchet the baseline's profile is not of its count: $(cat "$work/ratchet.txt")"
 echo "bisect_test: commit 20 of 33 named in $probes probes with added_work as its cause, no worktree left; the cost gate names it too"

@@ -111,7 +111,8 @@ struct TimedLine {
           ++compared.at(i);
           perfgate::TimingProbe p;
           if (broken.count(i)) return p;
-          p.figures = std::map<std::string, double>{{"BM_Step", i >= culprit ? 1.5 : 1.0}};
+          p.figures = std::map<std::string, double>{{"BM_Step", i >= culprit ? 1.5 : 1.0}, {"BM_Other", 1.0}};
+          if (i >= culprit) p.slower = {"BM_Step"};
           p.verdict = undecided.count(i) ? perfgate::TimingProbe::Verdict::undecided
                       : i >= culprit     ? perfgate::TimingProbe::Verdict::bad
                                          : perfgate::TimingProbe::Verdict::good;
@@ -132,6 +133,7 @@ TEST(bisect_timing, names_the_slower_commit_after_confirming_it_against_its_pare
   EXPECT_EQ(out.kind, perfgate::BisectOutcome::Kind::culprit);
   EXPECT_EQ(out.first_bad, 20u);
   EXPECT_EQ(out.last_good, 19u);
+  EXPECT_EQ(out.moved, std::vector<std::string>{"BM_Step"});  // not BM_Other, which BAD did not slow
   ASSERT_EQ(line.confirmations.size(), 1u);
   EXPECT_EQ(line.confirmations[0], std::make_pair(size_t{19}, size_t{20}));
   EXPECT_LE(out.probes.size(), 7u);  // GOOD, BAD and at most ceil(log2 33) - 1 between
