@@ -87,7 +87,9 @@ CLI::App* add_bisect_command(CLI::App& app, BisectArgs& a) {
   auto* gate = cmd->add_option("--gate", a.gate, "timing mode: the gate (baseline or speedup) whose benchmarks are timed")->excludes(cost);
   cmd->add_option("--filter", a.filter, "timing mode: benchmark filter (a speedup gate's candidate by default)")->needs(gate);
   cmd->add_option("--option", a.options, "timing mode: extra --benchmark_* argument (repeatable)")->needs(gate);
-  cmd->add_option("--max-slowdown", a.max_slowdown, "timing mode: a probe slower than GOOD beyond this is bad (0.1: 10 %)")
+  cmd->add_option("--max-slowdown", a.max_slowdown,
+                  "timing mode: tolerated slowdown of BAD against GOOD, and of the commit found against its parent (0.1: 10 %); "
+                  "probes are split at the geometric midpoint between GOOD and BAD")
       ->capture_default_str()
       ->check(CLI::Range(0.001, 10.0));
   cmd->add_option("--rounds", a.rounds, "timing mode: ABBA rounds per comparison to start with")->capture_default_str()->check(CLI::Range(1, 1000));

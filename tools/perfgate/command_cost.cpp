@@ -27,7 +27,9 @@ CLI::App* add_cost_command(CLI::App& app, CostArgs& a) {
   auto* cmd = app.add_subcommand("cost", "instruction counts and cycle estimates per measured step, under callgrind");
   cmd->footer(command_footer("perfgate cost --out cost.json -- build/cost_program",
                               {Exit::pass}, "bad input includes a program that fails"));
-  cmd->add_option("--out", a.out, "Google Benchmark JSON to write (counters instructions, estimated_cycles)")->required();
+  cmd->add_option("--out", a.out,
+                  "Google Benchmark JSON to write (counters instructions, estimated_cycles); the steps' function profile goes beside "
+                  "it as <stem>.functions.tsv")->required();
   cmd->add_option("--context", a.context, "KEY=VALUE recorded in the results' context (repeatable)");
   cmd->add_option("--cache", a.cache,
                   "LEVEL=BYTES,WAYS,LINE_BYTES: simulate this cache (LEVEL I1, D1 or LL) instead of this machine's, e.g. "

@@ -166,7 +166,7 @@ int run_gate(const GateArgs& a) {
   // speedup and one bars section, so verdicts.json can hold only one of each.
   std::vector<std::string> inputs = {a.manifest};
   std::vector<std::pair<std::string, std::string>> outputs;  // (file, what)
-  int speedups = 0, bars = 0;
+  int bars = 0;
   for (const auto* g : gates) {
     inputs.push_back(m.baseline_of(g->name, g->label));
     outputs.emplace_back(g->kind == GateKind::profile ? trace_of(folder, g->name) : results_of(folder, g->name), "gate " + g->name + "'s results");
@@ -174,12 +174,11 @@ int run_gate(const GateArgs& a) {
       inputs.push_back(m.baseline_of(g->series, g->label));
       outputs.emplace_back(results_of(folder, g->series), "gate " + g->name + "'s series results");
     }
-    speedups += g->kind == GateKind::speedup;
     bars += g->kind == GateKind::bars;
   }
   for (const auto& [file, what] : outputs) require_not_an_input(file, what, inputs);
   if (!a.verdicts.empty()) {
-    if (speedups > 1 || bars > 1) throw InputError("gate: --verdicts holds one speedup gate and one bars gate; select them one at a time (--only)");
+    if (bars > 1) throw InputError("gate: --verdicts holds one bars gate; select them one at a time (--only)");
     require_replaceable(a.verdicts);
     require_not_an_input(a.verdicts, "--verdicts", inputs);  // the verdicts replace no input...
     // ...nor a results file this run writes, which need not exist yet: compared by path, not by file.
@@ -208,7 +207,7 @@ int run_gate(const GateArgs& a) {
     ReportData data;
     data.date = utc_now();
     add_gate_sections(data, m, gates, folder, true);
-    set_identity(data, data.speedup ? read_results(data.speedup->results_path).context
+    set_identity(data, !data.speedups.empty() ? read_results(data.speedups.front().results_path).context
                                     : (data.checks.empty() ? std::map<std::string, std::string>{} : data.checks.front().context));
     write_file_atomically(a.verdicts, render_verdicts_json(data));
   }

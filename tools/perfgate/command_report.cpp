@@ -36,7 +36,7 @@ void add_trends(ReportData& data, const std::string& db) {
   for (const auto& c : data.checks)
     for (const auto& row : c.rows)
       if (row.verdict != Verdict::unbaselined) wanted.emplace(row.benchmark, row.field);
-  if (data.speedup) wanted.emplace(data.speedup->reference, "real_time"), wanted.emplace(data.speedup->candidate, "real_time");
+  for (const auto& s : data.speedups) wanted.emplace(s.reference, "real_time"), wanted.emplace(s.candidate, "real_time");
   for (const auto& [benchmark, field] : store.metrics("main")) {
     if (wanted.count({benchmark, field}) == 0) continue;
     const auto points = store.series("main", benchmark, field, 50);
@@ -118,14 +118,14 @@ int run_report(const ReportArgs& a) {
     add_gate_sections(data, manifest, gates, a.results_dir, false);
   }
   std::map<std::string, std::string> context;
-  if (data.speedup) context = read_results(data.speedup->results_path).context;
+  if (!data.speedups.empty()) context = read_results(data.speedups.front().results_path).context;
   if (!a.speedup_results.empty()) {
     if (a.reference.empty() || a.candidate.empty() || a.threshold <= 0.0) {
       throw InputError("--speedup-results needs --reference, --candidate and --threshold");
     }
     const auto results = read_results(a.speedup_results);
-    data.speedup = judge_speedup_section(results, a.speedup_results, a.reference, a.candidate, a.threshold, a.target);
-    context = results.context;
+    data.speedups.push_back(judge_speedup_section(results, a.speedup_results, a.reference, a.candidate, a.threshold, a.target));
+    if (context.empty()) context = results.context;
   }
   if (context.empty() && !data.checks.empty()) context = data.checks.front().context;
   set_identity(data, context);
@@ -141,7 +141,7 @@ int run_report(const ReportArgs& a) {
   for (const auto& folder : a.images) data.image_sets.push_back(load_images(folder));
   if (!a.history.empty()) add_trends(data, a.history);
   if (!a.ab.empty()) data.ab = parse_ab_json(read_whole_file(a.ab, "A/B verdicts"), a.ab);
-  if (data.checks.empty() && !data.speedup && !data.ab) throw InputError("report: nothing to report (give --check, --speedup-results or --ab)");
+  if (data.checks.empty() && data.speedups.empty() && !data.ab) throw InputError("report: nothing to report (give --check, --speedup-results or --ab)");
   write_report_files(a.out, data, a.png);
   const auto status = overall(data);
   std::cout << "report " << to_string(status) << ": " << (std::filesystem::path(a.out) / "report.html").string() << '\n';

@@ -54,7 +54,9 @@ CLI::App* add_update_command(CLI::App& app, UpdateArgs& a) {
   auto* cmd = app.add_subcommand("update", "create or rewrite a baseline from results (atomically, with provenance and a diff)");
   cmd->footer(command_footer("perfgate update --baseline baselines/sorting.json --reason 'first baseline' --track comparisons:either:exact --track real_time:lower:rel=0.5 -- build/sort_benchmarks --benchmark_repetitions=3\n  perfgate update --baseline baselines/sorting.json --reason 'BM_Old is gone' --drop 'BM_Old/64:comparisons' --results build/results/sorting.json",
                               {Exit::pass}, "0 the baseline was created or updated; 2 refused, nothing written"));
-  cmd->add_option("--results", a.results, "Google Benchmark JSON; twice for timing-derived entries (or give the suite's command after --)");
+  cmd->add_option("--results", a.results,
+                  "Google Benchmark JSON; twice for timing-derived entries (or give the suite's command after --); a function "
+                  "profile beside the first (<stem>.functions.tsv, from perfgate cost) is kept beside the baseline");
   cmd->add_option("--baseline", a.baseline, "baseline JSON to create or update (its folder is created)")->required();
   cmd->add_option("--reason", a.reason, "why the baseline changes (recorded)")->required();
   cmd->add_option("--track", a.track,

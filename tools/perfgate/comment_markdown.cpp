@@ -76,8 +76,7 @@ void render_verdicts(std::ostringstream& out, const VerdictsDocument& v) {
     append_rows(out, moves, kCommentRowsPerTable, kVerdictTableBytes / 4);
     out << "\n";
   }
-  if (v.speedup) {
-    const auto& s = *v.speedup;
+  for (const auto& s : v.speedups) {
     out << "**Speedup " << md(s.verdict) << "**: " << md(s.candidate) << " against " << md(s.reference) << ": " << md_number(s.median)
         << "x, " << md_number(100.0 * s.confidence) << " % interval [" << md_number(s.low) << ", " << md_number(s.high) << "], " << s.pairs
         << " paired repetitions; floor " << md_number(s.threshold) << "x";

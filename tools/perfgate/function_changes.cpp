@@ -62,9 +62,10 @@ nlohmann::json profile_changes_json(const ProfileChanges& changes) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& c : rows) {
       const auto delta = self ? c.self_delta() : c.inclusive_delta();
-      out.push_back({{"function", c.name}, {"before", self ? c.before.self : c.before.inclusive},
-                     {"after", self ? c.after.self : c.after.inclusive}, {"delta", delta},
-                     {"share_of_change", share_of_change(delta, changes)}});
+      const auto before = self ? c.before.self : c.before.inclusive;
+      out.push_back({{"function", c.name}, {"before", before}, {"after", self ? c.after.self : c.after.inclusive}, {"delta", delta},
+                     {"share_of_change", share_of_change(delta, changes)},
+                     {"relative_change", before > 0 ? nlohmann::json(static_cast<double>(delta) / static_cast<double>(before)) : nlohmann::json(nullptr)}});
     }
     return out;
   };

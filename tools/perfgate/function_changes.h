@@ -33,8 +33,9 @@ ProfileChanges profile_changes(const FunctionProfile& before, const FunctionProf
 /// when other functions moved the other way); 0 when the step's total did not change.
 double share_of_change(int64_t delta, const ProfileChanges& changes);
 
-/// The changes as JSON: the step's totals, and per list each function's name, before, after, delta and share of the
-/// step's change (verdicts.json, bisect --json, ab --json).
+/// The changes as JSON (verdicts.json, bisect --json, ab --json): the step's totals, and per list each function's name,
+/// before, after, delta, share_of_change (delta / the step's change, a fraction; 0 when the step's total did not change)
+/// and relative_change (delta / before, a fraction; null when before is 0).
 nlohmann::json profile_changes_json(const ProfileChanges& changes);
 
 /// The changes as indented terminal lines: a heading per list, then per function its delta, its share of the step's

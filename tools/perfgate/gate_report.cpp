@@ -50,13 +50,12 @@ void add_gate_sections(ReportData& data, const GateManifest& manifest, const std
           if (require_results) throw InputError("gate '" + gate->name + "' left no results at " + results);
           break;
         }
-        if (data.speedup) throw InputError("a report holds one speedup gate; give one of them (--only)");
-        data.speedup = judge_speedup_section(read_results(results), results, gate->reference, gate->candidate, gate->floor, gate->aim);
+        data.speedups.push_back(judge_speedup_section(read_results(results), results, gate->reference, gate->candidate, gate->floor, gate->aim));
         if (gate->compare_baseline) check(gate->name, gate->label);
         if (!gate->series.empty()) {
           const auto before = data.checks.size();
           check(gate->series, gate->label);
-          if (data.checks.size() > before) judge_series_as_speedup_does(data.checks.back(), *data.speedup);
+          if (data.checks.size() > before) judge_series_as_speedup_does(data.checks.back(), data.speedups.back());
         }
         break;
       case GateKind::profile:

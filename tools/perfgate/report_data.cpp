@@ -24,11 +24,12 @@ Overall overall(const ReportData& data) {
   }
   const int ab = data.ab ? exit_status_of(*data.ab) : 0;
   if (ab == 1) return Overall::fail;
-  if (data.speedup) {
-    if (data.speedup->report.verdict == SpeedupVerdict::fail) return Overall::fail;
-    if (data.speedup->report.verdict == SpeedupVerdict::inconclusive) return Overall::inconclusive;
+  bool undecided = ab == 3;
+  for (const auto& s : data.speedups) {
+    if (s.report.verdict == SpeedupVerdict::fail) return Overall::fail;
+    undecided = undecided || s.report.verdict == SpeedupVerdict::inconclusive;
   }
-  return ab == 3 ? Overall::inconclusive : Overall::pass;
+  return undecided ? Overall::inconclusive : Overall::pass;
 }
 
 void set_identity(ReportData& data, const std::map<std::string, std::string>& context) {

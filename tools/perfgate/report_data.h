@@ -63,7 +63,7 @@ struct ReportData {
   /// is built without NDEBUG, which makes it print "***WARNING*** Library was built as DEBUG"): what that means.
   std::string benchmark_library_note;
   std::vector<CheckSection> checks;
-  std::optional<SpeedupSection> speedup;
+  std::vector<SpeedupSection> speedups;  ///< one per speedup gate (or --speedup-results), in order
   std::optional<AblationSection> ablation;
   std::vector<ImageSet> image_sets;
   std::vector<TrendSection> trends;
@@ -98,6 +98,9 @@ struct Plot {
   std::string section, slug, title, svg;
 };
 std::vector<Plot> report_plots(const ReportData& data);
+
+/// The plots' section of the report's speedup number `index` (from 0): "speedup", then "speedup:2", "speedup:3", ...
+std::string speedup_section(size_t index);
 
 /// Median real_time per benchmark of an ablation run, in the file's order.
 AblationSection load_ablation(const std::string& results_path);

@@ -85,10 +85,11 @@ std::string render_html(const ReportData& data, const std::vector<Plot>& plots) 
       << e(data.git_sha.empty() ? std::string("(not recorded in the results)") : data.git_sha) << "</code> · machine " << e(data.machine) << " · "
       << e(data.date) << "</p>\n";
 
-  if (data.speedup) {
-    const auto& s = *data.speedup;
+  for (size_t i = 0; i < data.speedups.size(); ++i) {
+    const auto& s = data.speedups[i];
     const auto& r = s.report;
-    out << "<section id=\"speedup\"><h2>Speedup (paired, interleaved)</h2><p>" << verdict_badge(to_string(r.verdict)) << " <code>"
+    out << "<section id=\"speedup" << (i == 0 ? std::string() : "-" + std::to_string(i + 1)) << "\"><h2>Speedup (paired, interleaved)</h2><p>"
+        << verdict_badge(to_string(r.verdict)) << " <code>"
         << e(s.reference) << "</code> / <code>" << e(s.candidate) << "</code> = <b>" << format_number(r.median) << "x</b>, "
         << format_number(100.0 * r.confidence) << " % interval [" << format_number(r.low) << ", " << format_number(r.high) << "] over " << r.pairs
         << " paired repetitions; gate threshold " << format_number(r.threshold) << "x";
@@ -97,7 +98,7 @@ std::string render_html(const ReportData& data, const std::vector<Plot>& plots) 
           << "</span>";
     }
     out << ".</p>\n";
-    plots_of(out, plots, "speedup");
+    plots_of(out, plots, speedup_section(i));
     out << "</section>\n";
   }
 

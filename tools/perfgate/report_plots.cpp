@@ -24,17 +24,17 @@ class PlotList {
   std::vector<Plot> plots_;
 };
 
-void speedup_plots(const SpeedupSection& s, PlotList& plots) {
+void speedup_plots(const SpeedupSection& s, const std::string& section, PlotList& plots) {
   const auto& r = s.report;
   std::vector<svg::Marker> markers{{r.threshold, "gate " + format_fixed(r.threshold, 2) + "x"}};
   if (s.target) markers.push_back({*s.target, "target " + format_fixed(*s.target, 2) + "x"});
   const std::string pair = s.reference + " / " + s.candidate;
-  plots.add("speedup", "speedup-interval", "Speedup: median of paired ratios and its interval",
+  plots.add(section, "speedup-interval", "Speedup: median of paired ratios and its interval",
             svg::interval_plot("Speedup: median of paired ratios, " + format_fixed(100.0 * r.confidence, 1) + " % interval",
                                {{pair, r.median, r.low, r.high}}, "speedup (x)", markers));
-  plots.add("speedup", "speedup-ratios", "Speedup per repetition",
+  plots.add(section, "speedup-ratios", "Speedup per repetition",
             svg::strip_plot("Speedup per paired repetition (" + std::to_string(r.pairs) + ")", {{pair, r.ratios}}, "speedup (x)", markers));
-  plots.add("speedup", "speedup-times", "Time per repetition",
+  plots.add(section, "speedup-times", "Time per repetition",
             svg::strip_plot("Time per repetition, interleaved", {{s.reference, r.reference_times}, {s.candidate, r.candidate_times}},
                             "real_time (" + r.unit + ")", {}));
 }
@@ -56,9 +56,11 @@ void check_plots(const CheckSection& c, PlotList& plots) {
 
 }  // namespace
 
+std::string speedup_section(size_t index) { return index == 0 ? "speedup" : "speedup:" + std::to_string(index + 1); }
+
 std::vector<Plot> report_plots(const ReportData& data) {
   PlotList plots;
-  if (data.speedup) speedup_plots(*data.speedup, plots);
+  for (size_t i = 0; i < data.speedups.size(); ++i) speedup_plots(data.speedups[i], speedup_section(i), plots);
   for (const auto& c : data.checks) check_plots(c, plots);
   if (data.ablation) {
     std::vector<svg::Bar> bars;

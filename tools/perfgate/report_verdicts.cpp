@@ -66,15 +66,21 @@ std::string render_verdicts_json(const ReportData& data) {
     }
   }
   doc["checks"] = checks;
-  if (data.speedup) {
-    const auto& s = *data.speedup;
-    doc["speedup"] = {{"reference", s.reference}, {"candidate", s.candidate},   {"verdict", to_string(s.report.verdict)},
-                      {"median", s.report.median}, {"low", s.report.low},         {"high", s.report.high},
-                      {"confidence", s.report.confidence}, {"pairs", s.report.pairs}, {"threshold", s.report.threshold}};
+  // Every speedup in "speedups", in order; the first also as "speedup", as verdicts.json has always had it.
+  nlohmann::json speedups = nlohmann::json::array();
+  for (const auto& s : data.speedups) {
+    nlohmann::json item = {{"reference", s.reference}, {"candidate", s.candidate},   {"verdict", to_string(s.report.verdict)},
+                           {"median", s.report.median}, {"low", s.report.low},         {"high", s.report.high},
+                           {"confidence", s.report.confidence}, {"pairs", s.report.pairs}, {"threshold", s.report.threshold}};
     if (s.target && s.target_verdict) {
-      doc["speedup"]["target"] = *s.target;
-      doc["speedup"]["target_verdict"] = to_string(*s.target_verdict);
+      item["target"] = *s.target;
+      item["target_verdict"] = to_string(*s.target_verdict);
     }
+    speedups.push_back(item);
+  }
+  if (!speedups.empty()) {
+    doc["speedup"] = speedups.front();
+    doc["speedups"] = speedups;
   }
   return json_output_text(doc);
 }
@@ -100,10 +106,10 @@ std::string render_junit(const ReportData& data) {
       cases << "</testcase>\n";
     }
   }
-  if (data.speedup) {
-    const auto& r = data.speedup->report;
+  for (const auto& s : data.speedups) {
+    const auto& r = s.report;
     ++tests;
-    cases << "  <testcase classname=\"perfgate.speedup\" name=\"" << escape_xml(data.speedup->reference + " / " + data.speedup->candidate)
+    cases << "  <testcase classname=\"perfgate.speedup\" name=\"" << escape_xml(s.reference + " / " + s.candidate)
           << "\">";
     if (r.verdict != SpeedupVerdict::pass) {
       ++failures;

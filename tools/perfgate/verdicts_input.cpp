@@ -50,23 +50,29 @@ VerdictsDocument parse_verdicts_json(const std::string& text, const std::string&
     if (c.contains("functions")) row.functions = parse_profile_changes(r, c.at("functions"), at + ".functions");
     out.rows.push_back(row);
   }
-  if (doc.contains("speedup")) {
-    const auto& s = doc.at("speedup");
+  // "speedups" lists every speedup; a file from before it has one "speedup".
+  const auto read_speedup = [&](const nlohmann::json& s, const std::string& at) {
     SpeedupVerdictRow sp;
-    sp.reference = r.text(s, "reference", "speedup");
-    sp.candidate = r.text(s, "candidate", "speedup");
-    sp.verdict = r.one_of(s, "verdict", "speedup", kOverall);
-    sp.median = r.number(s, "median", "speedup");
-    sp.low = r.number(s, "low", "speedup");
-    sp.high = r.number(s, "high", "speedup");
-    sp.confidence = r.number(s, "confidence", "speedup");
-    sp.threshold = r.number(s, "threshold", "speedup");
-    sp.pairs = static_cast<int>(r.count(s, "pairs", "speedup", 0, 1000000000));
+    sp.reference = r.text(s, "reference", at);
+    sp.candidate = r.text(s, "candidate", at);
+    sp.verdict = r.one_of(s, "verdict", at, kOverall);
+    sp.median = r.number(s, "median", at);
+    sp.low = r.number(s, "low", at);
+    sp.high = r.number(s, "high", at);
+    sp.confidence = r.number(s, "confidence", at);
+    sp.threshold = r.number(s, "threshold", at);
+    sp.pairs = static_cast<int>(r.count(s, "pairs", at, 0, 1000000000));
     if (s.contains("target")) {
-      sp.target = r.number(s, "target", "speedup");
-      sp.target_verdict = r.one_of(s, "target_verdict", "speedup", kOverall);
+      sp.target = r.number(s, "target", at);
+      sp.target_verdict = r.one_of(s, "target_verdict", at, kOverall);
     }
-    out.speedup = sp;
+    return sp;
+  };
+  if (doc.contains("speedups")) {
+    const auto& list = r.array(doc, "speedups", "the document");
+    for (size_t i = 0; i < list.size(); ++i) out.speedups.push_back(read_speedup(list[i], "speedups[" + std::to_string(i) + "]"));
+  } else if (doc.contains("speedup")) {
+    out.speedups.push_back(read_speedup(doc.at("speedup"), "speedup"));
   }
   return out;
 }

@@ -26,7 +26,7 @@ struct SpeedupVerdictRow {
 struct VerdictsDocument {
   std::string overall, git_sha, machine, date;
   std::vector<VerdictRow> rows;
-  std::optional<SpeedupVerdictRow> speedup;
+  std::vector<SpeedupVerdictRow> speedups;  ///< "speedups" when the file has it, else its one "speedup"
 };
 
 /// Throws InputError naming `source` when the text is not a verdicts.json of this shape.

@@ -5,6 +5,7 @@
 #  - all pass: exit 0; verdicts.json holds every check, the speedup and its aim; report --manifest agrees;
 #  - the speedup below the floor: exit 1; a count off by one: exit 1, the row FAIL in verdicts.json;
 #  - an advisory-only breach with --warning-exit-code 77: exit 77;
+#  - two speedup gates: both in verdicts.json and the report, each at its own floor;
 #  - selection by --only and --label, --list; an unknown gate, a failing command, and manifests with a wrong version,
 #    an unknown member, two gates of one name, a speedup without its floor, an impossible cache, an absolute build
 #    folder: exit 2 with one line.
@@ -202,8 +203,16 @@ refused cache "power of two" gate --manifest "$(variant cache '.gates[0] = {"nam
   "command": ["bin/c"], "cache": {"LL": {"bytes": 3000000, "ways": 16, "line_bytes": 64}}}')" --build build
 refused build_outside "not a folder inside the checkout" gate --manifest "$(variant outside '.build = {"directory": "a/../../up", "steps": [["true"]]}')" --build build
 refused absolute_build "absolute" gate --manifest "$(variant build '.build = {"directory": "/tmp", "steps": [["true"]]}')" --build build
-refused two_speedups_in_one_verdicts "one speedup gate" gate --manifest "$(variant two '.gates += [.gates[1] | .name = "pair2" | del(.series)]')" --build build --verdicts v4.json
-[[ ! -e build/results/pair2.json ]] || fail "two speedup gates for one verdicts.json: measured before refusing"
+# Two speedup gates: each judged at its own floor, both in verdicts.json ("speedups"; the first also as "speedup") and
+# in the report, the second failing its floor of 10.
+echo 4 >build/bin/speedup.txt
+two=$(variant two '.gates += [.gates[1] | .name = "pair2" | .floor = 10 | .aim = 20 | del(.series)]')
+status=$(status_of "$perfgate" gate --manifest "$two" --build build --only pair --only pair2 --verdicts v4.json)
+[[ $status == 1 ]] || fail "two speedup gates, the second below its floor: exit $status: $(cat "$work/out.txt")"
+[[ $(jq -c '[.speedups[] | [.threshold, .verdict]]' v4.json) == '[[3,"PASS"],[10,"FAIL"]]' && $(jq -r .speedup.threshold v4.json) == 3 ]] ||
+  fail "verdicts.json does not hold both speedups: $(jq -c '.speedups, .speedup' v4.json)"
+"$perfgate" report --manifest "$two" --results-dir build/results --out-dir report2 >/dev/null 2>&1 || true
+grep -q 'id="speedup-2"' report2/report.html || fail "the report has no second speedup section"
 refused failing_command "suite" gate --manifest "$(variant fails '.gates[0].command = ["bin/no-such-program"]')" --build build --only suite
 # perfgate stopped (a cancelled job, ctest's timeout) stops the program it measures too.
 printf '#!/bin/sh\necho $$ >"$(dirname "$0")/hang.pid"\nexec sleep 1000\n' >build/bin/hang.sh

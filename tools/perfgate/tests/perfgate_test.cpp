@@ -297,13 +297,19 @@ TEST(perfgate_report, the_overall_verdict_follows_the_speedup_when_every_check_p
   perfgate::ReportData data;
   data.checks.push_back({"accuracy", "r.json", "b.json", perfgate::compare(results("results_ok.json"), baseline("baseline_ok.json")), {}, {}, {}});
   ASSERT_EQ(perfgate::overall(data), perfgate::Overall::pass);
-  data.speedup.emplace();
+  data.speedups.emplace_back();
   for (const auto& [verdict, expected] : {std::pair{perfgate::SpeedupVerdict::fail, perfgate::Overall::fail},
                                           std::pair{perfgate::SpeedupVerdict::inconclusive, perfgate::Overall::inconclusive},
                                           std::pair{perfgate::SpeedupVerdict::pass, perfgate::Overall::pass}}) {
-    data.speedup->report.verdict = verdict;
+    data.speedups.front().report.verdict = verdict;
     EXPECT_EQ(perfgate::overall(data), expected) << perfgate::to_string(expected);
   }
+  // With a second speedup, either failing fails the report; an undecided one with a passing one is undecided.
+  data.speedups.emplace_back();
+  data.speedups.back().report.verdict = perfgate::SpeedupVerdict::fail;
+  EXPECT_EQ(perfgate::overall(data), perfgate::Overall::fail);
+  data.speedups.back().report.verdict = perfgate::SpeedupVerdict::inconclusive;
+  EXPECT_EQ(perfgate::overall(data), perfgate::Overall::inconclusive);
 }
 
 // The aim is judged at its own threshold: a ~4x speedup passes the 3x gate and has not reached a 6x aim.
