@@ -17,6 +17,10 @@ namespace perfgate {
 
 using RegionProfiles = std::map<std::string, FunctionProfile>;  ///< by region (benchmark) name
 
+/// A kept profile's resolution: functions and calls below this share of their step are left out, so a step that moved
+/// by less than this share cannot be explained by it (and is not: such moves come from the environment, not the code).
+constexpr double kProfileResolution = 1e-4;
+
 /// Where the profiles of `json_path` live: its name with ".json" replaced by ".functions.tsv" (appended when it does not
 /// end in ".json"). Never a .json file: whatever reads every *.json of a folder as results never reads a profile.
 std::string function_profile_path(const std::string& json_path);
@@ -24,7 +28,7 @@ std::string function_profile_path(const std::string& json_path);
 /// The file's text. A function or call whose instructions are all below `min_share` of its region's total is left out
 /// (the differential of such a function is below that share of the step). Region and function names are written as
 /// one_line writes them.
-std::string function_profile_text(const RegionProfiles& profiles, double min_share = 1e-4);
+std::string function_profile_text(const RegionProfiles& profiles, double min_share = kProfileResolution);
 
 /// Parses the text; throws InputError naming `source` and the line for anything else: another header, a record before
 /// its region, a name number not defined before, a count that is not a non-negative integer within int64, a record

@@ -27,8 +27,8 @@ struct InstructionChanges {
   std::vector<Note> notes;
 };
 
-/// For every row of field "instructions" whose value differs from its baseline (pass or fail): the differential of the
-/// two profiles, when both are kept and each adds up to its side's count.
+/// For every row of field "instructions" whose value moved from its baseline by at least kProfileResolution of it (pass
+/// or fail): the differential of the two profiles, when both are kept and each adds up to its side's count.
 InstructionChanges instruction_changes(const std::vector<Row>& rows, const RegionProfiles& results_profiles,
                                        const RegionProfiles& baseline_profiles, size_t top = 8);
 

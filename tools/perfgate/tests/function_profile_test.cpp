@@ -150,6 +150,11 @@ TEST(perfgate_function_profile, a_changed_count_gets_its_differential_only_from_
   row.baseline = 2185;
   EXPECT_TRUE(perfgate::instruction_changes({row}, after, after).benchmarks.empty());
   EXPECT_TRUE(perfgate::instruction_changes({row}, after, after).notes.empty());
+  // A move below the kept profiles' resolution (a few instructions of another environment) is not explained either.
+  row.value = 1e8;
+  row.baseline = 1e8 + 41;
+  EXPECT_TRUE(perfgate::instruction_changes({row}, after, before).benchmarks.empty());
+  EXPECT_TRUE(perfgate::instruction_changes({row}, after, before).notes.empty());
 }
 
 TEST(perfgate_function_profile, the_flame_graph_draws_each_frame_coloured_by_its_move) {
