@@ -98,9 +98,10 @@ std::vector<CostChange> run_cost_ab(const AbArgs& a, const GateManifest& manifes
     throw InputError("ab --cost: no region of gate " + gate.name + " contains '" + a.cost_filter + "' in both revisions");
   }
   auto costs = compare_costs(per_revision[0], per_revision[1], a.max_instruction_increase);
-  for (auto& c : costs) {  // which functions moved a count that moved
+  for (auto& c : costs) {  // which functions moved a count that moved by at least a profile's resolution
     const auto base = profiles[0].find(c.benchmark), head = profiles[1].find(c.benchmark);
-    if (c.base != c.head && base != profiles[0].end() && head != profiles[1].end()) c.functions = profile_changes(base->second, head->second);
+    const bool moved = std::fabs(c.head - c.base) >= kProfileResolution * std::fabs(c.base);
+    if (moved && base != profiles[0].end() && head != profiles[1].end()) c.functions = profile_changes(base->second, head->second);
   }
   return costs;
 }
