@@ -1,5 +1,6 @@
 #include "callgrind_dump.h"
 
+#include "decimal_count.h"
 #include "error.h"
 
 #include <sstream>
@@ -17,10 +18,9 @@ std::vector<std::string> words(const std::string& line) {
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
 double count_of(const std::string& word, const std::string& source) {
-  if (word.empty() || word.size() > 19 || word.find_first_not_of("0123456789") != std::string::npos) {
-    throw InputError(source + ": callgrind count '" + word.substr(0, 40) + "' is not a non-negative integer");
-  }
-  return static_cast<double>(std::stoull(word));
+  const auto value = decimal_count(word);
+  if (!value) throw InputError(source + ": callgrind count '" + word.substr(0, 40) + "' is not a non-negative integer within int64");
+  return static_cast<double>(*value);
 }
 
 double event(const CallgrindDump& dump, const std::string& name) {

@@ -1,5 +1,6 @@
 #include "function_profile.h"
 
+#include "decimal_count.h"
 #include "error.h"
 
 #include <limits>
@@ -19,14 +20,12 @@ std::vector<std::string> words(const std::string& line) {
 }
 
 int64_t count_of(const std::string& word, const std::string& source, size_t line_number) {
-  const auto refuse = [&] {
-    return InputError(source + ":" + std::to_string(line_number) + ": callgrind count '" + word.substr(0, 40) +
-                      "' is not a non-negative integer within int64");
-  };
-  if (word.empty() || word.size() > 19 || word.find_first_not_of("0123456789") != std::string::npos) throw refuse();
-  const auto value = std::stoull(word);
-  if (value > static_cast<unsigned long long>(std::numeric_limits<int64_t>::max())) throw refuse();
-  return static_cast<int64_t>(value);
+  const auto value = decimal_count(word);
+  if (!value) {
+    throw InputError(source + ":" + std::to_string(line_number) + ": callgrind count '" + word.substr(0, 40) +
+                     "' is not a non-negative integer within int64");
+  }
+  return *value;
 }
 
 // "(12) name" defines id 12 as name; "(12)" refers to it; a name without an id stands for itself, parentheses and all

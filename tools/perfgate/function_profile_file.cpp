@@ -1,11 +1,11 @@
 #include "function_profile_file.h"
 
+#include "decimal_count.h"
 #include "error.h"
 #include "one_line.h"
 #include "read_file.h"
 
 #include <filesystem>
-#include <limits>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -27,11 +27,9 @@ std::vector<std::string> fields_of(const std::string& line) {
 }
 
 int64_t count_of(const std::string& word, const std::string& where) {
-  if (word.empty() || word.size() > 19 || word.find_first_not_of("0123456789") != std::string::npos ||
-      std::stoull(word) > static_cast<unsigned long long>(std::numeric_limits<int64_t>::max())) {
-    throw InputError(where + ": '" + one_line(word.substr(0, 40)) + "' is not a non-negative integer within int64");
-  }
-  return static_cast<int64_t>(std::stoull(word));
+  const auto value = decimal_count(word);
+  if (!value) throw InputError(where + ": '" + one_line(word.substr(0, 40)) + "' is not a non-negative integer within int64");
+  return *value;
 }
 
 // A name as one field of a record: unchanged, so that it reads back as the same name, unless a tab or line break in it
