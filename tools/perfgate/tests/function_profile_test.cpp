@@ -86,6 +86,22 @@ TEST(perfgate_function_profile, names_the_function_that_moved_the_count_first) {
   EXPECT_EQ(json["by_self"][0]["delta"], 2000);
 }
 
+// Ranked by the size of the move, whichever way: a function that got cheaper by more than another got dearer comes first,
+// and the list cut to `top` keeps the largest moves of both signs.
+TEST(perfgate_function_profile, ranks_moves_by_their_size_either_way) {
+  perfgate::FunctionProfile before, after;
+  before.total = 3000;
+  after.total = 2300;
+  before.functions = {{"cheaper", {2000, 2000}}, {"dearer", {500, 500}}, {"same", {500, 500}}};
+  after.functions = {{"cheaper", {1000, 1000}}, {"dearer", {800, 800}}, {"same", {500, 500}}};
+  const auto c = perfgate::profile_changes(before, after, 1);
+  ASSERT_EQ(c.by_self.size(), 1u);
+  EXPECT_EQ(c.by_self.front().name, "cheaper");
+  EXPECT_EQ(c.by_self.front().self_delta(), -1000);
+  EXPECT_EQ(c.by_inclusive.front().name, "cheaper");
+  EXPECT_EQ(perfgate::profile_changes(before, after).by_self.back().name, "dearer");
+}
+
 TEST(perfgate_function_profile, a_kept_profile_reads_back_as_written) {
   perfgate::RegionProfiles profiles{{"BM_Step", perfgate::parse_function_profile(dump(20), "x")}};
   const auto back = perfgate::parse_function_profiles(perfgate::function_profile_text(profiles, 0.0), "kept");
