@@ -54,7 +54,9 @@ logged "$work/perfgate-configure.log" cmake -S "$root/tools" -B "$work/perfgate"
   -DPERFGATE_BUILD_TESTS=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "${launcher[@]}" "${cmake_extra[@]}"
 logged "$work/perfgate-build.log" cmake --build "$work/perfgate"
 logged "$work/perfgate-install.log" cmake --install "$work/perfgate" --prefix "$prefix"
-if grep -Eo -- '-I[^ ]*(torch|ATen|c10)[^ ]*' "$work/perfgate/compile_commands.json"; then
+# A folder named torch, ATen or c10 on an include path, not any path that merely contains those letters (a checkout in
+# /tmp/cc10 is not LibTorch).
+if grep -Eo -- '-I[^ "]*/(torch|ATen|c10)(/[^ "]*)?([ "]|$)' "$work/perfgate/compile_commands.json"; then
   echo "check: perfgate compiles with LibTorch's headers on its include path" >&2
   exit 1
 fi
