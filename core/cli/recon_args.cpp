@@ -111,6 +111,11 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--init-candidates", a.init_candidates,
                  "initialise this many decoder weight draws and go on from the one that fits the first measurement "
                  "best; 1 uses the seed's own draw (default: the preset's)");
+  cmd.add_option("--candidate-screen", a.candidate_screen,
+                 "SURVIVORS,INIT,TRIAL: screen the initialisation's candidates with INIT initialisation steps and a TRIAL-update "
+                 "trial each; the SURVIVORS best take the full initialisation and trial; 0,0,0 screens none (default: the preset's)")
+      ->expected(3)
+      ->delimiter(',');
   cmd.add_flag("--plateau-stop", a.plateau_stop, "also stop a sample on a persistent loss plateau");
   cmd.add_flag("--invert", a.invert, "invert the image file (255 - v) before preparation");
   cmd.add_option("--progress", a.progress, "auto (on a terminal, not in CI), on or off")->capture_default_str();
@@ -233,6 +238,10 @@ std::string validate(const ReconArgs& a) {
     why << "--output-average " << *a.output_average << ": must be in [0, 1)";
   } else if (a.init_candidates && (*a.init_candidates < 1 || *a.init_candidates > 1000)) {
     why << "--init-candidates " << *a.init_candidates << ": must be in [1, 1000]";
+  } else if (!a.candidate_screen.empty() && (a.candidate_screen.size() != 3 || a.candidate_screen[0] < 0 || a.candidate_screen[0] > 1000 ||
+                                             a.candidate_screen[1] < 0 || a.candidate_screen[1] > 1000000 ||
+                                             a.candidate_screen[2] < 0 || a.candidate_screen[2] > 1000000)) {
+    why << "--candidate-screen: expected SURVIVORS,INIT,TRIAL with SURVIVORS in [0, 1000] and step counts in [0, 1000000]";
   } else if (!names_choice<recon::PipelineKind>(a.pipeline)) {
     why << "--pipeline " << a.pipeline << ": expected " << recon::expected_choices<recon::PipelineKind>();
   } else if (!names_choice<recon::ComputeDevice>(a.device)) {

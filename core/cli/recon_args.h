@@ -46,6 +46,7 @@ struct ReconArgs {
   std::string memory;                // overrides the preset's sample memory when set
   std::optional<double> output_average;  // overrides the preset's decay of the averaged reconstruction (0: last output)
   std::optional<int64_t> init_candidates;  // overrides the preset's multi-start initialisation (1: one draw)
+  std::vector<int64_t> candidate_screen;  // survivors, init steps, trial steps: overrides the preset's screen when given
   std::optional<int64_t> replayed_per_step;  // overrides the preset's earlier sub-apertures per step (measured-data memory)
   std::optional<bool> normalize_loss;  // divide each row's L1/L2 by its target's (default: the preset's)
   bool invert = false;

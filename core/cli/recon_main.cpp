@@ -85,6 +85,9 @@ Prepared prepare(const ReconArgs& a) {
   if (a.replayed_per_step) p.trainer.replayed_per_step = *a.replayed_per_step;
   if (a.output_average) p.trainer.output_average = *a.output_average;
   if (a.init_candidates) p.trainer.init_candidates = *a.init_candidates;
+  if (!a.candidate_screen.empty()) {
+    p.trainer.candidate_screen = {a.candidate_screen[0], a.candidate_screen[1], a.candidate_screen[2]};
+  }
   return p;
 }
 
@@ -147,7 +150,15 @@ nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruc
   metrics["output_average"] = p.trainer.output_average;
   metrics["init_candidates"] = p.trainer.init_candidates;
   nlohmann::json candidates = nlohmann::json::array();
-  for (const auto& c : result.init_candidates) candidates.push_back({{"init_steps", c.init_steps}, {"init_loss", c.init_loss}, {"trial_loss", c.trial_loss}});
+  const auto number_or_null = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  for (const auto& c : result.init_candidates) {
+    candidates.push_back({{"init_steps", c.init_steps}, {"init_loss", c.init_loss}, {"trial_loss", number_or_null(c.trial_loss)},
+                          {"screen_loss", number_or_null(c.screen_loss)}, {"screened_out", c.screened_out}});
+  }
+  const auto& screen = p.trainer.candidate_screen;
+  metrics["candidate_screen"] = screen.survivors > 0 ? nlohmann::json{{"survivors", screen.survivors}, {"init_steps", screen.init_steps},
+                                                                      {"trial_steps", screen.trial_steps}}
+                                                     : nlohmann::json(nullptr);
   metrics["init_candidate_fits"] = candidates;
   metrics["chosen_candidate"] = result.chosen_candidate;
   return metrics;

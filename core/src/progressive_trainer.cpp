@@ -10,7 +10,9 @@
 #include <ATen/ATen.h>
 #include <torch/autograd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <limits>
 #include <cmath>
 #include <optional>
 #include <utility>
@@ -50,6 +52,10 @@ void validate(const ProgressiveDecoder& decoder, const ReconstructionProblem& p,
   }
   if (o.replayed_per_step < 0) throw std::invalid_argument("TrainerOptions::replayed_per_step must be >= 0");
   if (o.init_candidates < 1) throw std::invalid_argument("TrainerOptions::init_candidates must be >= 1");
+  const auto& screen = o.candidate_screen;
+  if (screen.survivors < 0 || screen.init_steps < 0 || screen.trial_steps < 0) {
+    throw std::invalid_argument("TrainerOptions::candidate_screen: survivors and step budgets must be >= 0");
+  }
   if (!(o.output_average >= 0.0 && o.output_average < 1.0)) {
     throw std::invalid_argument("TrainerOptions::output_average must be in [0, 1)");
   }
@@ -103,20 +109,20 @@ double sample_learning_rate(const TrainerOptions& o, double covered) {
   return covered >= kOverlapped ? o.learning_rate : o.isolated_learning_rate;
 }
 
-// The initialisation loop proper: steps toward `target` from the decoder's current weights, to init_steps or the
+// The initialisation loop proper: steps toward `target` from the decoder's current weights, to `budget` steps or the
 // loss threshold. Returns the steps taken and the last loss evaluated.
 std::pair<int64_t, double> fit_init_target(ProgressiveDecoder& decoder, const ExecutionPlan& plan, const TrainerOptions& o,
-                                           const ProgressCallback& on_progress, const at::Tensor& target) {
+                                           const ProgressCallback& on_progress, const at::Tensor& target, int64_t budget) {
   const int64_t n = decoder->options.grid_size();
   const auto normaliser = target.mean();
   auto optimizer = make_optimizer(plan, decoder, o.init_learning_rate);
   PlateauScheduler scheduler;
   double loss_value = 0.0;
   int64_t step = 0;
-  for (; step < o.init_steps; ++step) {
+  for (; step < budget; ++step) {
     auto loss = (decoder->forward().view({n, n}) - target).abs().mean() / normaliser;
     loss_value = loss.item<double>();
-    if (on_progress) on_progress(Progress{Progress::Phase::init, 0, 0, step + 1, o.init_steps, loss_value});
+    if (on_progress) on_progress(Progress{Progress::Phase::init, 0, 0, step + 1, budget, loss_value});
     if (loss_value < o.loss_threshold) break;
     optimizer->zero_grad();
     loss.backward();
@@ -141,15 +147,15 @@ SampleSetup sample_setup(const ReconstructionProblem& p, const TrainerOptions& o
   return setup;
 }
 
-// A candidate's score: the first measurement's loss after the first sample's updates (its objective, its learning
-// rate, fresh Adam moments, steps_per_sample of them), evaluated once more after the last. Moves the weights.
+// A candidate's score: the first measurement's loss after `updates` of the first sample's updates (its objective, its
+// learning rate, fresh Adam moments), evaluated once more after the last. Moves the weights.
 double trial_first_fit(ProgressiveDecoder& decoder, const ExecutionPlan& plan, const ReconstructionProblem& p,
-                       const TrainerOptions& o) {
+                       const TrainerOptions& o, int64_t updates) {
   const auto objective = make_objective(sample_setup(p, o, 0), plan);
   auto optimizer = make_optimizer(plan, decoder, sample_learning_rate(o, 0.0));
   for (int64_t step = 0;; ++step) {
     const auto losses = (*objective)(decoder->forward_object());
-    if (step == o.steps_per_sample) return losses.new_row.item<double>();
+    if (step == updates) return losses.new_row.item<double>();
     optimizer->zero_grad();
     (losses.old_row + losses.new_row).backward();  // as step() does: the first sample's old row aliases its new one
     optimizer->step();
@@ -214,12 +220,13 @@ struct ProgressiveTrainer::State {
 };
 
 size_t best_candidate(const std::vector<InitCandidate>& candidates) {
-  if (candidates.empty()) throw std::invalid_argument("best_candidate: no candidates");
-  size_t best = 0;
-  for (size_t i = 1; i < candidates.size(); ++i) {
-    if (candidates[i].trial_loss < candidates[best].trial_loss) best = i;
+  std::optional<size_t> best;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (candidates[i].screened_out) continue;
+    if (!best || candidates[i].trial_loss < candidates[*best].trial_loss) best = i;
   }
-  return best;
+  if (!best) throw std::invalid_argument("best_candidate: no candidates, or every one screened out");
+  return *best;
 }
 
 ProgressiveTrainer::ProgressiveTrainer(ProgressiveDecoder& decoder, const ReconstructionProblem& problem,
@@ -239,35 +246,84 @@ ProgressiveTrainer::~ProgressiveTrainer() = default;
 int64_t ProgressiveTrainer::samples_begun() const { return static_cast<int64_t>(state_->result.samples.size()) + (state_->open ? 1 : 0); }
 
 // Initialisation: pull the output toward the init target (image space, no physics); with several candidates, the one
-// whose trial fit of the first measurement ends lowest (TrainerOptions::init_candidates).
+// whose trial fit of the first measurement ends lowest (TrainerOptions::init_candidates), after a screen of short
+// fits when one is asked for (TrainerOptions::candidate_screen).
 void ProgressiveTrainer::initialise() {
   auto& s = *state_;
   if (s.finished || s.initialised || samples_begun() > 0) throw std::logic_error("ProgressiveTrainer::initialise: only once, before the first sample");
   s.initialised = true;
-  const auto target = init_target(s.problem, s.options, s.n());
-  const int64_t candidates = s.options.init_candidates;
-  std::vector<at::Tensor> chosen;  // the chosen candidate's weights after its initialisation
-  for (int64_t c = 0; c < candidates; ++c) {
-    if (c > 0) detail::load_weights(*s.decoder, detail::draw_weights(s.decoder->options));
-    const auto [steps, loss] = fit_init_target(s.decoder, s.plan, s.options, s.on_progress, target);
-    s.result.total_steps += steps;
-    if (candidates == 1) {
-      s.result.init_steps = steps;
-      s.result.init_loss = loss;
-      break;
+  const auto& o = s.options;
+  const auto target = init_target(s.problem, o, s.n());
+  auto& result = s.result;
+  // One candidate's full initialisation from the decoder's current weights, recorded in `record`.
+  auto full_initialisation = [&](InitCandidate& record) {
+    const auto [steps, loss] = fit_init_target(s.decoder, s.plan, o, s.on_progress, target, o.init_steps);
+    result.total_steps += steps;
+    record.init_steps = steps;
+    record.init_loss = loss;
+  };
+  if (o.init_candidates == 1) {
+    InitCandidate only;
+    full_initialisation(only);
+    result.init_steps = only.init_steps;
+    result.init_loss = only.init_loss;
+  } else {
+    const auto& screen = o.candidate_screen;
+    const bool screened = screen.survivors > 0;
+    // With a screen: every candidate takes the short fits, and the survivors are kept with their draws.
+    std::vector<std::pair<size_t, std::vector<at::Tensor>>> survivors;
+    for (size_t c = 0; screened && c < static_cast<size_t>(o.init_candidates); ++c) {
+      auto drawn = c == 0 ? detail::copy_weights(*s.decoder) : detail::draw_weights(s.decoder->options);
+      if (c > 0) detail::load_weights(*s.decoder, drawn);
+      InitCandidate record;
+      const auto [steps, loss] = fit_init_target(s.decoder, s.plan, o, s.on_progress, target, screen.init_steps);
+      record.init_steps = steps;
+      record.init_loss = loss;
+      record.screen_loss = trial_first_fit(s.decoder, s.plan, s.problem, o, screen.trial_steps);
+      record.trial_loss = std::numeric_limits<double>::quiet_NaN();  // unless it takes the full trial below
+      record.screened_out = true;  // until it takes the full initialisation below
+      result.total_steps += steps + screen.trial_steps;
+      result.init_candidates.push_back(record);
+      // Kept while among the `survivors` lowest so far; a later candidate displaces the worst only when strictly lower.
+      survivors.emplace_back(c, std::move(drawn));
+      std::stable_sort(survivors.begin(), survivors.end(), [&](const auto& x, const auto& y) {
+        return result.init_candidates[x.first].screen_loss < result.init_candidates[y.first].screen_loss;
+      });
+      if (survivors.size() > static_cast<size_t>(screen.survivors)) survivors.pop_back();
     }
-    auto initialised = detail::copy_weights(*s.decoder);
-    const double trial_loss = trial_first_fit(s.decoder, s.plan, s.problem, s.options);
-    s.result.total_steps += s.options.steps_per_sample;
-    s.result.init_candidates.push_back(InitCandidate{steps, loss, trial_loss});
-    if (best_candidate(s.result.init_candidates) == static_cast<size_t>(c)) {  // the best so far: keep its weights
-      s.result.chosen_candidate = c;
-      s.result.init_steps = steps;
-      s.result.init_loss = loss;
-      chosen = std::move(initialised);
+    std::sort(survivors.begin(), survivors.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    // The full initialisation and trial: of every candidate in draw order without a screen, of the survivors with one.
+    const size_t finalists = screened ? survivors.size() : static_cast<size_t>(o.init_candidates);
+    std::vector<at::Tensor> chosen;  // the best finalist's weights after its initialisation
+    for (size_t i = 0; i < finalists; ++i) {
+      const size_t c = screened ? survivors[i].first : i;
+      if (screened) {
+        detail::load_weights(*s.decoder, survivors[i].second);
+      } else {
+        if (c > 0) detail::load_weights(*s.decoder, detail::draw_weights(s.decoder->options));
+        result.init_candidates.emplace_back();
+      }
+      auto& record = result.init_candidates[c];
+      record.screened_out = false;
+      full_initialisation(record);
+      if (finalists == 1) {  // the screen's only survivor: nothing to compare, no trial
+        record.trial_loss = std::numeric_limits<double>::quiet_NaN();
+        result.chosen_candidate = static_cast<int64_t>(c);
+        break;  // the decoder stands as its initialisation left it
+      }
+      auto initialised = detail::copy_weights(*s.decoder);
+      record.trial_loss = trial_first_fit(s.decoder, s.plan, s.problem, o, o.steps_per_sample);
+      result.total_steps += o.steps_per_sample;
+      if (best_candidate(result.init_candidates) == c) {  // the best so far: keep its weights
+        result.chosen_candidate = static_cast<int64_t>(c);
+        chosen = std::move(initialised);
+      }
     }
+    if (!chosen.empty()) detail::load_weights(*s.decoder, chosen);
+    const auto& picked = result.init_candidates[static_cast<size_t>(result.chosen_candidate)];
+    result.init_steps = picked.init_steps;
+    result.init_loss = picked.init_loss;
   }
-  if (!chosen.empty()) detail::load_weights(*s.decoder, chosen);
   s.result.seconds_init = seconds_since(s.start);
   s.current = s.output();  // the output after the initialisation, read once (BatchNorm's running statistics
                            // see this forward too, so a second read would change them)

@@ -14,6 +14,10 @@
 #include "recon/trainer.h"
 #include "test_util.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace {
 
 struct Small {
@@ -242,6 +246,91 @@ TEST(trainer, multi_start_goes_on_from_the_candidate_whose_trial_fits_the_first_
   EXPECT_THROW(run(s, 0), std::invalid_argument);
 }
 
+// A screen ranks every candidate by a short initialisation and trial, and only its survivors take the full ones. Each
+// candidate's short fits are checked by hand as above (one candidate, the screen's budgets); with every candidate
+// surviving the run is the unscreened one bit for bit; with fewer, the survivors are the lowest short trials and the
+// choice among them is the unscreened run's comparison; a single survivor is the one-candidate run of its draw.
+TEST(trainer, a_screen_keeps_the_lowest_short_trials_and_chooses_among_them_as_without_one) {
+  recon::set_threads(1);
+  for (auto kind : {recon::PipelineKind::reference, recon::PipelineKind::optimized}) {
+    auto s = small_problem(kind);
+    recon::apply_preset(recon::SettingsPreset::robust, s.decoder, s.options);
+    s.options.steps_per_sample = 4;
+    s.options.init_candidates = 4;
+    const auto where = recon::to_string(kind);
+    const auto unscreened = run(s, 7);
+    auto screened = s;
+    screened.options.candidate_screen = {4, 6, 2};
+    const auto everyone = run(screened, 7);
+    ASSERT_EQ(everyone.init_candidates.size(), 4u) << where;
+    EXPECT_EQ(everyone.chosen_candidate, unscreened.chosen_candidate) << where;
+    EXPECT_TRUE(at::equal(everyone.reconstruction, unscreened.reconstruction)) << where;
+    EXPECT_EQ(everyone.total_steps, unscreened.total_steps + 4 * (6 + 2)) << where;
+
+    auto single = s;
+    single.options.init_candidates = 1;
+    auto short_fits = single;
+    short_fits.problem.centers.resize(1);
+    short_fits.options.init_steps = 6;
+    short_fits.options.steps_per_sample = 3;  // the trial's loss after 2 updates is read before the third
+    std::vector<double> screen_losses;
+    for (size_t c = 0; c < 4; ++c) {
+      recon::seed_everything(7);
+      for (size_t i = 0; i < c; ++i) recon::ProgressiveDecoder discarded(single.decoder);
+      recon::ProgressiveDecoder decoder(single.decoder);
+      const auto by_hand = recon::reconstruct(decoder, short_fits.problem, short_fits.options);
+      EXPECT_EQ(by_hand.samples.front().loss_new, everyone.init_candidates[c].screen_loss) << where << ", candidate " << c;
+      EXPECT_FALSE(everyone.init_candidates[c].screened_out) << where;
+      EXPECT_EQ(everyone.init_candidates[c].trial_loss, unscreened.init_candidates[c].trial_loss) << where;
+      screen_losses.push_back(everyone.init_candidates[c].screen_loss);
+    }
+    std::vector<size_t> order{0, 1, 2, 3};
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return screen_losses[a] < screen_losses[b]; });
+    ASSERT_NE(screen_losses[order[0]], screen_losses[order[1]]) << where;
+
+    screened.options.candidate_screen.survivors = 2;
+    const auto two = run(screened, 7);
+    // The survivors in draw order; the lower full trial wins, the earlier on a tie.
+    const size_t lo = std::min(order[0], order[1]), hi = std::max(order[0], order[1]);
+    const size_t expected_choice = unscreened.init_candidates[hi].trial_loss < unscreened.init_candidates[lo].trial_loss ? hi : lo;
+    EXPECT_EQ(two.chosen_candidate, static_cast<int64_t>(expected_choice)) << where;
+    for (size_t c = 0; c < 4; ++c) {
+      const bool survived = c == order[0] || c == order[1];
+      EXPECT_EQ(two.init_candidates[c].screened_out, !survived) << where << ", candidate " << c;
+      EXPECT_EQ(two.init_candidates[c].screen_loss, screen_losses[c]) << where << ", candidate " << c;
+      if (survived) {
+        EXPECT_EQ(two.init_candidates[c].trial_loss, unscreened.init_candidates[c].trial_loss) << where << ", candidate " << c;
+        EXPECT_EQ(two.init_candidates[c].init_steps, s.options.init_steps) << where;
+      } else {
+        EXPECT_TRUE(std::isnan(two.init_candidates[c].trial_loss)) << where << ", candidate " << c;
+        EXPECT_EQ(two.init_candidates[c].init_steps, 6) << where;
+      }
+    }
+    EXPECT_EQ(recon::best_candidate(two.init_candidates), expected_choice) << where;
+    EXPECT_EQ(two.total_steps, 4 * (6 + 2) + 2 * (s.options.init_steps + 4) + 6 * 4) << where;
+
+    screened.options.candidate_screen.survivors = 1;
+    const auto one = run(screened, 7);
+    EXPECT_EQ(one.chosen_candidate, static_cast<int64_t>(order[0])) << where;
+    EXPECT_TRUE(std::isnan(one.init_candidates[order[0]].trial_loss)) << where;
+    recon::seed_everything(7);
+    for (size_t i = 0; i < order[0]; ++i) recon::ProgressiveDecoder discarded(single.decoder);
+    recon::ProgressiveDecoder decoder(single.decoder);
+    const auto expected = recon::reconstruct(decoder, single.problem, single.options);
+    EXPECT_EQ(one.init_loss, expected.init_loss) << where;
+    EXPECT_TRUE(at::equal(one.reconstruction, expected.reconstruction)) << where;
+    EXPECT_EQ(one.total_steps, 4 * (6 + 2) + expected.total_steps) << where;
+  }
+  auto s = small_problem(recon::PipelineKind::optimized);
+  s.options.init_candidates = 3;
+  s.options.candidate_screen = {-1, 5, 5};
+  EXPECT_THROW(run(s, 0), std::invalid_argument);
+  s.options.candidate_screen = {1, -5, 5};
+  EXPECT_THROW(run(s, 0), std::invalid_argument);
+  s.options.candidate_screen = {1, 5, -5};
+  EXPECT_THROW(run(s, 0), std::invalid_argument);
+}
+
 // The first-measurement initialisation pulls the decoder toward what the detector recorded through the first pupil,
 // noise included, brought into register with the object and min-max normalised. Its first step's loss is computed
 // here by hand from the measurement operator and the noise model, and must differ from the noise-free target's.
@@ -310,6 +399,14 @@ TEST(trainer, the_best_candidate_is_the_lowest_trial_loss_wherever_it_stands) {
   EXPECT_EQ(recon::best_candidate(with_losses({3e-3, 1e-3, 2e-3, 4e-3})), 1u);
   EXPECT_EQ(recon::best_candidate(with_losses({3e-3, 2e-3, 5e-3, 1e-3})), 3u);
   EXPECT_EQ(recon::best_candidate(with_losses({2e-3, 1e-3, 1e-3})), 1u);  // a tie keeps the earlier
+  auto screened = with_losses({1e-3, 3e-3, 2e-3});
+  screened[0].screened_out = true;  // a screened-out candidate never wins, whatever its loss reads
+  EXPECT_EQ(recon::best_candidate(screened), 2u);
+  screened[2].screened_out = true;
+  screened[1].trial_loss = std::numeric_limits<double>::quiet_NaN();  // the only survivor, with no trial
+  EXPECT_EQ(recon::best_candidate(screened), 1u);
+  screened[1].screened_out = true;
+  EXPECT_THROW(recon::best_candidate(screened), std::invalid_argument);
   EXPECT_THROW(recon::best_candidate({}), std::invalid_argument);
 }
 

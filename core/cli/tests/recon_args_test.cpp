@@ -39,7 +39,7 @@ TEST(recon_args, parses_every_documented_option) {
                         "--samples", "7", "--steps", "3", "--init-steps", "4", "--pipeline", "reference", "--seed", "9",
                         "--threads", "2", "--out", "x", "--loss", "composite", "--snr-db", "30", "--settings",
                         "prism-compat", "--lr", "0.01", "--output-average", "0.95", "--init-candidates", "3", "--refine-epochs", "7",
-                        "--disable", "fused_adam", "pruned_inverse"});
+                        "--candidate-screen", "2,30,10", "--disable", "fused_adam", "pruned_inverse"});
   ASSERT_TRUE(o.args.has_value()) << o.output;
   EXPECT_EQ(o.args->target, "star");
   EXPECT_EQ(o.args->radius, 8.5);
@@ -52,6 +52,7 @@ TEST(recon_args, parses_every_documented_option) {
   EXPECT_EQ(*o.args->output_average, 0.95);
   EXPECT_EQ(*o.args->init_candidates, 3);
   EXPECT_EQ(o.args->refine_epochs, 7);
+  EXPECT_EQ(o.args->candidate_screen, (std::vector<int64_t>{2, 30, 10}));
   const auto on_cuda = parse({"--device", "cuda", "--pipeline", "reference"});
   ASSERT_TRUE(on_cuda.args.has_value()) << on_cuda.output;
   EXPECT_EQ(on_cuda.args->device, "cuda");
@@ -70,6 +71,10 @@ TEST(recon_args, refuses_bad_values) {
   expect_refused({"--init-candidates", "0"}, "--init-candidates");
   expect_refused({"--init-candidates", "-2"}, "--init-candidates");
   expect_refused({"--init-candidates", "1.5"}, "--init-candidates");
+  expect_refused({"--candidate-screen", "2,30"}, "--candidate-screen");
+  expect_refused({"--candidate-screen", "2,30,10,4"}, "--candidate-screen");
+  expect_refused({"--candidate-screen", "-1,30,10"}, "--candidate-screen");
+  expect_refused({"--candidate-screen", "1,30,x"}, "--candidate-screen");
   expect_refused({"--refine-epochs", "-1"}, "--refine-epochs");
   expect_refused({"--refine-epochs", "3", "--algorithm", "epie"}, "needs --algorithm prism");
   expect_refused({"--radius", "-3"}, "--radius");

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,18 @@ struct TrainerOptions {
   /// whose trial ends with the lowest loss, restored to its weights as the initialisation left them (the first sample
   /// then repeats the trial's steps). The choice reads the measurements only. 1: the decoder's own weights, as PRISM.
   int64_t init_candidates = 1;
+  /// Screening of a multi-start initialisation: a cheap first round that decides which candidates take the full
+  /// initialisation and trial. Each candidate, in draw order, takes `init_steps` initialisation steps and then a trial
+  /// of `trial_steps` updates (as above, shorter); the `survivors` candidates whose short trials end lowest (the
+  /// earliest on a tie) are restored to their draws and take the full initialisation and trial, and the choice is made
+  /// among them as without screening. A single survivor takes the full initialisation only: there is nothing left to
+  /// compare. survivors = 0: no screening, every candidate takes the full initialisation and trial.
+  struct CandidateScreen {
+    int64_t survivors = 0;
+    int64_t init_steps = 0;
+    int64_t trial_steps = 0;
+  };
+  CandidateScreen candidate_screen;
   LossOptions loss;
   NoiseOptions noise;
   PipelineOptions pipeline;
@@ -78,13 +91,16 @@ struct SampleRecord {
 
 /// One candidate of a multi-start initialisation (TrainerOptions::init_candidates).
 struct InitCandidate {
-  int64_t init_steps = 0;  ///< initialisation steps it took (its trial then takes steps_per_sample more)
-  double init_loss = 0.0;  ///< image-space loss after its initialisation steps
-  double trial_loss = 0.0; ///< the first measurement's loss after its trial fit: what the choice compares
+  int64_t init_steps = 0;  ///< initialisation steps of its last initialisation (its trial then takes steps_per_sample more)
+  double init_loss = 0.0;  ///< image-space loss after them
+  double trial_loss = 0.0; ///< the first measurement's loss after its trial fit: what the choice compares (NaN when it
+                           ///< took no full trial: screened out, or the screen's only survivor)
+  double screen_loss = std::numeric_limits<double>::quiet_NaN();  ///< its short trial's loss (NaN without screening)
+  bool screened_out = false;  ///< the screen ranked it below the survivors: it took no full initialisation
 };
 
-/// The index of the candidate a multi-start initialisation goes on from: the lowest trial loss, the earliest on a tie.
-/// Throws std::invalid_argument on an empty list.
+/// The index of the candidate a multi-start initialisation goes on from: of those not screened out, the lowest trial
+/// loss, the earliest on a tie. Throws std::invalid_argument when no candidate is left.
 size_t best_candidate(const std::vector<InitCandidate>& candidates);
 
 struct ReconstructionResult {
