@@ -113,7 +113,7 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
                  "best; 1 uses the seed's own draw (default: the preset's)");
   cmd.add_option("--candidate-screen", a.candidate_screen,
                  "SURVIVORS,INIT,TRIAL: screen the initialisation's candidates with INIT initialisation steps and a TRIAL-update "
-                 "trial each; the SURVIVORS best take the full initialisation and trial; 0,0,0 screens none (default: the preset's)")
+                 "trial each; the SURVIVORS lowest take the full initialisation and trial (default: no screen, 0,0,0)")
       ->expected(3)
       ->delimiter(',');
   cmd.add_flag("--plateau-stop", a.plateau_stop, "also stop a sample on a persistent loss plateau");
@@ -241,7 +241,9 @@ std::string validate(const ReconArgs& a) {
   } else if (!a.candidate_screen.empty() && (a.candidate_screen.size() != 3 || a.candidate_screen[0] < 0 || a.candidate_screen[0] > 1000 ||
                                              a.candidate_screen[1] < 0 || a.candidate_screen[1] > 1000000 ||
                                              a.candidate_screen[2] < 0 || a.candidate_screen[2] > 1000000)) {
-    why << "--candidate-screen: expected SURVIVORS,INIT,TRIAL with SURVIVORS in [0, 1000] and step counts in [0, 1000000]";
+    why << "--candidate-screen";
+    for (size_t i = 0; i < a.candidate_screen.size(); ++i) why << (i == 0 ? " " : ",") << a.candidate_screen[i];
+    why << ": expected SURVIVORS,INIT,TRIAL with SURVIVORS in [0, 1000] and step counts in [0, 1000000]";
   } else if (!names_choice<recon::PipelineKind>(a.pipeline)) {
     why << "--pipeline " << a.pipeline << ": expected " << recon::expected_choices<recon::PipelineKind>();
   } else if (!names_choice<recon::ComputeDevice>(a.device)) {

@@ -87,6 +87,15 @@ Prepared prepare(const ReconArgs& a) {
   if (a.init_candidates) p.trainer.init_candidates = *a.init_candidates;
   if (!a.candidate_screen.empty()) {
     p.trainer.candidate_screen = {a.candidate_screen[0], a.candidate_screen[1], a.candidate_screen[2]};
+    const int64_t candidates = p.trainer.init_candidates;
+    if (a.candidate_screen[0] > 0 && candidates < 2) {
+      throw std::invalid_argument("--candidate-screen screens the candidates of a multi-start initialisation: it needs "
+                                  "--init-candidates of 2 or more (this run has 1)");
+    }
+    if (a.candidate_screen[0] > candidates) {
+      throw std::invalid_argument("--candidate-screen " + std::to_string(a.candidate_screen[0]) + ",...: at most the " +
+                                  std::to_string(candidates) + " candidates can survive");
+    }
   }
   return p;
 }

@@ -12,8 +12,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <limits>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -162,6 +162,9 @@ double trial_first_fit(ProgressiveDecoder& decoder, const ExecutionPlan& plan, c
   }
 }
 
+// Loss order for ranking candidates: a NaN (a fit that diverged) ranks after every number.
+bool lower_loss(double a, double b) { return !std::isnan(a) && (std::isnan(b) || a < b); }
+
 // The problem with its ground truth on the plan's device: every objective and target is built from it there.
 ReconstructionProblem on_device(ReconstructionProblem p, const ExecutionPlan& plan) {
   p.ground_truth = p.ground_truth.to(plan.torch_device());
@@ -223,7 +226,7 @@ size_t best_candidate(const std::vector<InitCandidate>& candidates) {
   std::optional<size_t> best;
   for (size_t i = 0; i < candidates.size(); ++i) {
     if (candidates[i].screened_out) continue;
-    if (!best || candidates[i].trial_loss < candidates[*best].trial_loss) best = i;
+    if (!best || lower_loss(candidates[i].trial_loss, candidates[*best].trial_loss)) best = i;
   }
   if (!best) throw std::invalid_argument("best_candidate: no candidates, or every one screened out");
   return *best;
@@ -287,7 +290,7 @@ void ProgressiveTrainer::initialise() {
       // Kept while among the `survivors` lowest so far; a later candidate displaces the worst only when strictly lower.
       survivors.emplace_back(c, std::move(drawn));
       std::stable_sort(survivors.begin(), survivors.end(), [&](const auto& x, const auto& y) {
-        return result.init_candidates[x.first].screen_loss < result.init_candidates[y.first].screen_loss;
+        return lower_loss(result.init_candidates[x.first].screen_loss, result.init_candidates[y.first].screen_loss);
       });
       if (survivors.size() > static_cast<size_t>(screen.survivors)) survivors.pop_back();
     }

@@ -293,6 +293,8 @@ TEST(trainer, a_screen_keeps_the_lowest_short_trials_and_chooses_among_them_as_w
     // The survivors in draw order; the lower full trial wins, the earlier on a tie.
     const size_t lo = std::min(order[0], order[1]), hi = std::max(order[0], order[1]);
     const size_t expected_choice = unscreened.init_candidates[hi].trial_loss < unscreened.init_candidates[lo].trial_loss ? hi : lo;
+    // The seed is chosen so that the full trials reverse the short ones: a choice by the short trial would differ.
+    ASSERT_NE(expected_choice, order[0]) << where;
     EXPECT_EQ(two.chosen_candidate, static_cast<int64_t>(expected_choice)) << where;
     for (size_t c = 0; c < 4; ++c) {
       const bool survived = c == order[0] || c == order[1];
@@ -407,6 +409,11 @@ TEST(trainer, the_best_candidate_is_the_lowest_trial_loss_wherever_it_stands) {
   EXPECT_EQ(recon::best_candidate(screened), 1u);
   screened[1].screened_out = true;
   EXPECT_THROW(recon::best_candidate(screened), std::invalid_argument);
+  // A diverged fit (NaN) ranks after every number, wherever it stands.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(recon::best_candidate(with_losses({nan, 3e-3, 2e-3})), 2u);
+  EXPECT_EQ(recon::best_candidate(with_losses({3e-3, nan})), 0u);
+  EXPECT_EQ(recon::best_candidate(with_losses({nan, nan})), 0u);
   EXPECT_THROW(recon::best_candidate({}), std::invalid_argument);
 }
 

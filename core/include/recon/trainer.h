@@ -51,8 +51,10 @@ struct TrainerOptions {
   /// initialisation and trial. Each candidate, in draw order, takes `init_steps` initialisation steps and then a trial
   /// of `trial_steps` updates (as above, shorter); the `survivors` candidates whose short trials end lowest (the
   /// earliest on a tie) are restored to their draws and take the full initialisation and trial, and the choice is made
-  /// among them as without screening. A single survivor takes the full initialisation only: there is nothing left to
-  /// compare. survivors = 0: no screening, every candidate takes the full initialisation and trial.
+  /// among them as without screening (a NaN loss ranks last in both rounds). A single survivor takes the full
+  /// initialisation only: there is nothing left to compare. survivors = 0: no screening, every candidate takes the full
+  /// initialisation and trial; survivors >= init_candidates: every one does, after its short fits (a measurement of the
+  /// screen, not a saving). Holds min(survivors, init_candidates) + 1 copies of the decoder's weights.
   struct CandidateScreen {
     int64_t survivors = 0;
     int64_t init_steps = 0;
@@ -91,7 +93,7 @@ struct SampleRecord {
 
 /// One candidate of a multi-start initialisation (TrainerOptions::init_candidates).
 struct InitCandidate {
-  int64_t init_steps = 0;  ///< initialisation steps of its last initialisation (its trial then takes steps_per_sample more)
+  int64_t init_steps = 0;  ///< steps of its last initialisation: the full one, or the screen's when screened out
   double init_loss = 0.0;  ///< image-space loss after them
   double trial_loss = 0.0; ///< the first measurement's loss after its trial fit: what the choice compares (NaN when it
                            ///< took no full trial: screened out, or the screen's only survivor)
@@ -100,7 +102,7 @@ struct InitCandidate {
 };
 
 /// The index of the candidate a multi-start initialisation goes on from: of those not screened out, the lowest trial
-/// loss, the earliest on a tie. Throws std::invalid_argument when no candidate is left.
+/// loss (a NaN ranks last), the earliest on a tie. Throws std::invalid_argument when no candidate is left.
 size_t best_candidate(const std::vector<InitCandidate>& candidates);
 
 struct ReconstructionResult {
