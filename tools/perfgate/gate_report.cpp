@@ -51,6 +51,7 @@ void add_gate_sections(ReportData& data, const GateManifest& manifest, const std
           break;
         }
         data.speedups.push_back(judge_speedup_section(read_results(results), results, gate->reference, gate->candidate, gate->floor, gate->aim));
+        data.speedups.back().gate = gate->name;
         if (gate->compare_baseline) check(gate->name, gate->label);
         if (!gate->series.empty()) {
           const auto before = data.checks.size();

@@ -13,7 +13,7 @@ namespace perfgate {
 
 SpeedupSection judge_speedup_section(const Results& results, const std::string& results_path, const std::string& reference,
                                      const std::string& candidate, double threshold, std::optional<double> target) {
-  SpeedupSection s{results_path, reference, candidate, judge_speedup(results, reference, candidate, threshold), target, {}};
+  SpeedupSection s{results_path, reference, candidate, judge_speedup(results, reference, candidate, threshold), target, {}, {}};
   if (target) s.target_verdict = judge_speedup(results, reference, candidate, *target).verdict;
   return s;
 }

@@ -29,6 +29,7 @@ struct SpeedupSection {
   SpeedupReport report;                 ///< judged against the gate's threshold
   std::optional<double> target;         ///< a second, aspirational threshold shown (not gated), e.g. an aim beyond the gate's
   std::optional<SpeedupVerdict> target_verdict;
+  std::string gate;  ///< the manifest's name of the gate; empty for --speedup-results
 };
 
 struct AblationBar {

@@ -88,7 +88,8 @@ std::string render_html(const ReportData& data, const std::vector<Plot>& plots) 
   for (size_t i = 0; i < data.speedups.size(); ++i) {
     const auto& s = data.speedups[i];
     const auto& r = s.report;
-    out << "<section id=\"speedup" << (i == 0 ? std::string() : "-" + std::to_string(i + 1)) << "\"><h2>Speedup (paired, interleaved)</h2><p>"
+    out << "<section id=\"speedup" << (i == 0 ? std::string() : "-" + std::to_string(i + 1)) << "\"><h2>Speedup (paired, interleaved)"
+        << (s.gate.empty() ? std::string() : ": <code>" + e(s.gate) + "</code>") << "</h2><p>"
         << verdict_badge(to_string(r.verdict)) << " <code>"
         << e(s.reference) << "</code> / <code>" << e(s.candidate) << "</code> = <b>" << format_number(r.median) << "x</b>, "
         << format_number(100.0 * r.confidence) << " % interval [" << format_number(r.low) << ", " << format_number(r.high) << "] over " << r.pairs

@@ -25,7 +25,7 @@ std::string render_markdown(const ReportData& data) {
   out << "commit " << cell(data.git_sha.empty() ? std::string("(not recorded in the results)") : data.git_sha) << " · " << cell(data.machine) << " · " << cell(data.date) << "\n\n";
   for (const auto& s : data.speedups) {
     const auto& r = s.report;
-    out << "- Speedup " << to_string(r.verdict) << " of " << cell(s.candidate) << " over " << cell(s.reference) << ": " << format_number(r.median, 5) << "x, " << format_number(100.0 * r.confidence, 5) << " % interval ["
+    out << "- Speedup " << (s.gate.empty() ? std::string() : cell(s.gate) + " ") << to_string(r.verdict) << " of " << cell(s.candidate) << " over " << cell(s.reference) << ": " << format_number(r.median, 5) << "x, " << format_number(100.0 * r.confidence, 5) << " % interval ["
         << format_number(r.low, 5) << ", " << format_number(r.high, 5) << "], " << r.pairs << " paired repetitions, gate " << format_number(r.threshold, 5) << "x";
     if (s.target && s.target_verdict) out << "; aim " << format_number(*s.target, 5) << "x (not gated): " << aim_status(*s.target_verdict);
     out << "\n";

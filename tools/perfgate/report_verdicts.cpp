@@ -72,6 +72,7 @@ std::string render_verdicts_json(const ReportData& data) {
     nlohmann::json item = {{"reference", s.reference}, {"candidate", s.candidate},   {"verdict", to_string(s.report.verdict)},
                            {"median", s.report.median}, {"low", s.report.low},         {"high", s.report.high},
                            {"confidence", s.report.confidence}, {"pairs", s.report.pairs}, {"threshold", s.report.threshold}};
+    if (!s.gate.empty()) item["gate"] = s.gate;
     if (s.target && s.target_verdict) {
       item["target"] = *s.target;
       item["target_verdict"] = to_string(*s.target_verdict);

@@ -213,6 +213,10 @@ status=$(status_of "$perfgate" gate --manifest "$two" --build build --only pair 
   fail "verdicts.json does not hold both speedups: $(jq -c '.speedups, .speedup' v4.json)"
 "$perfgate" report --manifest "$two" --results-dir build/results --out-dir report2 >/dev/null 2>&1 || true
 grep -q 'id="speedup-2"' report2/report.html || fail "the report has no second speedup section"
+# Each speedup is named by its gate: in verdicts.json, in the report's headings and in its summary.
+[[ $(jq -c '[.speedups[].gate]' v4.json) == '["pair","pair2"]' ]] || fail "verdicts.json's speedups lack their gates: $(jq -c '[.speedups[].gate]' v4.json)"
+grep -q 'Speedup (paired, interleaved): <code>pair2</code>' report2/report.html || fail "the second speedup's heading does not name its gate"
+grep -q '^- Speedup pair2 FAIL of' report2/summary.md || fail "the summary does not name the second speedup's gate: $(grep Speedup report2/summary.md)"
 refused failing_command "suite" gate --manifest "$(variant fails '.gates[0].command = ["bin/no-such-program"]')" --build build --only suite
 # perfgate stopped (a cancelled job, ctest's timeout) stops the program it measures too.
 printf '#!/bin/sh\necho $$ >"$(dirname "$0")/hang.pid"\nexec sleep 1000\n' >build/bin/hang.sh
