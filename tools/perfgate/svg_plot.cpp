@@ -15,6 +15,7 @@ namespace perfgate::svg {
 namespace {
 
 constexpr double kWidth = 800, kLabelWidth = 300, kRight = 30, kRowHeight = 26, kTop = 40, kAxis = 40;
+constexpr double kCharWidth = 7;  // the widest a character of the 12 px sans-serif figures is drawn, for fitting text
 
 // A tick step of 1, 2 or 5 × 10^k giving about five ticks over [low, high].
 double tick_step(double low, double high) {
@@ -175,9 +176,16 @@ std::string interval_plot(const std::string& title, const std::vector<IntervalRo
     const double y = frame.row_y(row);
     frame.body() << "<line class=\"interval\" x1=\"" << frame.x(rows[row].low) << "\" y1=\"" << y << "\" x2=\"" << frame.x(rows[row].high)
                  << "\" y2=\"" << y << "\" stroke=\"#2c7fb8\" stroke-width=\"6\" stroke-linecap=\"round\" stroke-opacity=\"0.5\"/>"
-                 << "<circle cx=\"" << frame.x(rows[row].point) << "\" cy=\"" << y << "\" r=\"5\" fill=\"#000\"/>"
-                 << "<text x=\"" << frame.x(rows[row].high) + 8 << "\" y=\"" << y + 4 << "\">" << format_number(rows[row].point, 4) << " ["
-                 << format_number(rows[row].low, 4) << ", " << format_number(rows[row].high, 4) << "]</text>";
+                 << "<circle cx=\"" << frame.x(rows[row].point) << "\" cy=\"" << y << "\" r=\"5\" fill=\"#000\"/>";
+    // The figures go right of the interval, or left of it when they would run past the plot's edge.
+    const std::string figures = format_number(rows[row].point, 4) + " [" + format_number(rows[row].low, 4) + ", " +
+                                format_number(rows[row].high, 4) + "]";
+    const double right = frame.x(rows[row].high) + 8;
+    if (right + kCharWidth * static_cast<double>(figures.size()) <= kWidth) {
+      frame.body() << "<text x=\"" << right << "\" y=\"" << y + 4 << "\">" << figures << "</text>";
+    } else {
+      frame.body() << "<text x=\"" << frame.x(rows[row].low) - 8 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">" << figures << "</text>";
+    }
   }
   return frame.finish();
 }

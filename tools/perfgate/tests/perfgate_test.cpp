@@ -10,6 +10,7 @@
 #include "report_render.h"
 #include "results.h"
 #include "row_text.h"
+#include "svg_plot.h"
 #include "update.h"
 
 #include <gtest/gtest.h>
@@ -394,4 +395,17 @@ TEST(perfgate_fix, drops_exactly_the_missing_metrics) {
   EXPECT_EQ(drops, missing.size()) << fix.command;
   for (const auto& key : missing) EXPECT_NE(fix.command.find("--drop " + perfgate::shell_quote(key)), std::string::npos) << fix.command;
   EXPECT_NE(fix.command.find(" -- ./bench"), std::string::npos) << fix.command;
+}
+
+// An interval plot's figures stay inside the picture: right of the interval where they fit, left of it where an
+// interval reaching the axis' end would push them past the edge (a 2.597 [2.340, 2.798] was cut off at "2.597 [").
+TEST(perfgate_svg, interval_figures_stay_inside_the_picture) {
+  const auto plot = [](double low, double point, double high, std::vector<perfgate::svg::Marker> markers) {
+    return perfgate::svg::interval_plot("t", {{"pair", point, low, high}}, "x", markers);
+  };
+  const auto with_room = plot(3.55, 3.69, 3.8, {{3.0, "gate 3x"}, {6.0, "aim 6x"}});  // the aim extends the axis
+  EXPECT_EQ(with_room.find("text-anchor=\"end\">3.69"), std::string::npos) << with_room;
+  EXPECT_NE(with_room.find(">3.69 [3.55, 3.8]</text>"), std::string::npos) << with_room;
+  const auto at_the_edge = plot(2.33959, 2.59685, 2.7982, {{1.8, "gate 1.8x"}});  // the interval ends where the axis does
+  EXPECT_NE(at_the_edge.find("text-anchor=\"end\">2.597 [2.34, 2.798]</text>"), std::string::npos) << at_the_edge;
 }
