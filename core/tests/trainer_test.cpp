@@ -38,6 +38,13 @@ Small small_problem(recon::PipelineKind kind) {
   return s;
 }
 
+// The c-th decoder constructed after seeding with `seed`: the draw a multi-start run calls candidate c.
+recon::ProgressiveDecoder nth_decoder(uint64_t seed, size_t c, const recon::DecoderOptions& options) {
+  recon::seed_everything(seed);
+  for (size_t i = 0; i < c; ++i) recon::ProgressiveDecoder discarded(options);
+  return recon::ProgressiveDecoder(options);
+}
+
 recon::ReconstructionResult run(const Small& s, uint64_t seed) {
   recon::seed_everything(seed);
   recon::ProgressiveDecoder decoder(s.decoder);
@@ -213,17 +220,12 @@ TEST(trainer, multi_start_goes_on_from_the_candidate_whose_trial_fits_the_first_
 
     auto single = s;
     single.options.init_candidates = 1;
-    auto nth_decoder = [&](int64_t c) {
-      recon::seed_everything(5);
-      for (int64_t i = 0; i < c; ++i) recon::ProgressiveDecoder discarded(single.decoder);
-      return recon::ProgressiveDecoder(single.decoder);
-    };
     auto trial = single;
     trial.problem.centers.resize(1);
     trial.options.steps_per_sample = s.options.steps_per_sample + 1;
     size_t best = 0;
     for (size_t c = 0; c < 3; ++c) {
-      auto decoder = nth_decoder(static_cast<int64_t>(c));
+      auto decoder = nth_decoder(5, c, single.decoder);
       const auto by_hand = recon::reconstruct(decoder, trial.problem, trial.options);
       EXPECT_EQ(by_hand.init_loss, multi.init_candidates[c].init_loss) << where << ", candidate " << c;
       EXPECT_EQ(by_hand.samples.front().loss_new, multi.init_candidates[c].trial_loss) << where << ", candidate " << c;
@@ -232,7 +234,7 @@ TEST(trainer, multi_start_goes_on_from_the_candidate_whose_trial_fits_the_first_
     EXPECT_NE(multi.init_candidates[0].trial_loss, multi.init_candidates[1].trial_loss) << where;
     EXPECT_EQ(multi.chosen_candidate, static_cast<int64_t>(best)) << where;
     EXPECT_EQ(recon::best_candidate(multi.init_candidates), best) << where;
-    auto decoder = nth_decoder(static_cast<int64_t>(best));
+    auto decoder = nth_decoder(5, best, single.decoder);
     const auto expected = recon::reconstruct(decoder, single.problem, single.options);
     EXPECT_TRUE(expected.init_candidates.empty()) << where;
     EXPECT_EQ(multi.init_loss, expected.init_loss) << where;
@@ -275,9 +277,7 @@ TEST(trainer, a_screen_keeps_the_lowest_short_trials_and_chooses_among_them_as_w
     short_fits.options.steps_per_sample = 3;  // the trial's loss after 2 updates is read before the third
     std::vector<double> screen_losses;
     for (size_t c = 0; c < 4; ++c) {
-      recon::seed_everything(7);
-      for (size_t i = 0; i < c; ++i) recon::ProgressiveDecoder discarded(single.decoder);
-      recon::ProgressiveDecoder decoder(single.decoder);
+      auto decoder = nth_decoder(7, c, single.decoder);
       const auto by_hand = recon::reconstruct(decoder, short_fits.problem, short_fits.options);
       EXPECT_EQ(by_hand.samples.front().loss_new, everyone.init_candidates[c].screen_loss) << where << ", candidate " << c;
       EXPECT_FALSE(everyone.init_candidates[c].screened_out) << where;
@@ -315,9 +315,7 @@ TEST(trainer, a_screen_keeps_the_lowest_short_trials_and_chooses_among_them_as_w
     const auto one = run(screened, 7);
     EXPECT_EQ(one.chosen_candidate, static_cast<int64_t>(order[0])) << where;
     EXPECT_TRUE(std::isnan(one.init_candidates[order[0]].trial_loss)) << where;
-    recon::seed_everything(7);
-    for (size_t i = 0; i < order[0]; ++i) recon::ProgressiveDecoder discarded(single.decoder);
-    recon::ProgressiveDecoder decoder(single.decoder);
+    auto decoder = nth_decoder(7, order[0], single.decoder);
     const auto expected = recon::reconstruct(decoder, single.problem, single.options);
     EXPECT_EQ(one.init_loss, expected.init_loss) << where;
     EXPECT_TRUE(at::equal(one.reconstruction, expected.reconstruction)) << where;
