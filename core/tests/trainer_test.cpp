@@ -280,8 +280,8 @@ TEST(trainer, a_screen_keeps_the_lowest_short_trials_and_chooses_among_them_as_w
       auto decoder = nth_decoder(7, c, single.decoder);
       const auto by_hand = recon::reconstruct(decoder, short_fits.problem, short_fits.options);
       EXPECT_EQ(by_hand.samples.front().loss_new, everyone.init_candidates[c].screen_loss) << where << ", candidate " << c;
-      EXPECT_FALSE(everyone.init_candidates[c].screened_out) << where;
-      EXPECT_EQ(everyone.init_candidates[c].trial_loss, unscreened.init_candidates[c].trial_loss) << where;
+      EXPECT_FALSE(everyone.init_candidates[c].screened_out) << where << ", candidate " << c;
+      EXPECT_EQ(everyone.init_candidates[c].trial_loss, unscreened.init_candidates[c].trial_loss) << where << ", candidate " << c;
       screen_losses.push_back(everyone.init_candidates[c].screen_loss);
     }
     std::vector<size_t> order{0, 1, 2, 3};
