@@ -117,6 +117,11 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
       ->expected(3)
       ->delimiter(',');
   cmd.add_flag("--plateau-stop", a.plateau_stop, "also stop a sample on a persistent loss plateau");
+  cmd.add_option("--fit-plateau", a.fit_plateau,
+                 "WINDOW,FALL: end a sample once the best fit of its own measurement fell by less than the fraction FALL "
+                 "over its last WINDOW updates; reads the measurements only (default: off, every sample runs its steps)")
+      ->expected(2)
+      ->delimiter(',');
   cmd.add_flag("--invert", a.invert, "invert the image file (255 - v) before preparation");
   cmd.add_option("--progress", a.progress, "auto (on a terminal, not in CI), on or off")->capture_default_str();
 }
@@ -244,6 +249,12 @@ std::string validate(const ReconArgs& a) {
     why << "--candidate-screen";
     for (size_t i = 0; i < a.candidate_screen.size(); ++i) why << (i == 0 ? " " : ",") << a.candidate_screen[i];
     why << ": expected SURVIVORS,INIT,TRIAL with SURVIVORS in [0, 1000] and step counts in [0, 1000000]";
+  } else if (!a.fit_plateau.empty() && (a.fit_plateau.size() != 2 || !(a.fit_plateau[0] >= 1.0 && a.fit_plateau[0] <= 1000000.0) ||
+                                        a.fit_plateau[0] != std::floor(a.fit_plateau[0]) ||
+                                        !(a.fit_plateau[1] > 0.0 && a.fit_plateau[1] <= 1.0))) {
+    why << "--fit-plateau";
+    for (size_t i = 0; i < a.fit_plateau.size(); ++i) why << (i == 0 ? " " : ",") << a.fit_plateau[i];
+    why << ": expected WINDOW,FALL with WINDOW an integer in [1, 1000000] and FALL in (0, 1]";
   } else if (!names_choice<recon::PipelineKind>(a.pipeline)) {
     why << "--pipeline " << a.pipeline << ": expected " << recon::expected_choices<recon::PipelineKind>();
   } else if (!names_choice<recon::ComputeDevice>(a.device)) {

@@ -43,6 +43,7 @@ struct ReconArgs {
   std::optional<bool> keep_optimizer;  // keep Adam's moments across samples
   std::optional<double> loss_threshold;  // override the preset's convergence threshold when set
   bool plateau_stop = false;
+  std::vector<double> fit_plateau;   // window, min fall: a sample's measurement-only stop when given (off otherwise)
   std::string memory;                // overrides the preset's sample memory when set
   std::optional<double> output_average;  // overrides the preset's decay of the averaged reconstruction (0: last output)
   std::optional<int64_t> init_candidates;  // overrides the preset's multi-start initialisation (1: one draw)

@@ -62,6 +62,7 @@ Prepared prepare(const ReconArgs& a) {
   p.trainer.init_steps = a.init_steps;
   p.trainer.steps_per_sample = a.steps;
   p.trainer.plateau_stop = a.plateau_stop;
+  if (!a.fit_plateau.empty()) p.trainer.fit_plateau = {static_cast<int64_t>(a.fit_plateau[0]), a.fit_plateau[1]};
   p.trainer.loss.kind = recon::parse_choice<recon::LossKind>(a.loss);
   if (a.snr_db) {
     p.trainer.noise.enabled = true;
@@ -128,6 +129,7 @@ nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruc
     entry["loss_old"] = s.loss_old;
     entry["loss_new"] = s.loss_new;
     entry["converged"] = s.converged;
+    entry["plateaued"] = s.plateaued;
     entry["seconds"] = s.seconds;
     trajectory.push_back(entry);
   }
@@ -168,6 +170,9 @@ nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruc
   metrics["candidate_screen"] = screen.survivors > 0 ? nlohmann::json{{"survivors", screen.survivors}, {"init_steps", screen.init_steps},
                                                                       {"trial_steps", screen.trial_steps}}
                                                      : nlohmann::json(nullptr);
+  const auto& plateau = p.trainer.fit_plateau;
+  metrics["fit_plateau"] = plateau.enabled() ? nlohmann::json{{"window", plateau.window}, {"min_fall", plateau.min_fall}}
+                                             : nlohmann::json(nullptr);
   metrics["init_candidate_fits"] = candidates;
   metrics["chosen_candidate"] = result.chosen_candidate;
   return metrics;

@@ -56,6 +56,10 @@ void validate(const ProgressiveDecoder& decoder, const ReconstructionProblem& p,
   if (screen.survivors < 0 || screen.init_steps < 0 || screen.trial_steps < 0) {
     throw std::invalid_argument("TrainerOptions::candidate_screen: survivors and step budgets must be >= 0");
   }
+  if (o.fit_plateau.window < 0 ||
+      (o.fit_plateau.enabled() && !(o.fit_plateau.min_fall > 0.0 && o.fit_plateau.min_fall <= 1.0))) {
+    throw std::invalid_argument("TrainerOptions::fit_plateau: window must be >= 0 and min_fall in (0, 1]");
+  }
   if (!(o.output_average >= 0.0 && o.output_average < 1.0)) {
     throw std::invalid_argument("TrainerOptions::output_average must be in [0, 1)");
   }
@@ -122,7 +126,7 @@ std::pair<int64_t, double> fit_init_target(ProgressiveDecoder& decoder, const Ex
   for (; step < budget; ++step) {
     auto loss = (decoder->forward().view({n, n}) - target).abs().mean() / normaliser;
     loss_value = loss.item<double>();
-    if (on_progress) on_progress(Progress{Progress::Phase::init, 0, 0, step + 1, budget, loss_value});
+    if (on_progress) on_progress(Progress{Progress::Phase::init, 0, 0, step + 1, budget, loss_value, loss_value});
     if (loss_value < o.loss_threshold) break;
     optimizer->zero_grad();
     loss.backward();
@@ -208,6 +212,7 @@ struct ProgressiveTrainer::State {
   double learning_rate = 0.0;            // the sample's rate; its optimizer is made (or re-rated) at its first update
   bool optimizer_ready = false;
   std::optional<detail::ConvergenceMonitor> monitor;
+  std::optional<FitPlateau> fit_plateau;  // the sample's measurement-only stop (off unless options.fit_plateau is)
   SampleRecord record;
   int64_t evaluations = 0;
 
@@ -364,6 +369,7 @@ void ProgressiveTrainer::begin_sample() {
   s.learning_rate = lr;
   s.optimizer_ready = false;
   s.monitor.emplace(s.options.loss_threshold);
+  s.fit_plateau.emplace(s.options.fit_plateau);
   s.record = SampleRecord{};
   s.record.index = k;
   s.record.center = setup.center;
@@ -387,15 +393,20 @@ bool ProgressiveTrainer::step() {
   const double total_value = record.loss_old + record.loss_new;
   if (s.evaluations++ == 0) record.first_loss = total_value;
   s.monitor->update(total_value);
+  s.fit_plateau->update(record.loss_new);
   if (s.on_progress) {
     s.on_progress(Progress{Progress::Phase::sample, record.index + 1, static_cast<int64_t>(s.problem.centers.size()), s.evaluations,
-                           o.steps_per_sample, total_value});
+                           o.steps_per_sample, total_value, record.loss_new});
   }
   // Convergence is tested before the update, on the rows (the first sample has only the new row).
   const bool below = s.first ? record.loss_new < o.loss_threshold
                              : record.loss_old < o.loss_threshold && record.loss_new < o.loss_threshold;
   if (below || (o.plateau_stop && s.monitor->should_stop())) {
     record.converged = true;
+    return false;
+  }
+  if (s.fit_plateau->should_stop()) {
+    record.plateaued = true;
     return false;
   }
   if (!s.optimizer_ready) {

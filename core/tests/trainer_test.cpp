@@ -95,6 +95,77 @@ TEST(trainer, progress_callback_sees_every_step) {
   EXPECT_EQ(sample_calls, 60);
 }
 
+// The loss of each sample's own measurement at every evaluation, as the progress callback reports it; runs `s`.
+std::pair<recon::ReconstructionResult, std::vector<std::vector<double>>> run_recording_fits(const Small& s, uint64_t seed) {
+  std::vector<std::vector<double>> fits;
+  recon::seed_everything(seed);
+  recon::ProgressiveDecoder decoder(s.decoder);
+  auto result = recon::reconstruct(decoder, s.problem, s.options, [&](const recon::Progress& p) {
+    if (p.phase != recon::Progress::Phase::sample) return;
+    if (p.step == 1) fits.emplace_back();
+    fits.back().push_back(p.loss_new);
+  });
+  return {std::move(result), std::move(fits)};
+}
+
+// The evaluation at which `options` stops on `losses`, or -1.
+int64_t plateau_stop_at(const recon::FitPlateauOptions& options, const std::vector<double>& losses) {
+  recon::FitPlateau rule(options);
+  for (size_t t = 0; t < losses.size(); ++t) {
+    rule.update(losses[t]);
+    if (rule.should_stop()) return static_cast<int64_t>(t);
+  }
+  return -1;
+}
+
+TEST(trainer, the_fit_plateau_ends_a_sample_where_the_rule_says_on_its_own_measurements_loss) {
+  recon::set_threads(1);
+  for (auto kind : {recon::PipelineKind::reference, recon::PipelineKind::optimized}) {
+    auto s = small_problem(kind);
+    recon::apply_preset(recon::SettingsPreset::robust, s.decoder, s.options);  // measured data: old row != new row
+    s.options.init_candidates = 1;
+    s.options.steps_per_sample = 30;
+    s.options.fit_plateau = {4, 0.05};
+    const auto [r, fits] = run_recording_fits(s, 0);
+    ASSERT_EQ(r.samples.size(), fits.size()) << recon::to_string(kind);
+    int early = 0, full = 0;
+    for (size_t k = 0; k < fits.size(); ++k) {
+      const auto& rec = r.samples[k];
+      const int64_t stop = plateau_stop_at(s.options.fit_plateau, fits[k]);
+      EXPECT_EQ(rec.loss_new, fits[k].back()) << recon::to_string(kind) << ", sample " << k;
+      EXPECT_FALSE(rec.converged);
+      if (stop >= 0) {
+        EXPECT_TRUE(rec.plateaued) << recon::to_string(kind) << ", sample " << k;
+        EXPECT_EQ(rec.steps, stop) << recon::to_string(kind) << ", sample " << k;  // stopped before that update
+        ++early;
+      } else {
+        EXPECT_FALSE(rec.plateaued) << recon::to_string(kind) << ", sample " << k;
+        EXPECT_EQ(rec.steps, 30) << recon::to_string(kind) << ", sample " << k;
+        ++full;
+      }
+    }
+    // Both outcomes occur, so the check above tells a stop at the rule's step from a stop anywhere else.
+    EXPECT_GT(early, 0) << recon::to_string(kind);
+    EXPECT_GT(full, 0) << recon::to_string(kind);
+
+    // At a margin of 1 every window is a plateau: each sample takes exactly `window` updates. Off, every budget runs.
+    s.options.fit_plateau = {4, 1.0};
+    for (const auto& rec : run(s, 0).samples) EXPECT_EQ(rec.steps, 4) << recon::to_string(kind);
+    s.options.fit_plateau = {};
+    for (const auto& rec : run(s, 0).samples) EXPECT_EQ(rec.steps, 30) << recon::to_string(kind);
+  }
+}
+
+TEST(trainer, rejects_a_fit_plateau_without_a_margin) {
+  auto s = small_problem(recon::PipelineKind::optimized);
+  s.options.fit_plateau = {4, 0.0};
+  EXPECT_THROW(run(s, 0), std::invalid_argument);
+  s.options.fit_plateau = {4, 1.5};
+  EXPECT_THROW(run(s, 0), std::invalid_argument);
+  s.options.fit_plateau = {-1, 0.1};
+  EXPECT_THROW(run(s, 0), std::invalid_argument);
+}
+
 TEST(trainer, every_sample_lowers_its_loss) {
   for (auto kind : {recon::PipelineKind::reference, recon::PipelineKind::optimized}) {
     auto s = small_problem(kind);

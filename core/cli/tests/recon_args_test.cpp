@@ -39,7 +39,7 @@ TEST(recon_args, parses_every_documented_option) {
                         "--samples", "7", "--steps", "3", "--init-steps", "4", "--pipeline", "reference", "--seed", "9",
                         "--threads", "2", "--out", "x", "--loss", "composite", "--snr-db", "30", "--settings",
                         "prism-compat", "--lr", "0.01", "--output-average", "0.95", "--init-candidates", "3", "--refine-epochs", "7",
-                        "--candidate-screen", "2,30,10", "--disable", "fused_adam", "pruned_inverse"});
+                        "--candidate-screen", "2,30,10", "--fit-plateau", "10,0.02", "--disable", "fused_adam", "pruned_inverse"});
   ASSERT_TRUE(o.args.has_value()) << o.output;
   EXPECT_EQ(o.args->target, "star");
   EXPECT_EQ(o.args->radius, 8.5);
@@ -53,6 +53,7 @@ TEST(recon_args, parses_every_documented_option) {
   EXPECT_EQ(*o.args->init_candidates, 3);
   EXPECT_EQ(o.args->refine_epochs, 7);
   EXPECT_EQ(o.args->candidate_screen, (std::vector<int64_t>{2, 30, 10}));
+  EXPECT_EQ(o.args->fit_plateau, (std::vector<double>{10, 0.02}));
   const auto on_cuda = parse({"--device", "cuda", "--pipeline", "reference"});
   ASSERT_TRUE(on_cuda.args.has_value()) << on_cuda.output;
   EXPECT_EQ(on_cuda.args->device, "cuda");
@@ -68,6 +69,12 @@ TEST(recon_args, refuses_bad_values) {
   expect_refused({"--output-average", "1"}, "--output-average");
   expect_refused({"--output-average", "-0.5"}, "--output-average");
   expect_refused({"--output-average", "nan"}, "--output-average");
+  expect_refused({"--fit-plateau", "0,0.1"}, "--fit-plateau");     // a window of no update
+  expect_refused({"--fit-plateau", "2.5,0.1"}, "--fit-plateau");   // a fractional window
+  expect_refused({"--fit-plateau", "10,0"}, "--fit-plateau");      // a fall of 0 would never stop
+  expect_refused({"--fit-plateau", "10,1.5"}, "--fit-plateau");
+  expect_refused({"--fit-plateau", "10,nan"}, "--fit-plateau");
+  expect_refused({"--fit-plateau", "nan,0.1"}, "--fit-plateau");
   expect_refused({"--init-candidates", "0"}, "--init-candidates");
   expect_refused({"--init-candidates", "-2"}, "--init-candidates");
   expect_refused({"--init-candidates", "1.5"}, "--init-candidates");

@@ -3,6 +3,7 @@
 #include "recon/choices.h"
 #include "recon/aperture.h"
 #include "recon/decoder.h"
+#include "recon/fit_plateau.h"
 #include "recon/losses.h"
 #include "recon/metrics.h"
 #include "recon/noise.h"
@@ -34,6 +35,9 @@ struct TrainerOptions {
   double init_learning_rate = 1e-3; ///< Adam's learning rate in the initialisation phase
   bool fresh_optimizer_per_sample = true;  ///< PRISM: new Adam moments every sample; false keeps them across samples
   bool plateau_stop = false;        ///< PRISM's adaptive stop: a sample also ends on a persistent plateau
+  /// A stop that reads the measurements only: a sample also ends, before an update, once the loss of its own
+  /// measurement (the new row) has stopped improving (recon/fit_plateau.h). Off by default (window = 0).
+  FitPlateauOptions fit_plateau;
   SampleMemory memory = SampleMemory::previous_reconstruction;
   int64_t replayed_per_step = 1;   ///< measured_data: earlier sub-apertures added to each step's loss
   /// When > 0 (and < 1): the reconstruction is the exponential average, with this decay per step, of the decoder's
@@ -87,6 +91,7 @@ struct SampleRecord {
   double loss_old = 0.0;    ///< last evaluated row losses
   double loss_new = 0.0;
   bool converged = false;   ///< stopped by the threshold (or the plateau rule) before the budget
+  bool plateaued = false;   ///< stopped by TrainerOptions::fit_plateau before the budget
   QualityReport quality;
   double seconds = 0.0;
 };
@@ -131,7 +136,9 @@ struct Progress {
   enum class Phase { init, sample } phase = Phase::init;
   int64_t sample = 0, samples = 0;
   int64_t step = 0, steps = 0;
-  double loss = 0.0;
+  double loss = 0.0;      ///< the step's total loss, before its update
+  double loss_new = 0.0;  ///< sample phase: the loss of the sample's own measurement (the new row), which
+                          ///< TrainerOptions::fit_plateau reads; init phase: the loss
 };
 using ProgressCallback = std::function<void(const Progress&)>;
 
