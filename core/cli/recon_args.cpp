@@ -69,8 +69,11 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--device", a.device,
                  recon::expected_choices<recon::ComputeDevice>() + ": where the deep prior trains (cuda: the reference pipeline only)")
       ->capture_default_str();
-  cmd.add_option("--algorithm", a.algorithm, "prism (deep-prior trainer) or epie (classical baseline)")->capture_default_str();
-  cmd.add_option("--epochs", a.epochs, "epie only: passes over all samples")->capture_default_str();
+  cmd.add_option("--algorithm", a.algorithm,
+                 "prism (deep-prior trainer), or a classical solver with its published defaults: " +
+                     recon::expected_choices<recon::PieVariant>())
+      ->capture_default_str();
+  cmd.add_option("--epochs", a.epochs, "classical solvers (and --compare-epie) only: passes over all samples")->capture_default_str();
   cmd.add_option("--refine-epochs", a.refine_epochs,
                  "prism only: refine the deep prior's reconstruction by this many ePIE epochs on the same measurements; "
                  "the refined picture is the output (0: no refinement)")
@@ -89,6 +92,10 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--out", a.out, "output folder (created)")->capture_default_str();
   cmd.add_option("--loss", a.loss, recon::expected_choices<recon::LossKind>())->capture_default_str();
   cmd.add_option("--snr-db", a.snr_db, "detector noise SNR in dB (noise off when absent)");
+  cmd.add_option("--photons", a.photons,
+                 "photon-counting noise instead: Poisson counts, this many expected at a pixel as bright as the object's "
+                 "brightest (noise off when absent)");
+  cmd.add_option("--read-noise", a.read_noise, "with --photons: Gaussian read noise, SD in counts (default 0)");
   cmd.add_option("--settings", a.settings, recon::expected_choices<recon::SettingsPreset>())->capture_default_str();
   cmd.add_option("--activation", a.activation, "override the output activation: " + recon::expected_choices<recon::OutputActivation>());
   cmd.add_option("--init-target", a.init_target, "override the initialisation target: " + recon::expected_choices<recon::InitTarget>());
@@ -211,8 +218,8 @@ std::string validate(const ReconArgs& a) {
     why << "step and epoch counts must be >= 0";
   } else if (a.refine_epochs < 0 || a.refine_epochs > 1000000) {
     why << "--refine-epochs " << a.refine_epochs << ": must be in [0, 1000000]";
-  } else if (a.refine_epochs > 0 && a.algorithm == "epie") {
-    why << "--refine-epochs refines the deep prior's reconstruction: it needs --algorithm prism, not epie";
+  } else if (a.refine_epochs > 0 && a.algorithm != "prism") {
+    why << "--refine-epochs refines the deep prior's reconstruction: it needs --algorithm prism, not " << a.algorithm;
   } else if (a.threads < 1 || a.threads > 256) {
     why << "--threads " << a.threads << ": must be in [1, 256]";
   } else if (a.lr && (!std::isfinite(*a.lr) || *a.lr <= 0.0)) {
@@ -225,6 +232,14 @@ std::string validate(const ReconArgs& a) {
     why << "--loss-threshold " << *a.loss_threshold << ": must be >= 0";
   } else if (a.snr_db && !std::isfinite(*a.snr_db)) {
     why << "--snr-db: must be a finite number";
+  } else if (a.snr_db && a.photons) {
+    why << "--snr-db and --photons are two noise models: give one";
+  } else if (a.photons && !(*a.photons > 0.0 && *a.photons <= 1e15)) {
+    why << "--photons " << *a.photons << ": must be in (0, 1e15]";
+  } else if (a.read_noise && !a.photons) {
+    why << "--read-noise is the photon counter's: it needs --photons";
+  } else if (a.read_noise && !(*a.read_noise >= 0.0 && *a.read_noise <= 1e15)) {
+    why << "--read-noise " << *a.read_noise << ": must be in [0, 1e15]";
   } else if (!names_choice<recon::PatternKind>(a.pattern)) {
     why << "--pattern " << a.pattern << ": expected " << recon::expected_choices<recon::PatternKind>();
   } else if (!names_choice<recon::LossKind>(a.loss)) {
@@ -263,8 +278,8 @@ std::string validate(const ReconArgs& a) {
              (a.algorithm != "prism" || recon::parse_choice<recon::PipelineKind>(a.pipeline) != recon::PipelineKind::reference)) {
     why << "--device cuda runs the deep prior's reference pipeline only: give --algorithm prism --pipeline reference (the "
            "optimized pipeline's kernels and ePIE run on the CPU)";
-  } else if (a.algorithm != "prism" && a.algorithm != "epie") {
-    why << "--algorithm " << a.algorithm << ": expected prism or epie";
+  } else if (a.algorithm != "prism" && !names_choice<recon::PieVariant>(a.algorithm)) {
+    why << "--algorithm " << a.algorithm << ": expected prism, " << recon::expected_choices<recon::PieVariant>();
   } else if (a.progress != "auto" && a.progress != "on" && a.progress != "off") {
     why << "--progress " << a.progress << ": expected auto, on or off";
   } else if (a.out.empty()) {

@@ -26,7 +26,7 @@ struct ReconArgs {
   std::string pipeline = recon::to_string(recon::PipelineKind::optimized);
   std::vector<std::string> disable;  // optimisation switches turned off (ablation)
   std::string device = recon::to_string(recon::ComputeDevice::cpu);  // where the deep prior's training runs
-  std::string algorithm = "prism";   // prism | epie
+  std::string algorithm = "prism";   // prism, or a classical solver's name (recon::PieVariant)
   int64_t epochs = 100;              // epie only
   int64_t refine_epochs = 0;         // prism only: ePIE epochs refining the deep prior's reconstruction (0: none)
   int64_t seed = 0;                  // >= 0 (a negative seed is refused, not wrapped)
@@ -34,6 +34,8 @@ struct ReconArgs {
   std::string out = "recon-out";
   std::string loss = recon::to_string(recon::LossKind::l1);
   std::optional<double> snr_db;      // noise off unless given
+  std::optional<double> photons;     // photon-counting noise: counts expected at the object's brightest pixel
+  std::optional<double> read_noise;  // photon counting: read-noise SD in counts (0 unless given)
   std::string settings = recon::to_string(recon::SettingsPreset::robust);
   std::string activation;            // overrides the preset's output activation when set
   std::string init_target;           // overrides the preset's initialisation target when set

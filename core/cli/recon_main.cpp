@@ -69,6 +69,7 @@ Prepared prepare(const ReconArgs& a) {
     p.trainer.noise.snr_db = *a.snr_db;
     p.trainer.noise.seed = a.seed;
   }
+  if (a.photons) p.trainer.noise = recon::photon_noise(*a.photons, a.read_noise.value_or(0.0), p.problem.ground_truth, a.seed);
   p.trainer.pipeline.kind = recon::parse_choice<recon::PipelineKind>(a.pipeline);
   p.trainer.pipeline.device = recon::parse_choice<recon::ComputeDevice>(a.device);
   // Turning a switch off turns off the switches that need it (the table's needs), so that any list is a valid plan.
@@ -178,8 +179,9 @@ nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruc
   return metrics;
 }
 
-nlohmann::json run_epie(const ReconArgs& a, const Prepared& p, at::Tensor& reconstruction) {
-  recon::EpieOptions options;
+// A classical solver with its published defaults on the same measurements and noise.
+nlohmann::json run_classical(const ReconArgs& a, const Prepared& p, at::Tensor& reconstruction, recon::PieVariant variant) {
+  auto options = recon::EpieOptions::defaults(variant);
   options.epochs = a.epochs;
   options.seed = a.seed;
   const auto start = std::chrono::steady_clock::now();
@@ -192,6 +194,13 @@ nlohmann::json run_epie(const ReconArgs& a, const Prepared& p, at::Tensor& recon
   metrics["seconds_total"] = seconds;
   metrics["seconds_per_step"] = updates > 0 ? seconds / static_cast<double>(updates) : 0.0;
   metrics["parameters"] = a.object * a.object;
+  metrics["solver"] = {{"name", recon::to_string(variant)}, {"object_step", options.object_step}};
+  if (variant != recon::PieVariant::epie) metrics["solver"]["regularization"] = options.regularization;
+  if (variant == recon::PieVariant::mpie) {
+    metrics["solver"]["friction"] = options.friction;
+    metrics["solver"]["feedback"] = options.feedback;
+    metrics["solver"]["momentum_period"] = static_cast<int64_t>(p.problem.centers.size());  // the default: one pass
+  }
   nlohmann::json trajectory = nlohmann::json::array();
   for (size_t e = 0; e < result.per_epoch.size(); ++e) {
     auto entry = recon::cli::quality_json(result.per_epoch[e]);
@@ -257,7 +266,9 @@ int run(const ReconArgs& given) {
   recon::set_threads(a.threads);
   auto prepared = prepare(a);
   at::Tensor reconstruction;
-  auto metrics = a.algorithm == "epie" ? run_epie(a, prepared, reconstruction) : run_prism(a, prepared, reconstruction);
+  auto metrics = a.algorithm == "prism"
+                     ? run_prism(a, prepared, reconstruction)
+                     : run_classical(a, prepared, reconstruction, recon::parse_choice<recon::PieVariant>(a.algorithm));
   // A reconstruction with NaN or infinite values has no quality to report; say so instead of printing "inf dB" (or
   // refining it).
   const auto require_finite = [&reconstruction, &metrics] {
@@ -283,7 +294,7 @@ int run(const ReconArgs& given) {
     // The classical baseline on the same measurements (same problem, noise and seed), for the verdict a user wants
     // first: does the output (the deep prior's, or its refinement with --refine-epochs) beat it?
     at::Tensor epie_reconstruction;
-    const auto epie = run_epie(a, prepared, epie_reconstruction);
+    const auto epie = run_classical(a, prepared, epie_reconstruction, recon::PieVariant::epie);
     metrics["epie"] = {{"psnr_db", epie["psnr_db"]}, {"ssim", epie["ssim"]}, {"epochs", a.epochs},
                        {"seconds_total", epie["seconds_total"]},
                        {"error_unmeasured_fraction", unmeasured_fraction(epie_reconstruction)}};
@@ -309,6 +320,10 @@ int run(const ReconArgs& given) {
   metrics["samples"] = a.samples;
   metrics["loss"] = a.loss;
   metrics["snr_db"] = a.snr_db ? nlohmann::json(*a.snr_db) : nlohmann::json(nullptr);
+  const auto& noise = prepared.trainer.noise;
+  metrics["photons"] = noise.photons > 0.0 ? nlohmann::json(noise.photons) : nlohmann::json(nullptr);
+  metrics["read_noise"] = noise.photons > 0.0 ? nlohmann::json(noise.read_noise) : nlohmann::json(nullptr);
+  metrics["photon_reference_intensity"] = noise.photons > 0.0 ? nlohmann::json(noise.reference_intensity) : nlohmann::json(nullptr);
   metrics["torch_version"] = info.torch_version;
   metrics["cpu_capability"] = info.cpu_capability;
   metrics["cpu_model"] = info.cpu_model;

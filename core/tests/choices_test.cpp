@@ -85,6 +85,14 @@ std::string spelled(recon::SampleMemory v) {
   }
   return "?";
 }
+std::string spelled(recon::PieVariant v) {
+  switch (v) {
+    case recon::PieVariant::epie: return "epie";
+    case recon::PieVariant::rpie: return "rpie";
+    case recon::PieVariant::mpie: return "mpie";
+  }
+  return "?";
+}
 
 template <typename E>
 void expect_table_is_the_vocabulary() {
@@ -124,6 +132,7 @@ TEST(choices, every_table_is_complete_ordered_and_round_trips) {
   expect_table_is_the_vocabulary<recon::SettingsPreset>();
   expect_table_is_the_vocabulary<recon::InitTarget>();
   expect_table_is_the_vocabulary<recon::SampleMemory>();
+  expect_table_is_the_vocabulary<recon::PieVariant>();
 }
 
 TEST(choices, messages_list_the_names_as_prose) {

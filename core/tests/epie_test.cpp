@@ -96,4 +96,106 @@ TEST(epie, refuses_a_start_of_the_wrong_shape_or_not_finite) {
   EXPECT_THROW(recon::epie_reconstruct(p, o), std::invalid_argument);
 }
 
+// One sample whose pupil covers the whole spectrum measures |O| itself. Started at c0 times the (real, non-negative)
+// object, every update keeps the estimate a multiple c of the object: c <- c + beta (1 - c). mPIE's momentum, every
+// update here, then adds: v <- friction v + (c - c_last), c <- c + feedback v. The solvers must follow these scalars.
+double whole_pupil_multiple(const recon::EpieOptions& o, double c0, int64_t updates) {
+  double c = c0, last = c0, v = 0.0;
+  for (int64_t u = 0; u < updates; ++u) {
+    c += o.object_step * (1.0 - c);
+    if (o.variant == recon::PieVariant::mpie && o.feedback > 0.0) {
+      v = o.friction * v + (c - last);
+      c += o.feedback * v;
+      last = c;
+    }
+  }
+  return c;
+}
+
+TEST(epie, every_variant_follows_its_update_rule_where_the_answer_is_known) {
+  auto p = dense_problem();
+  p.centers = {recon::Center{}};
+  p.radius = 64.0;  // beyond every corner of the 64 x 64 grid: the pupil is everything
+  for (const auto variant : {recon::PieVariant::epie, recon::PieVariant::rpie, recon::PieVariant::mpie}) {
+    auto o = recon::EpieOptions::defaults(variant);
+    o.object_step = 0.25;  // a partial step, so that the estimate moves by a known fraction
+    o.momentum_period = 1;
+    o.epochs = 3;          // the momentum keeps c below 1 for three updates: no clamp binds
+    o.start = 0.2 * p.ground_truth;
+    const double c = whole_pupil_multiple(o, 0.2, 3);
+    const auto r = recon::epie_reconstruct(p, o);
+    EXPECT_LT((r.reconstruction - c * p.ground_truth).abs().max().item<float>(), 1e-4f) << recon::to_string(variant) << ": c = " << c;
+  }
+  // The momentum made a difference the check above sees: mPIE's multiple is not rPIE's.
+  auto m = recon::EpieOptions::defaults(recon::PieVariant::mpie);
+  m.momentum_period = 1;
+  auto r = m;
+  r.feedback = 0.0;
+  EXPECT_GT(whole_pupil_multiple(m, 0.2, 3) - whole_pupil_multiple(r, 0.2, 3), 0.05);
+}
+
+TEST(epie, with_a_binary_pupil_rpie_is_epie_at_the_same_step_and_mpie_without_feedback_is_rpie) {
+  const auto p = dense_problem();
+  for (const double step : {1.0, 0.5}) {
+    auto e = recon::EpieOptions::defaults(recon::PieVariant::epie);
+    auto r = recon::EpieOptions::defaults(recon::PieVariant::rpie);
+    e.object_step = r.object_step = step;
+    e.epochs = r.epochs = 3;
+    const auto from_e = recon::epie_reconstruct(p, e).reconstruction;
+    EXPECT_LT((recon::epie_reconstruct(p, r).reconstruction - from_e).abs().max().item<float>(), 1e-5f) << "step " << step;
+    r.regularization = 0.0;  // the denominator is 0 outside the pupil: no NaN may come of it
+    EXPECT_LT((recon::epie_reconstruct(p, r).reconstruction - from_e).abs().max().item<float>(), 1e-5f) << "a = 0, step " << step;
+  }
+  auto m = recon::EpieOptions::defaults(recon::PieVariant::mpie);
+  auto r = recon::EpieOptions::defaults(recon::PieVariant::rpie);
+  r.object_step = m.object_step;
+  m.feedback = 0.0;
+  m.epochs = r.epochs = 3;
+  EXPECT_TRUE(at::equal(recon::epie_reconstruct(p, m).reconstruction, recon::epie_reconstruct(p, r).reconstruction));
+}
+
+TEST(epie, every_variant_stays_at_the_object_and_recovers_it_from_the_default_start) {
+  const auto p = dense_problem();
+  for (const auto variant : {recon::PieVariant::epie, recon::PieVariant::rpie, recon::PieVariant::mpie}) {
+    auto o = recon::EpieOptions::defaults(variant);
+    o.epochs = 3;
+    o.start = p.ground_truth;
+    EXPECT_LT((recon::epie_reconstruct(p, o).reconstruction - p.ground_truth).abs().max().item<float>(), 1e-4f)
+        << recon::to_string(variant);
+    o.start = at::Tensor();
+    o.epochs = 30;
+    const auto r = recon::epie_reconstruct(p, o);
+    EXPECT_GT(r.per_epoch.back().psnr_db, r.per_epoch.front().psnr_db + 3.0) << recon::to_string(variant);
+    EXPECT_GT(r.per_epoch.back().psnr_db, 20.0) << recon::to_string(variant);
+  }
+}
+
+TEST(epie, momentum_speeds_up_the_damped_step) {
+  // mPIE's published step (0.25) with and without its momentum, the same epochs on the dense problem.
+  const auto p = dense_problem();
+  auto m = recon::EpieOptions::defaults(recon::PieVariant::mpie);
+  m.epochs = 10;
+  auto without = m;
+  without.feedback = 0.0;
+  const double with_momentum = recon::epie_reconstruct(p, m).per_epoch.back().psnr_db;
+  const double damped = recon::epie_reconstruct(p, without).per_epoch.back().psnr_db;
+  EXPECT_GT(with_momentum, damped + 1.0) << "with momentum " << with_momentum << " dB, without " << damped << " dB";
+}
+
+TEST(epie, refuses_steps_and_momentum_out_of_range) {
+  const auto p = dense_problem();
+  const auto refused = [&](auto change) {
+    auto o = recon::EpieOptions::defaults(recon::PieVariant::mpie);
+    o.epochs = 1;
+    change(o);
+    EXPECT_THROW(recon::epie_reconstruct(p, o), std::invalid_argument);
+  };
+  refused([](recon::EpieOptions& o) { o.object_step = 0.0; });
+  refused([](recon::EpieOptions& o) { o.object_step = std::numeric_limits<double>::quiet_NaN(); });
+  refused([](recon::EpieOptions& o) { o.regularization = 1.5; });
+  refused([](recon::EpieOptions& o) { o.friction = 1.0; });
+  refused([](recon::EpieOptions& o) { o.feedback = -0.1; });
+  refused([](recon::EpieOptions& o) { o.momentum_period = -1; });
+}
+
 }  // namespace

@@ -107,6 +107,26 @@ endif()
 if(NOT noisy STREQUAL compared_noisy)
   message(FATAL_ERROR "ePIE alone (${noisy} dB) and beside the deep prior (${compared_noisy} dB) saw different measurements")
 endif()
+# Photon counting reaches the measurements too: a few photons give ePIE another picture, a vast count nearly the
+# noise-free one; metrics.json records the count, the read noise and the reference intensity.
+epie_psnr(few_photons --algorithm epie --photons 30 --read-noise 1 --out "${OUT}/epie_photons")
+epie_psnr(many_photons --algorithm epie --photons 1e12 --out "${OUT}/epie_many_photons")
+if(NOT few_photons LESS clean OR NOT few_photons LESS many_photons)
+  message(FATAL_ERROR "ePIE gave ${few_photons} dB with 30 photons, ${many_photons} dB with 1e12 and ${clean} dB noise-free: "
+                      "expected the fewest photons lowest")
+endif()
+file(READ "${OUT}/epie_photons/metrics.json" json)
+string(JSON photons GET "${json}" photons)
+string(JSON read_noise GET "${json}" read_noise)
+string(JSON reference TYPE "${json}" photon_reference_intensity)
+if(NOT photons EQUAL 30 OR NOT read_noise EQUAL 1 OR NOT reference STREQUAL "NUMBER")
+  message(FATAL_ERROR "photon noise recorded as photons ${photons}, read noise ${read_noise}, reference ${reference}")
+endif()
+file(READ "${OUT}/epie_clean/metrics.json" json)
+string(JSON photons_type TYPE "${json}" photons)
+if(NOT photons_type STREQUAL "NULL")
+  message(FATAL_ERROR "a run without --photons records photons as ${photons_type}")
+endif()
 
 # --refine-epochs continues from the deep prior's reconstruction with ePIE: the deep prior's figures move under
 # "refine" unchanged (the same run as compare_clean above), and the output's are the refined picture's.
@@ -151,6 +171,21 @@ small_scene_metrics(json epie_4_epochs --algorithm epie --epochs 4)
 string(JSON from_ones GET "${json}" psnr_db)
 if(from_ones STREQUAL refined)
   message(FATAL_ERROR "refining gave ${refined} dB, exactly ePIE's own 4 epochs from ones: the deep prior's picture was not its start")
+endif()
+# The classical solvers run by name with their published defaults, recorded in metrics.json: rPIE at step 1 with a
+# binary pupil is ePIE (the same picture), mPIE's damped step and momentum end elsewhere.
+small_scene_metrics(rpie_json rpie_4_epochs --algorithm rpie --epochs 4)
+small_scene_metrics(mpie_json mpie_4_epochs --algorithm mpie --epochs 4)
+string(JSON rpie_psnr GET "${rpie_json}" psnr_db)
+string(JSON mpie_psnr GET "${mpie_json}" psnr_db)
+string(JSON mpie_step GET "${mpie_json}" solver object_step)
+string(JSON mpie_friction GET "${mpie_json}" solver friction)
+string(JSON mpie_algorithm GET "${mpie_json}" algorithm)
+if(NOT mpie_step EQUAL 0.25 OR NOT mpie_friction EQUAL 0.7 OR NOT mpie_algorithm STREQUAL "mpie")
+  message(FATAL_ERROR "mPIE recorded as ${mpie_algorithm} with step ${mpie_step}, friction ${mpie_friction}; expected mpie, 0.25, 0.7")
+endif()
+if(NOT rpie_psnr STREQUAL from_ones OR mpie_psnr STREQUAL from_ones)
+  message(FATAL_ERROR "4 epochs: ePIE ${from_ones} dB, rPIE ${rpie_psnr} dB (expected the same), mPIE ${mpie_psnr} dB (expected another)")
 endif()
 # It refines against the measurements the deep prior saw, detector noise included. Without deep-prior steps (and one
 # candidate) the deep prior's output is the seeded decoder's, the same with or without noise; the refined one is not.

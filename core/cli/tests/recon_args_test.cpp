@@ -84,6 +84,13 @@ TEST(recon_args, refuses_bad_values) {
   expect_refused({"--candidate-screen", "1,30,x"}, "--candidate-screen");
   expect_refused({"--refine-epochs", "-1"}, "--refine-epochs");
   expect_refused({"--refine-epochs", "3", "--algorithm", "epie"}, "needs --algorithm prism");
+  expect_refused({"--refine-epochs", "3", "--algorithm", "mpie"}, "needs --algorithm prism");
+  expect_refused({"--algorithm", "pie"}, "--algorithm pie: expected prism, epie, rpie or mpie");
+  expect_refused({"--snr-db", "30", "--photons", "100"}, "two noise models");
+  expect_refused({"--photons", "0"}, "--photons");
+  expect_refused({"--photons", "nan"}, "--photons");
+  expect_refused({"--read-noise", "2"}, "needs --photons");
+  expect_refused({"--photons", "100", "--read-noise", "-1"}, "--read-noise");
   expect_refused({"--radius", "-3"}, "--radius");
   expect_refused({"--radius", "256"}, "--radius");
   expect_refused({"--radius", "nan"}, "--radius");

@@ -77,6 +77,13 @@ enum class SampleMemory {
                             ///< sub-apertures (their own measurements, round robin): every measurement keeps acting
 };
 
+/// The classical solver's update rule (recon/epie.h).
+enum class PieVariant {
+  epie,  ///< ePIE: the spectrum moves by α P*(ψ' − ψ) / max|P|²
+  rpie,  ///< rPIE (Maiden, Johnson and Li, Optica 4:736, 2017): β P*(ψ' − ψ) / ((1 − a)|P|² + a max|P|²)
+  mpie,  ///< mPIE (same paper): rPIE's update, with momentum on the object every few updates
+};
+
 /// The names table of an enum: `what` names the choice in messages, `table` pairs each value with its name.
 template <typename E>
 struct Choices;
@@ -156,6 +163,12 @@ struct Choices<SampleMemory> {
   static constexpr const char* what = "sample memory";
   static constexpr ChoiceEntry<SampleMemory> table[] = {{SampleMemory::previous_reconstruction, "previous-reconstruction"},
                                                         {SampleMemory::measured_data, "measured-data"}};
+};
+
+template <>
+struct Choices<PieVariant> {
+  static constexpr const char* what = "classical solver";
+  static constexpr ChoiceEntry<PieVariant> table[] = {{PieVariant::epie, "epie"}, {PieVariant::rpie, "rpie"}, {PieVariant::mpie, "mpie"}};
 };
 
 namespace detail {
