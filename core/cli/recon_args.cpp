@@ -147,7 +147,7 @@ std::string one_line(const std::string& text) {
 
 ParseOutcome parse_recon_args(const std::vector<std::string>& argv) {
   ReconArgs args;
-  CLI::App app{"recon: sparse-aperture (PRISM) reconstruction with a deep image prior, or the ePIE baseline"};
+  CLI::App app{"recon: sparse-aperture (PRISM) reconstruction with a deep image prior, or a classical solver (ePIE, rPIE, mPIE)"};
   app.name("recon");
   app.require_subcommand(1);
   auto* cmd = app.add_subcommand("reconstruct",
@@ -234,8 +234,8 @@ std::string validate(const ReconArgs& a) {
     why << "--snr-db: must be a finite number";
   } else if (a.snr_db && a.photons) {
     why << "--snr-db and --photons are two noise models: give one";
-  } else if (a.photons && !(*a.photons > 0.0 && *a.photons <= 1e15)) {
-    why << "--photons " << *a.photons << ": must be in (0, 1e15]";
+  } else if (a.photons && !(*a.photons >= 1e-3 && *a.photons <= 1e15)) {
+    why << "--photons " << *a.photons << ": must be in [0.001, 1e15]";
   } else if (a.read_noise && !a.photons) {
     why << "--read-noise is the photon counter's: it needs --photons";
   } else if (a.read_noise && !(*a.read_noise >= 0.0 && *a.read_noise <= 1e15)) {
@@ -270,6 +270,11 @@ std::string validate(const ReconArgs& a) {
     why << "--fit-plateau";
     for (size_t i = 0; i < a.fit_plateau.size(); ++i) why << (i == 0 ? " " : ",") << a.fit_plateau[i];
     why << ": expected WINDOW,FALL with WINDOW an integer in [1, 1000000] and FALL in (0, 1]";
+  } else if (!a.fit_plateau.empty() && a.algorithm != "prism") {
+    why << "--fit-plateau stops the deep prior's samples: it needs --algorithm prism, not " << a.algorithm;
+  } else if (!a.fit_plateau.empty() && a.fit_plateau[0] >= static_cast<double>(a.steps)) {
+    why << "--fit-plateau " << a.fit_plateau[0] << ",...: a window of " << a.fit_plateau[0]
+        << " updates never closes in a sample of --steps " << a.steps << " (give a window below it)";
   } else if (!names_choice<recon::PipelineKind>(a.pipeline)) {
     why << "--pipeline " << a.pipeline << ": expected " << recon::expected_choices<recon::PipelineKind>();
   } else if (!names_choice<recon::ComputeDevice>(a.device)) {

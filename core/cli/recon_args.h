@@ -27,7 +27,7 @@ struct ReconArgs {
   std::vector<std::string> disable;  // optimisation switches turned off (ablation)
   std::string device = recon::to_string(recon::ComputeDevice::cpu);  // where the deep prior's training runs
   std::string algorithm = "prism";   // prism, or a classical solver's name (recon::PieVariant)
-  int64_t epochs = 100;              // epie only
+  int64_t epochs = 100;              // classical solvers (and --compare-epie) only
   int64_t refine_epochs = 0;         // prism only: ePIE epochs refining the deep prior's reconstruction (0: none)
   int64_t seed = 0;                  // >= 0 (a negative seed is refused, not wrapped)
   int64_t threads = 1;

@@ -199,7 +199,7 @@ nlohmann::json run_classical(const ReconArgs& a, const Prepared& p, at::Tensor& 
   if (variant == recon::PieVariant::mpie) {
     metrics["solver"]["friction"] = options.friction;
     metrics["solver"]["feedback"] = options.feedback;
-    metrics["solver"]["momentum_period"] = static_cast<int64_t>(p.problem.centers.size());  // the default: one pass
+    metrics["solver"]["momentum_period"] = options.momentum_period;
   }
   nlohmann::json trajectory = nlohmann::json::array();
   for (size_t e = 0; e < result.per_epoch.size(); ++e) {

@@ -34,7 +34,7 @@ void validate(const EpieOptions& o) {
   }
   if (!(o.friction >= 0.0 && o.friction < 1.0)) throw std::invalid_argument("EpieOptions::friction must be in [0, 1)");
   if (!(o.feedback >= 0.0 && o.feedback <= 1.0)) throw std::invalid_argument("EpieOptions::feedback must be in [0, 1]");
-  if (o.momentum_period < 0) throw std::invalid_argument("EpieOptions::momentum_period must be >= 0");
+  if (o.momentum_period < 1) throw std::invalid_argument("EpieOptions::momentum_period must be >= 1");
 }
 }  // namespace
 
@@ -76,7 +76,6 @@ EpieResult epie_reconstruct(const ReconstructionProblem& p, const EpieOptions& o
   std::mt19937_64 shuffler(o.seed);
   // mPIE's momentum: the object after the last momentum step, and the velocity.
   const bool momentum = o.variant == PieVariant::mpie && o.feedback > 0.0;
-  const int64_t period = o.momentum_period > 0 ? o.momentum_period : static_cast<int64_t>(p.centers.size());
   auto last = object, velocity = at::zeros_like(object);
   int64_t updates = 0;
   for (int64_t epoch = 0; epoch < o.epochs; ++epoch) {
@@ -89,7 +88,7 @@ EpieResult epie_reconstruct(const ReconstructionProblem& p, const EpieOptions& o
       // With a binary pupil and a step of 1, this replaces the spectrum inside the pupil by the corrected one.
       spectrum = spectrum + weights[k] * (fft2c(corrected) - exit_wave);
       object = at::clamp(at::real(ifft2c(spectrum)), 0.0, 1.0) * support;
-      if (momentum && ++updates % period == 0) {
+      if (momentum && ++updates % o.momentum_period == 0) {
         velocity = o.friction * velocity + (object - last);
         object = at::clamp(object + o.feedback * velocity, 0.0, 1.0) * support;
         last = object;  // every update makes a new tensor: no copy needed

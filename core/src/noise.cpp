@@ -4,6 +4,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -24,6 +25,10 @@ void validate(const NoiseOptions& o) {
   }
   if (o.photons > 0.0 && !(o.reference_intensity > 0.0 && std::isfinite(o.reference_intensity))) {
     throw std::invalid_argument("NoiseOptions::reference_intensity must be > 0 and finite with photon counting");
+  }
+  const double counts_per_intensity = o.photons > 0.0 ? o.photons / o.reference_intensity : 1.0;
+  if (!(counts_per_intensity >= std::numeric_limits<double>::min() && std::isfinite(counts_per_intensity))) {
+    throw std::invalid_argument("NoiseOptions: photons / reference_intensity must be a normal, finite number");
   }
 }
 

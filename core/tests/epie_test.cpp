@@ -98,12 +98,13 @@ TEST(epie, refuses_a_start_of_the_wrong_shape_or_not_finite) {
 
 // One sample whose pupil covers the whole spectrum measures |O| itself. Started at c0 times the (real, non-negative)
 // object, every update keeps the estimate a multiple c of the object: c <- c + beta (1 - c). mPIE's momentum, every
-// update here, then adds: v <- friction v + (c - c_last), c <- c + feedback v. The solvers must follow these scalars.
+// momentum_period updates, then adds: v <- friction v + (c - c_last), c <- c + feedback v, c_last <- c. The solvers
+// must follow these scalars.
 double whole_pupil_multiple(const recon::EpieOptions& o, double c0, int64_t updates) {
   double c = c0, last = c0, v = 0.0;
-  for (int64_t u = 0; u < updates; ++u) {
+  for (int64_t u = 1; u <= updates; ++u) {
     c += o.object_step * (1.0 - c);
-    if (o.variant == recon::PieVariant::mpie && o.feedback > 0.0) {
+    if (o.variant == recon::PieVariant::mpie && o.feedback > 0.0 && u % o.momentum_period == 0) {
       v = o.friction * v + (c - last);
       c += o.feedback * v;
       last = c;
@@ -119,22 +120,30 @@ TEST(epie, every_variant_follows_its_update_rule_where_the_answer_is_known) {
   for (const auto variant : {recon::PieVariant::epie, recon::PieVariant::rpie, recon::PieVariant::mpie}) {
     auto o = recon::EpieOptions::defaults(variant);
     o.object_step = 0.25;  // a partial step, so that the estimate moves by a known fraction
-    o.momentum_period = 1;
-    o.epochs = 3;          // the momentum keeps c below 1 for three updates: no clamp binds
     o.start = 0.2 * p.ground_truth;
-    const double c = whole_pupil_multiple(o, 0.2, 3);
-    const auto r = recon::epie_reconstruct(p, o);
-    EXPECT_LT((r.reconstruction - c * p.ground_truth).abs().max().item<float>(), 1e-4f) << recon::to_string(variant) << ": c = " << c;
+    // A momentum step after every update for three updates, then after every second for four: c stays below 1, so
+    // no clamp binds.
+    for (const auto& [period, epochs] : {std::pair<int64_t, int64_t>{1, 3}, {2, 4}}) {
+      o.momentum_period = period;
+      o.epochs = epochs;
+      const double c = whole_pupil_multiple(o, 0.2, epochs);
+      const auto r = recon::epie_reconstruct(p, o);
+      EXPECT_LT((r.reconstruction - c * p.ground_truth).abs().max().item<float>(), 1e-4f)
+          << recon::to_string(variant) << ", period " << period << ": c = " << c;
+    }
   }
-  // The momentum made a difference the check above sees: mPIE's multiple is not rPIE's.
+  // The momentum made a difference the check above sees: mPIE's multiple is not rPIE's, and a period of 2 is not 1.
   auto m = recon::EpieOptions::defaults(recon::PieVariant::mpie);
   m.momentum_period = 1;
   auto r = m;
   r.feedback = 0.0;
   EXPECT_GT(whole_pupil_multiple(m, 0.2, 3) - whole_pupil_multiple(r, 0.2, 3), 0.05);
+  auto every_second = m;
+  every_second.momentum_period = 2;
+  EXPECT_GT(std::abs(whole_pupil_multiple(m, 0.2, 4) - whole_pupil_multiple(every_second, 0.2, 4)), 0.01);
 }
 
-TEST(epie, with_a_binary_pupil_rpie_is_epie_at_the_same_step_and_mpie_without_feedback_is_rpie) {
+TEST(epie, with_a_binary_pupil_rpie_is_epie_at_the_same_step_and_mpie_before_its_momentum_is_rpie) {
   const auto p = dense_problem();
   for (const double step : {1.0, 0.5}) {
     auto e = recon::EpieOptions::defaults(recon::PieVariant::epie);
@@ -146,12 +155,16 @@ TEST(epie, with_a_binary_pupil_rpie_is_epie_at_the_same_step_and_mpie_without_fe
     r.regularization = 0.0;  // the denominator is 0 outside the pupil: no NaN may come of it
     EXPECT_LT((recon::epie_reconstruct(p, r).reconstruction - from_e).abs().max().item<float>(), 1e-5f) << "a = 0, step " << step;
   }
+  // mPIE before its first momentum step is rPIE at its step: 3 epochs of 40 samples are 120 updates.
   auto m = recon::EpieOptions::defaults(recon::PieVariant::mpie);
   auto r = recon::EpieOptions::defaults(recon::PieVariant::rpie);
   r.object_step = m.object_step;
-  m.feedback = 0.0;
   m.epochs = r.epochs = 3;
-  EXPECT_TRUE(at::equal(recon::epie_reconstruct(p, m).reconstruction, recon::epie_reconstruct(p, r).reconstruction));
+  m.momentum_period = 121;
+  const auto from_r = recon::epie_reconstruct(p, r).reconstruction;
+  EXPECT_TRUE(at::equal(recon::epie_reconstruct(p, m).reconstruction, from_r));
+  m.momentum_period = 120;  // one momentum step, after the last update
+  EXPECT_FALSE(at::equal(recon::epie_reconstruct(p, m).reconstruction, from_r));
 }
 
 TEST(epie, every_variant_stays_at_the_object_and_recovers_it_from_the_default_start) {
@@ -195,7 +208,7 @@ TEST(epie, refuses_steps_and_momentum_out_of_range) {
   refused([](recon::EpieOptions& o) { o.regularization = 1.5; });
   refused([](recon::EpieOptions& o) { o.friction = 1.0; });
   refused([](recon::EpieOptions& o) { o.feedback = -0.1; });
-  refused([](recon::EpieOptions& o) { o.momentum_period = -1; });
+  refused([](recon::EpieOptions& o) { o.momentum_period = 0; });
 }
 
 }  // namespace

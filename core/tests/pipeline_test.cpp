@@ -93,20 +93,25 @@ TEST(pipeline, odd_object_sizes_step_like_the_reference) {
 
 // The gated workloads all use the L1 loss without noise, so a kernel that handles only that case (a fused path
 // widened to a loss it does not compute, a noise draw skipped) would pass every gate: every loss the CLI offers,
-// normalised and not, with and without detector noise, first and later sample, against the reference.
+// normalised and not, without noise and with each noise model, first and later sample, against the reference.
 TEST(pipeline, every_loss_and_noise_setting_steps_like_the_reference) {
   for (const auto& [kind, name] : recon::Choices<recon::LossKind>::table) {
     for (const bool normalize : {true, false}) {
-      for (const bool noisy : {false, true}) {
+      for (const int noise_model : {0, 1, 2}) {  // none, Gaussian at 20 dB, photon counting with read noise
         recon::LossOptions loss;
         loss.kind = kind;
         loss.normalize = normalize;
         recon::NoiseOptions noise;
-        noise.enabled = noisy;
+        noise.enabled = noise_model == 1;
         noise.snr_db = 20.0;
         noise.seed = 5;
+        if (noise_model == 2) {
+          noise.photons = 300.0;
+          noise.read_noise = 2.0;
+          noise.reference_intensity = 1.0;
+        }
         const std::string setting = std::string(name) + (normalize ? ", normalised" : ", unnormalised") +
-                                    (noisy ? ", noise 20 dB: " : ": ");
+                                    (noise_model == 1 ? ", noise 20 dB: " : noise_model == 2 ? ", 300 photons: " : ": ");
         check_all_variants(128, 32, 6.0, 0, loss, noise, setting);
         check_all_variants(128, 32, 6.0, 7, loss, noise, setting);
       }

@@ -39,7 +39,7 @@ TEST(recon_args, parses_every_documented_option) {
                         "--samples", "7", "--steps", "3", "--init-steps", "4", "--pipeline", "reference", "--seed", "9",
                         "--threads", "2", "--out", "x", "--loss", "composite", "--snr-db", "30", "--settings",
                         "prism-compat", "--lr", "0.01", "--output-average", "0.95", "--init-candidates", "3", "--refine-epochs", "7",
-                        "--candidate-screen", "2,30,10", "--fit-plateau", "10,0.02", "--disable", "fused_adam", "pruned_inverse"});
+                        "--candidate-screen", "2,30,10", "--fit-plateau", "2,0.02", "--disable", "fused_adam", "pruned_inverse"});
   ASSERT_TRUE(o.args.has_value()) << o.output;
   EXPECT_EQ(o.args->target, "star");
   EXPECT_EQ(o.args->radius, 8.5);
@@ -53,7 +53,7 @@ TEST(recon_args, parses_every_documented_option) {
   EXPECT_EQ(*o.args->init_candidates, 3);
   EXPECT_EQ(o.args->refine_epochs, 7);
   EXPECT_EQ(o.args->candidate_screen, (std::vector<int64_t>{2, 30, 10}));
-  EXPECT_EQ(o.args->fit_plateau, (std::vector<double>{10, 0.02}));
+  EXPECT_EQ(o.args->fit_plateau, (std::vector<double>{2, 0.02}));
   const auto on_cuda = parse({"--device", "cuda", "--pipeline", "reference"});
   ASSERT_TRUE(on_cuda.args.has_value()) << on_cuda.output;
   EXPECT_EQ(on_cuda.args->device, "cuda");
@@ -75,6 +75,9 @@ TEST(recon_args, refuses_bad_values) {
   expect_refused({"--fit-plateau", "10,1.5"}, "--fit-plateau");
   expect_refused({"--fit-plateau", "10,nan"}, "--fit-plateau");
   expect_refused({"--fit-plateau", "nan,0.1"}, "--fit-plateau");
+  expect_refused({"--fit-plateau", "50,0.1"}, "never closes in a sample of --steps 50");  // 50 updates, 51 evaluations needed
+  expect_refused({"--fit-plateau", "10,0.1", "--algorithm", "mpie"}, "needs --algorithm prism");
+  expect_refused({"--photons", "1e-310"}, "--photons");
   expect_refused({"--init-candidates", "0"}, "--init-candidates");
   expect_refused({"--init-candidates", "-2"}, "--init-candidates");
   expect_refused({"--init-candidates", "1.5"}, "--init-candidates");

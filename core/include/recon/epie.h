@@ -25,7 +25,7 @@ struct EpieOptions {
   double regularization = 0.1;  ///< rPIE, mPIE: a, the share of max|P|² in the step's denominator, in [0, 1]
   double friction = 0.7;        ///< mPIE: η, how much of the last momentum carries into the next
   double feedback = 0.3;        ///< mPIE: how far the object moves along the momentum (0: rPIE)
-  int64_t momentum_period = 0;  ///< mPIE: updates between momentum steps; 0: one pass over the samples
+  int64_t momentum_period = 20; ///< mPIE: updates between momentum steps (>= 1)
   bool shuffle = false;        ///< visit samples in a seeded random order each epoch
   uint64_t seed = 0;
   /// Where the object starts: an [N, N] estimate (e.g. the deep prior's reconstruction, to refine it against the
@@ -34,7 +34,8 @@ struct EpieOptions {
   at::Tensor start;
 
   /// The published defaults: ePIE α = 1; rPIE β = 1, a = 0.1; mPIE β = 0.25, a = 0.1, friction 0.7, feedback 0.3
-  /// (PtyLab's values).
+  /// and a momentum step every 20 updates (PtyLab's values; PtyLab draws the momentum step with probability 0.05 per
+  /// update, this takes every 20th, the same rate without the draw).
   static EpieOptions defaults(PieVariant variant);
 };
 

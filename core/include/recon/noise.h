@@ -17,7 +17,8 @@ namespace recon {
 /// `photons` is the expected count of a pixel of intensity reference_intensity: one illumination and exposure for
 /// every sub-aperture, so dark-field discs count few photons and the bright-field one many. photon_noise() sets the
 /// reference to the object's brightest pixel. The amplitude is what every solver fits (the square root steadies
-/// Poisson's variance, ~1/4 count whatever the rate).
+/// Poisson's variance near 1/4 count from a few counts per pixel up; below that it is smaller, and zero counts are
+/// common).
 struct NoiseOptions {
   bool enabled = false;  ///< Gaussian intensity noise at snr_db
   double snr_db = 40.0;
