@@ -212,7 +212,7 @@ struct ProgressiveTrainer::State {
   double learning_rate = 0.0;            // the sample's rate; its optimizer is made (or re-rated) at its first update
   bool optimizer_ready = false;
   std::optional<detail::ConvergenceMonitor> monitor;
-  std::optional<FitPlateau> fit_plateau;  // the sample's measurement-only stop (off unless options.fit_plateau is)
+  std::optional<FitPlateau> fit_plateau;  // the sample's measurement-only stop, present only when options.fit_plateau is on
   SampleRecord record;
   int64_t evaluations = 0;
 
@@ -369,7 +369,13 @@ void ProgressiveTrainer::begin_sample() {
   s.learning_rate = lr;
   s.optimizer_ready = false;
   s.monitor.emplace(s.options.loss_threshold);
-  s.fit_plateau.emplace(s.options.fit_plateau);
+  // Only when on: the rule keeps a history, and a run without it allocates nothing for it (the allocation gates
+  // count every heap allocation of a run).
+  if (s.options.fit_plateau.enabled()) {
+    s.fit_plateau.emplace(s.options.fit_plateau);
+  } else {
+    s.fit_plateau.reset();
+  }
   s.record = SampleRecord{};
   s.record.index = k;
   s.record.center = setup.center;
@@ -393,7 +399,7 @@ bool ProgressiveTrainer::step() {
   const double total_value = record.loss_old + record.loss_new;
   if (s.evaluations++ == 0) record.first_loss = total_value;
   s.monitor->update(total_value);
-  s.fit_plateau->update(record.loss_new);
+  if (s.fit_plateau) s.fit_plateau->update(record.loss_new);
   if (s.on_progress) {
     s.on_progress(Progress{Progress::Phase::sample, record.index + 1, static_cast<int64_t>(s.problem.centers.size()), s.evaluations,
                            o.steps_per_sample, total_value, record.loss_new});
@@ -405,7 +411,7 @@ bool ProgressiveTrainer::step() {
     record.converged = true;
     return false;
   }
-  if (s.fit_plateau->should_stop()) {
+  if (s.fit_plateau && s.fit_plateau->should_stop()) {
     record.plateaued = true;
     return false;
   }
