@@ -62,6 +62,9 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--radius", a.radius, "sub-aperture radius in k-space pixels, 1 <= r < N/2")->capture_default_str();
   cmd.add_option("--pattern", a.pattern, recon::expected_choices<recon::PatternKind>())->capture_default_str();
   cmd.add_option("--samples", a.samples, "number of sub-aperture samples (>= 1)")->capture_default_str();
+  cmd.add_option("--overlap", a.overlap,
+                 "instead of --samples: the sample count whose discs overlap their nearest neighbour by about this "
+                 "fraction on average (linear overlap 1 - d/2r, in [0, 0.9]; 0: the most discs of which no two touch)");
   cmd.add_option("--steps", a.steps, "gradient steps per sample")->capture_default_str();
   cmd.add_option("--init-steps", a.init_steps, "initialisation steps")->capture_default_str();
   cmd.add_option("--pipeline", a.pipeline, recon::expected_choices<recon::PipelineKind>())->capture_default_str();
@@ -230,6 +233,10 @@ std::string validate(const ReconArgs& a) {
     why << "--init-lr " << *a.init_lr << ": must be a positive number";
   } else if (a.loss_threshold && (!std::isfinite(*a.loss_threshold) || *a.loss_threshold < 0.0)) {
     why << "--loss-threshold " << *a.loss_threshold << ": must be >= 0";
+  } else if (a.overlap && !(*a.overlap >= 0.0 && *a.overlap <= 0.9)) {
+    why << "--overlap " << *a.overlap << ": must be in [0, 0.9]";
+  } else if (a.overlap && a.given.count("--samples") > 0) {
+    why << "--overlap chooses the sample count: give it or --samples, not both";
   } else if (a.snr_db && !std::isfinite(*a.snr_db)) {
     why << "--snr-db: must be a finite number";
   } else if (a.snr_db && a.photons) {

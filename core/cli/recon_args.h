@@ -33,6 +33,7 @@ struct ReconArgs {
   int64_t threads = 1;
   std::string out = "recon-out";
   std::string loss = recon::to_string(recon::LossKind::l1);
+  std::optional<double> overlap;     // a neighbour overlap to choose --samples by (recon_main resolves it)
   std::optional<double> snr_db;      // noise off unless given
   std::optional<double> photons;     // photon-counting noise: counts expected at the object's brightest pixel
   std::optional<double> read_noise;  // photon counting: read-noise SD in counts (0 unless given)

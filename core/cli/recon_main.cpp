@@ -256,10 +256,22 @@ std::string output_folder_problem(const std::string& folder) {
   return "";
 }
 
+// --overlap picks the sample count on the pattern, grid and radius the arguments give (validated first).
+ReconArgs with_overlap(ReconArgs a) {
+  if (!a.overlap) return a;
+  recon::PatternOptions pattern(recon::parse_choice<recon::PatternKind>(a.pattern), 1, static_cast<double>(a.grid) / 2.0);
+  pattern.seed = a.seed;
+  a.samples = recon::samples_for_overlap(pattern, a.radius, *a.overlap);
+  return a;
+}
+
 int run(const ReconArgs& given) {
-  const ReconArgs a = with_scenario(given);
+  const ReconArgs scene = with_scenario(given);
+  const auto context = scene.scenario.empty() ? std::string() : " (with --scenario " + scene.scenario + ")";
+  if (const auto problem = recon::cli::validate(scene); !problem.empty()) throw std::invalid_argument(problem + context);
+  const ReconArgs a = with_overlap(scene);
   if (const auto problem = recon::cli::validate(a); !problem.empty()) {
-    throw std::invalid_argument(problem + " (with --scenario " + a.scenario + ")");
+    throw std::invalid_argument(problem + context + " (with --overlap: " + std::to_string(a.samples) + " samples)");
   }
   if (const auto problem = output_folder_problem(a.out); !problem.empty()) throw std::invalid_argument("--out " + a.out + ": " + problem);
   recon::cli::require_writable_outputs(a.out);
@@ -278,18 +290,20 @@ int run(const ReconArgs& given) {
   };
   require_finite();
   // Where the remaining error lies: in the measured frequencies (the data fit's) or outside them (the prior's guess).
-  const auto unmeasured_fraction = [&prepared](const at::Tensor& estimate) {
+  const auto bands = [&prepared](const at::Tensor& estimate) {
     const auto& problem = prepared.problem;
-    return recon::error_bands(estimate, problem.ground_truth, problem.object_size, problem.centers, problem.radius)
-        .unmeasured_fraction();
+    return recon::error_bands(estimate, problem.ground_truth, problem.object_size, problem.centers, problem.radius);
   };
+  const auto unmeasured_fraction = [&bands](const at::Tensor& estimate) { return bands(estimate).unmeasured_fraction(); };
   if (a.refine_epochs > 0) {
     metrics["refine"] = refine_with_epie(a, prepared, reconstruction, metrics, unmeasured_fraction(reconstruction));
     require_finite();
   } else {
     metrics["refine"] = nullptr;
   }
-  metrics["error_unmeasured_fraction"] = unmeasured_fraction(reconstruction);
+  const auto output_bands = bands(reconstruction);
+  metrics["error_unmeasured_fraction"] = output_bands.unmeasured_fraction();
+  metrics["error_disc_phase_fraction"] = output_bands.disc_phase_fraction();
   if (a.compare_epie && a.algorithm != "epie") {
     // The classical baseline on the same measurements (same problem, noise and seed), for the verdict a user wants
     // first: does the output (the deep prior's, or its refinement with --refine-epochs) beat it?
@@ -318,6 +332,7 @@ int run(const ReconArgs& given) {
   metrics["radius"] = a.radius;
   metrics["pattern"] = a.pattern;
   metrics["samples"] = a.samples;
+  metrics["neighbour_overlap"] = recon::neighbour_overlap(prepared.problem.centers, a.radius);
   metrics["loss"] = a.loss;
   metrics["snr_db"] = a.snr_db ? nlohmann::json(*a.snr_db) : nlohmann::json(nullptr);
   const auto& noise = prepared.trainer.noise;

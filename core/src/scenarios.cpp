@@ -40,10 +40,8 @@ ReconstructionProblem make_problem(const Scenario& scene) {
   return p;
 }
 
-double neighbour_overlap(const Scenario& scene) {
-  const auto centers = sample_centers(PatternOptions(scene.pattern, scene.samples, static_cast<double>(scene.grid) / 2.0));
+double neighbour_overlap(const std::vector<Center>& centers, double radius) {
   if (centers.size() < 2) return 0.0;
-  const double r = scene.radius;
   double total = 0.0;
   for (size_t i = 0; i < centers.size(); ++i) {
     double nearest = std::numeric_limits<double>::infinity();
@@ -51,9 +49,30 @@ double neighbour_overlap(const Scenario& scene) {
       if (i != j) nearest = std::min(nearest, std::hypot(centers[i].y - centers[j].y, centers[i].x - centers[j].x));
     }
     // Ptychography's linear overlap of two discs of diameter 2r whose centres are d apart: 1 − d/(2r), 0 when apart.
-    total += std::max(0.0, 1.0 - nearest / (2.0 * r));
+    total += std::max(0.0, 1.0 - nearest / (2.0 * radius));
   }
   return total / static_cast<double>(centers.size());
+}
+
+double neighbour_overlap(const Scenario& scene) {
+  return neighbour_overlap(sample_centers(PatternOptions(scene.pattern, scene.samples, static_cast<double>(scene.grid) / 2.0)),
+                           scene.radius);
+}
+
+int64_t samples_for_overlap(PatternOptions pattern, double radius, double target, int64_t max_samples) {
+  if (!(target >= 0.0 && target < 1.0)) throw std::invalid_argument("samples_for_overlap: target must be in [0, 1)");
+  if (max_samples < 1) throw std::invalid_argument("samples_for_overlap: max_samples must be >= 1");
+  int64_t best = 1;
+  double best_distance = std::numeric_limits<double>::infinity();
+  for (int64_t count = 1; count <= max_samples; ++count) {
+    pattern.samples = count;
+    const double overlap = neighbour_overlap(sample_centers(pattern), radius);
+    const double distance = std::abs(overlap - target);
+    if (distance <= best_distance) best = count, best_distance = distance;
+    // The overlap grows with the count, if not strictly: well past the target, no later count comes closer.
+    if (overlap > target + 0.15) break;
+  }
+  return best;
 }
 
 }  // namespace recon

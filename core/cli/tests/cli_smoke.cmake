@@ -16,7 +16,7 @@ endforeach()
 file(READ "${OUT}/metrics.json" json)
 foreach(key psnr_db ssim rmse_pct steps seconds_total seconds_per_step parameters pipeline seed threads trajectory
             trajectory_gain_db seconds_to_quality memory epie psnr_minus_epie_db init_candidates chosen_candidate
-            init_candidate_fits error_unmeasured_fraction)
+            init_candidate_fits error_unmeasured_fraction error_disc_phase_fraction neighbour_overlap)
   string(JSON value ERROR_VARIABLE missing GET "${json}" ${key})
   if(missing)
     message(FATAL_ERROR "metrics.json lacks '${key}'")
@@ -25,6 +25,11 @@ endforeach()
 string(JSON fraction GET "${json}" error_unmeasured_fraction)
 if(NOT fraction MATCHES "^[0-9.eE+-]+$" OR fraction LESS 0 OR fraction GREATER 1)
   message(FATAL_ERROR "error_unmeasured_fraction ${fraction} is not a fraction")
+endif()
+# The share of the error a phase per disc removes: a fraction.
+string(JSON phase_share GET "${json}" error_disc_phase_fraction)
+if(NOT phase_share MATCHES "^[0-9.eE+-]+$" OR phase_share LESS 0 OR phase_share GREATER 1)
+  message(FATAL_ERROR "error_disc_phase_fraction ${phase_share} is not a fraction")
 endif()
 # ePIE's is of its own reconstruction: the same value to the last digit means one reconstruction was measured twice.
 string(JSON epie_fraction GET "${json}" epie error_unmeasured_fraction)

@@ -93,6 +93,10 @@ TEST(recon_args, refuses_bad_values) {
   expect_refused({"--photons", "0"}, "--photons");
   expect_refused({"--photons", "nan"}, "--photons");
   expect_refused({"--read-noise", "2"}, "needs --photons");
+  expect_refused({"--overlap", "0.95"}, "--overlap");
+  expect_refused({"--overlap", "-0.1"}, "--overlap");
+  expect_refused({"--overlap", "nan"}, "--overlap");
+  expect_refused({"--overlap", "0.3", "--samples", "40"}, "give it or --samples, not both");
   expect_refused({"--photons", "100", "--read-noise", "-1"}, "--read-noise");
   expect_refused({"--radius", "-3"}, "--radius");
   expect_refused({"--radius", "256"}, "--radius");

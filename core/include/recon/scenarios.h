@@ -38,4 +38,13 @@ ReconstructionProblem make_problem(const Scenario& scene);
 /// two discs touch): how strongly the measurements constrain the phase, reported beside the scene.
 double neighbour_overlap(const Scenario& scene);
 
+/// The same measure for any centres of discs of `radius`; 0 for fewer than two centres.
+double neighbour_overlap(const std::vector<Center>& centers, double radius);
+
+/// The sample count of `pattern` (its own count ignored) whose neighbour_overlap at `radius` is closest to `target`,
+/// counts 1..max_samples, the larger count on a tie: target 0 gives the most discs of which no two touch. A sweep of
+/// overlap at a fixed radius and r_max keeps the measured band and varies only how often it is measured.
+/// Throws std::invalid_argument for a target outside [0, 1) or max_samples < 1.
+int64_t samples_for_overlap(PatternOptions pattern, double radius, double target, int64_t max_samples = 1000);
+
 }  // namespace recon
