@@ -14,6 +14,13 @@
 namespace recon {
 namespace {
 
+// The index map of a real object's conjugate symmetry on the centred grid: (i, j) ↔ ((N − i) mod N, (N − j) mod N)
+// for even N, which pairs the Nyquist row and column with themselves; (N − 1 − i, N − 1 − j) for odd N.
+at::Tensor mirrored(const at::Tensor& mask) {
+  const auto flipped = at::flip(mask, {0, 1});
+  return mask.size(0) % 2 == 0 ? at::roll(flipped, {1, 1}, {0, 1}) : flipped;
+}
+
 std::complex<double> correlation(const at::Tensor& estimate, const at::Tensor& truth, const at::Tensor& mask) {
   const auto sum = (estimate * at::conj(truth)).masked_select(mask).sum();
   return {at::real(sum).item<double>(), at::imag(sum).item<double>()};
@@ -23,9 +30,6 @@ std::complex<double> correlation(const at::Tensor& estimate, const at::Tensor& t
 
 std::vector<PhaseRegion> phase_ambiguity_regions(int64_t n, const std::vector<Center>& centers, double radius) {
   const size_t k = centers.size();
-  // A real object's spectrum at index (i, j) is the conjugate of the one at ((N − i) mod N, (N − j) mod N): the
-  // mirror of a mask is that index map, which also pairs the Nyquist row and column with themselves.
-  const auto mirrored = [](const at::Tensor& mask) { return at::roll(at::flip(mask, {0, 1}), {1, 1}, {0, 1}); };
   std::vector<Center> all = centers;  // discs 0..k−1, then their mirrors k..2k−1
   for (const auto& c : centers) all.push_back(Center{-c.y, -c.x});
   std::vector<at::Tensor> masks;
@@ -89,9 +93,8 @@ ErrorBands error_bands(const at::Tensor& reconstruction, const at::Tensor& groun
   const auto estimate_spectrum = fft2c(estimate.to(at::kDouble) * window);
   const auto truth_spectrum = fft2c(truth.to(at::kDouble) * window);
   const auto energy = at::abs(estimate_spectrum - truth_spectrum).pow(2);
-  auto measured_centers = centers;
-  for (const auto& c : centers) measured_centers.push_back(Center{-c.y, -c.x});  // the conjugate half of a real object
-  const auto inside = union_mask(n, measured_centers, radius);
+  const auto discs = union_mask(n, centers, radius);
+  const auto inside = at::logical_or(discs, mirrored(discs));  // the conjugate half of a real object
   ErrorBands bands;
   bands.measured = energy.masked_select(inside).sum().item<double>();
   bands.unmeasured = energy.masked_select(inside.logical_not()).sum().item<double>();  // never below 0 by rounding
@@ -106,7 +109,6 @@ ErrorBands error_bands(const at::Tensor& reconstruction, const at::Tensor& groun
       bands.disc_phase += 2.0 * std::max(0.0, std::abs(a.real()) - a.real());  // φ = π: the sign
     }
   }
-  bands.disc_phase = std::min(bands.disc_phase, bands.measured);  // equal up to rounding when all of it is a rotation
   return bands;
 }
 

@@ -72,6 +72,7 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& a) {
   cmd->add_option("--target", a.target, "a further speedup target, reported but not gated")->check(positive_number());
   cmd->add_option("--ablation", a.ablation, "results of the ablation suite (bar chart)");
   cmd->add_option("--images", a.images, "a folder of PNG images shown in the report, labelled by the folder's name (repeatable)");
+  cmd->add_option("--figure", a.figures, "a PNG chart or figure shown at its own width, captioned by its file name (repeatable)");
   cmd->add_option("--manifest", a.manifest, "a gate manifest: report its gates from the results in --results-dir");
   cmd->add_option("--results-dir", a.results_dir, "with --manifest: the folder perfgate gate wrote the results to");
   cmd->add_option("--ab", a.ab, "perfgate ab --json output: the A/B against the merge base, with accepted regressions");
@@ -139,6 +140,7 @@ int run_report(const ReportArgs& a) {
   }
   if (!a.ablation.empty()) data.ablation = load_ablation(a.ablation);
   for (const auto& folder : a.images) data.image_sets.push_back(load_images(folder));
+  for (const auto& path : a.figures) data.figures.push_back(load_figure(path));
   if (!a.history.empty()) add_trends(data, a.history);
   if (!a.ab.empty()) data.ab = parse_ab_json(read_whole_file(a.ab, "A/B verdicts"), a.ab);
   if (data.checks.empty() && data.speedups.empty() && !data.ab) throw InputError("report: nothing to report (give --check, --speedup-results or --ab)");

@@ -53,6 +53,7 @@ struct ReportArgs {
   std::string ab;  ///< perfgate ab --json output shown beside the checks
   std::string manifest, results_dir;  ///< a gate manifest's gates, from the results a gate run left in results_dir
   std::vector<std::string> images;
+  std::vector<std::string> figures;
   bool png = false;
 };
 CLI::App* add_report_command(CLI::App& app, ReportArgs& args);

@@ -66,6 +66,23 @@ CheckSection load_check(const std::string& results_path, const std::string& base
   return section;
 }
 
+namespace {
+// The bytes of a PNG file, or an InputError naming the option it came from.
+std::string read_png(const std::filesystem::path& path, const std::string& option) {
+  const std::string png = read_whole_file(path.string(), "image");
+  if (png.size() < 8 || png.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) {
+    throw InputError(option + ": '" + path.string() + "' is not a PNG file");
+  }
+  return png;
+}
+}  // namespace
+
+ReportImage load_figure(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) throw InputError("--figure '" + path + "': not a file");
+  return {std::filesystem::path(path).stem().string(), read_png(path, "--figure")};
+}
+
 ImageSet load_images(const std::string& folder) {
   std::error_code error;
   if (!std::filesystem::is_directory(folder, error)) throw InputError("--images '" + folder + "': not a folder");
@@ -79,13 +96,7 @@ ImageSet load_images(const std::string& folder) {
   ImageSet set;
   set.label = std::filesystem::path(folder).lexically_normal().filename().string();
   if (set.label.empty()) set.label = std::filesystem::path(folder).lexically_normal().parent_path().filename().string();
-  for (const auto& path : paths) {
-    const std::string png = read_whole_file(path.string(), "image");
-    if (png.size() < 8 || png.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) {
-      throw InputError("--images: '" + path.string() + "' is not a PNG file");
-    }
-    set.images.push_back({path.stem().string(), png});
-  }
+  for (const auto& path : paths) set.images.push_back({path.stem().string(), read_png(path, "--images")});
   return set;
 }
 

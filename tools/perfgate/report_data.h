@@ -67,6 +67,7 @@ struct ReportData {
   std::vector<SpeedupSection> speedups;  ///< one per speedup gate (or --speedup-results), in order
   std::optional<AblationSection> ablation;
   std::vector<ImageSet> image_sets;
+  std::vector<ReportImage> figures;  ///< charts and figures, each shown at its own width
   std::vector<TrendSection> trends;
   std::optional<AbRecord> ab;  ///< perfgate ab's verdicts against the merge base (ab --json)
 };
@@ -92,6 +93,8 @@ CheckSection load_check(const std::string& results_path, const std::string& base
 /// The PNG files of a folder, sorted by name, labelled with the folder's name; throws InputError when it is not a
 /// readable folder, holds no PNG, or a .png file is not one.
 ImageSet load_images(const std::string& folder);
+/// One PNG figure captioned by its file stem; throws InputError when it is missing or not a PNG.
+ReportImage load_figure(const std::string& path);
 
 /// The report's plots, each tagged with the section it belongs to ("speedup", "check:NAME", "ablation",
 /// "trends") and a file name stem unique within the report.

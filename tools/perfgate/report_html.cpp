@@ -46,7 +46,7 @@ th{background:#f3f3f3}
 .v-PASS{background:#2e7d32}.v-FAIL,.v-MISSING{background:#c62828}.v-INCONCLUSIVE,.v-WARNING{background:#ef6c00}
 .v-NO-BASELINE,.v-SKIPPED{background:#757575}.v-ACCEPTED{background:#6a1b9a}
 figure.plot{margin:.5em 0}
-.images{display:flex;flex-wrap:wrap;gap:1em}.images figure{margin:0}.images img{width:220px;image-rendering:pixelated;border:1px solid #ccc}
+.figure{margin:0 0 1em}.figure img{max-width:100%;height:auto;border:1px solid #ccc}.images{display:flex;flex-wrap:wrap;gap:1em}.images figure{margin:0}.images img{width:220px;image-rendering:pixelated;border:1px solid #ccc}
 code{background:#f5f5f5;padding:0 3px}
 )";
 
@@ -153,7 +153,7 @@ std::string render_html(const ReportData& data, const std::vector<Plot>& plots) 
   }
 
   if (!data.image_sets.empty()) {
-    out << "<section id=\"images\"><h2>Reconstructions</h2>\n";
+    out << "<section id=\"images\"><h2>Images</h2>\n";
     for (const auto& set : data.image_sets) {
       out << "<h3>" << e(set.label) << "</h3><div class=\"images\">\n";
       for (const auto& image : set.images) {
@@ -161,6 +161,15 @@ std::string render_html(const ReportData& data, const std::vector<Plot>& plots) 
             << "\"><figcaption>" << e(image.caption) << "</figcaption></figure>\n";
       }
       out << "</div>\n";
+    }
+    out << "</section>\n";
+  }
+
+  if (!data.figures.empty()) {
+    out << "<section id=\"figures\"><h2>Figures</h2>\n";
+    for (const auto& figure : data.figures) {
+      out << "<figure class=\"figure\"><img alt=\"" << e(figure.caption) << "\" src=\"data:image/png;base64," << base64(figure.png)
+          << "\"><figcaption>" << e(figure.caption) << "</figcaption></figure>\n";
     }
     out << "</section>\n";
   }

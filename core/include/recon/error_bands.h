@@ -21,7 +21,9 @@ struct ErrorBands {
   /// energy falls when the reconstruction's spectrum is multiplied by e^{iφ} on a region and e^{−iφ} on its mirror
   /// (φ ∈ {0, π} on a region that is its own mirror, as the one at DC). A region is a set of discs joined by
   /// overlaps; no measurement can tell such rotations apart (each disc's amplitude image keeps its modulus), so this
-  /// part of the error is the data's ambiguity, not a fitting shortfall. 0 <= disc_phase <= measured.
+  /// part of the error is the data's ambiguity, not a fitting shortfall. A lower bound of that ambiguity's share: an
+  /// isolated disc's content reflected through its centre and conjugated is measured identically too, and is not
+  /// counted. 0 <= disc_phase <= measured, up to rounding.
   double disc_phase = 0.0;
   /// unmeasured / (measured + unmeasured); 0 for an exact reconstruction.
   double unmeasured_fraction() const;
@@ -42,11 +44,12 @@ struct PhaseRegion {
 std::vector<PhaseRegion> phase_ambiguity_regions(int64_t n, const std::vector<Center>& centers, double radius);
 
 /// The error reconstruction − ground_truth (each [N, N] once squeezed, any real dtype) on
-/// evaluation_window(·, object_size), zero elsewhere, split by the union of the discs of `radius` at `centers` and at
-/// their mirrors −centers (centred k-space, as the measurements). The window's hard edge spreads the error's spectrum
-/// by about N/S pixels, so a small error that lies inside the discs reads partly unmeasured, and a phase rotation of
-/// the truth reads as a pure disc_phase error only when the window is the whole grid (object_size = N): a rotated
-/// object no longer fits the S × S box, which is why a box-constrained reconstruction can tell it apart at all.
+/// evaluation_window(·, object_size), zero elsewhere, split by the union of the discs of `radius` at `centers` and
+/// their mirrors (the index map of conjugate symmetry on the centred grid). The window's hard edge spreads the
+/// error's spectrum by about N/S pixels, so a small error that lies inside the discs reads partly unmeasured, and a
+/// phase rotation of the truth reads as a pure disc_phase error only when the window is the whole grid
+/// (object_size = N): a rotated object no longer fits the S × S box, which is why a box-constrained reconstruction
+/// can tell it apart at all.
 /// Throws std::invalid_argument when the shapes differ or are not square, or (from evaluation_window and union_mask)
 /// when object_size or radius is out of range.
 ErrorBands error_bands(const at::Tensor& reconstruction, const at::Tensor& ground_truth, int64_t object_size,

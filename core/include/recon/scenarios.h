@@ -42,8 +42,10 @@ double neighbour_overlap(const Scenario& scene);
 double neighbour_overlap(const std::vector<Center>& centers, double radius);
 
 /// The sample count of `pattern` (its own count ignored) whose neighbour_overlap at `radius` is closest to `target`,
-/// counts 1..max_samples, the larger count on a tie: target 0 gives the most discs of which no two touch. A sweep of
-/// overlap at a fixed radius and r_max keeps the measured band and varies only how often it is measured.
+/// the larger count on a tie: target 0 gives the most discs of which no two touch. Counts are tried from 1 upwards
+/// until one overlaps by more than target + 0.15 or max_samples is reached (the overlap grows with the count, if not
+/// strictly; for a seeded pattern, nearest among the counts tried). A sweep of overlap at a fixed radius and r_max
+/// keeps the measured band and varies only how often it is measured.
 /// Throws std::invalid_argument for a target outside [0, 1) or max_samples < 1.
 int64_t samples_for_overlap(PatternOptions pattern, double radius, double target, int64_t max_samples = 1000);
 

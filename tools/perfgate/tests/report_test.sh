@@ -11,7 +11,8 @@ set +e
 "$perfgate" report --out-dir "$work/out" --png --history "$work/history.db" \
   --check "$fx/results_escaping.json=$fx/baseline_escaping.json" \
   --speedup-results "$fx/results_speedup.json" --reference BM_Ref --candidate BM_Cand --threshold 1.8 --target 3 \
-  --ablation "$fx/results_ablation.json" --images "$fx/images" >"$work/stdout.txt"
+  --ablation "$fx/results_ablation.json" --images "$fx/images" \
+  --figure "$fx/images/reconstruction.png" >"$work/stdout.txt"
 rc=$?
 set -e
 fail() { echo "report_test: $*" >&2; exit 1; }
@@ -43,5 +44,5 @@ pngs=$(find "$work/out/plots" -name '*.png' | wc -l)
 for p in "$work"/out/plots/*.png; do
   [[ $(head -c 8 "$p" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "$p is not a PNG"
 done
-"$check" "$work/out/report.html" --overall FAIL --min-plots 8 --images 2 --sections speedup,checks,ablation,images,history \
+"$check" "$work/out/report.html" --overall FAIL --min-plots 8 --images 3 --sections speedup,checks,ablation,images,figures,history \
   --text '<script>alert(1)</script>' --text 'BM_Quality & "Speed"'
