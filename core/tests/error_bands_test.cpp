@@ -221,7 +221,7 @@ TEST(error_bands, on_the_seed_workload_a_phase_rotated_truth_is_measured_identic
   const auto difference = twin - truth;
   const double all = difference.pow(2).sum().item<double>();
   const double inside = recon::evaluation_window(difference, scene.object).pow(2).sum().item<double>();
-  // For these phases (φ_j = 2(j + 1) on the j-th region), as docs/results.md reports them: 6.9 % of the difference
+  // For these phases (φ_j = 2(j + 1) on the j-th region, the DC region unrotated), as docs/results.md reports them: 6.9 % of the difference
   // lies outside the box, and inside it the twin is 18.3 dB from the truth, a visibly different picture.
   EXPECT_NEAR((all - inside) / all, 0.069, 0.001) << "of the difference's energy " << all << ", outside the box: " << (all - inside);
   const auto quality = recon::evaluate(twin.to(at::kFloat), problem.ground_truth, scene.object);
