@@ -1,7 +1,7 @@
 cmake_minimum_required(VERSION 3.25)
 # tools/measure-crossover's CI variant: USAF, two overlaps × two photon levels, one seed, tiny deep-prior budgets.
 # Every cell has a deep-prior row and, per classical solver, an equal-time row with at least one and at most the long
-# run's epochs; the summary has one row per cell with a winner; the heat map draws each cell once and renders as a
+# run's epochs; the summary has one row per cell, whose margin and winner match runs.tsv; the heat map draws each cell once and renders as a
 # PNG (headless Chromium). Bad arguments give exit code 2 before any run.
 # Usage: cmake -DTOOL=<tools/measure-crossover> -DRECON=<path> -DOUT=<dir> -P measure_crossover.cmake
 file(REMOVE_RECURSE "${OUT}")
@@ -36,6 +36,36 @@ foreach(cell "\\| usaf \\| 0.00 \\| 7 \\| 1000 \\|" "\\| usaf \\| 0.00 \\| 7 \\|
              "\\| usaf \\| 0.43 \\| 61 \\| 1000 \\|" "\\| usaf \\| 0.43 \\| 61 \\| noise-free \\|")
   if(NOT out MATCHES "${cell}[^\n]*\\| (deep prior|mPIE|ePIE|neither \\(seeds disagree\\)) \\|")
     message(FATAL_ERROR "the summary lacks a row with a winner for '${cell}':\n${out}")
+  endif()
+endforeach()
+# Each summary row's margin and winner, recomputed from runs.tsv (one seed: the median and range are that seed's):
+# the deep prior's PSNR minus the better classical solver's at equal time; the winner is the side of its sign.
+execute_process(COMMAND awk -F "\t" [=[
+  NR > 1 { key = "| " $1 " | " sprintf("%.2f", $2) " | " $3 " | " ($4 == "inf" ? "noise-free" : $4) " |"
+           if ($6 == "deep prior") dp[key] = $10; else if ($7 == "equal time") eq[key, $6] = $10; keys[key] = 1 }
+  END { for (k in keys) { me = eq[k, "mpie"]; ee = eq[k, "epie"]; m = dp[k] - (me > ee ? me : ee)
+          w = (m > 0) ? "deep prior" : (me >= ee ? "mPIE" : "ePIE")
+          printf "%s\t| %+.2f [%+.2f, %+.2f] | %s |\n", k, m, m, m, w } }]=] "${OUT}/sweep/runs.tsv"
+                OUTPUT_VARIABLE expected)
+file(STRINGS "${OUT}/sweep/summary.md" summary_rows)
+string(REPLACE "\n" ";" expected "${expected}")
+foreach(pair IN LISTS expected)
+  if(pair STREQUAL "")
+    continue()
+  endif()
+  string(REPLACE "\t" ";" parts "${pair}")
+  list(GET parts 0 prefix)
+  list(GET parts 1 suffix)
+  set(found FALSE)
+  foreach(row IN LISTS summary_rows)
+    string(FIND "${row}" "${prefix}" at_start)
+    string(FIND "${row}" "${suffix}" at_end)
+    if(at_start EQUAL 0 AND NOT at_end EQUAL -1)
+      set(found TRUE)
+    endif()
+  endforeach()
+  if(NOT found)
+    message(FATAL_ERROR "no summary row '${prefix} … ${suffix}' (the margin and winner recomputed from runs.tsv):\n${out}")
   endif()
 endforeach()
 file(READ "${OUT}/heatmap.svg" svg)
