@@ -1,8 +1,8 @@
 cmake_minimum_required(VERSION 3.25)
 # tools/measure-crossover's CI variant: USAF, two overlaps × two photon levels, one seed, tiny deep-prior budgets.
 # Every cell has a deep-prior row and, per classical solver, an equal-time row with at least one and at most the long
-# run's epochs; the summary has one row per cell, whose margin and winner match runs.tsv; the heat map draws each cell once and renders as a
-# PNG (headless Chromium). Bad arguments give exit code 2 before any run.
+# run's epochs; the summary has one row per cell, whose margin and winner match runs.tsv; the heat map draws each
+# cell once and renders as a PNG (headless Chromium). Bad arguments give exit code 2 before any run.
 # Usage: cmake -DTOOL=<tools/measure-crossover> -DRECON=<path> -DOUT=<dir> -P measure_crossover.cmake
 file(REMOVE_RECURSE "${OUT}")
 file(MAKE_DIRECTORY "${OUT}")
