@@ -8,6 +8,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -126,6 +127,20 @@ TEST(decoder, fused_batchnorm_relu_equals_library_pair) {
 // workload.
 TEST(decoder, small_channel_conv_equals_library_convolution) {
   expect_exact_at_seed_workload(8, [](recon::DecoderOptions& o) { o.kernels().small_channel_conv = true; });
+}
+
+// The direct kernel at the other widths a decoder gives it (the side of the padded layers, and the side − 2 of the
+// unpadded last one): 4 and 2 (no full block of eight columns), 8 (one block) and 6 (a tail only), 16 and 14, 32 and
+// 30 (blocks, and blocks with a six-column tail). Grids chosen so that 8 → 4, 4 → 2 and 2 → 1 layers all occur.
+TEST(decoder, small_channel_conv_equals_library_convolution_at_every_width) {
+  for (const auto& [n, s] : std::vector<std::pair<int64_t, int64_t>>{{8, 4}, {16, 8}, {64, 16}, {128, 32}}) {
+    SCOPED_TRACE("N = " + std::to_string(n) + ", S = " + std::to_string(s));
+    at::manual_seed(n + s);
+    recon::ProgressiveDecoder d(recon::DecoderOptions(n, s));
+    const auto weights = at::rand({1, 1, n, n});
+    expect_same_function(d, [&] { d->options.kernels().small_channel_conv = true; },
+                         [&](const at::Tensor& y) { return (y * weights).pow(2).sum(); });
+  }
 }
 
 TEST(decoder, non_negative_activations_give_non_negative_output) {
