@@ -63,10 +63,18 @@ class Statement {
   std::string path_;
 };
 
-int64_t single_integer(sqlite3* db, const std::string& sql, const std::string& path) {
-  Statement q(db, sql, path);
+// The store version a file records and how many schema objects it holds, read by one statement, so from one
+// snapshot: read by two, another process's creation of the store could commit between them, and a store being created
+// would look like a foreign database (version 0 with tables).
+struct StoreState {
+  int64_t version = 0;
+  int64_t schema_objects = 0;
+  bool foreign() const { return version == 0 && schema_objects != 0; }
+};
+StoreState store_state(sqlite3* db, const std::string& path) {
+  Statement q(db, "SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_master)", path);
   q.step();
-  return q.integer(0);
+  return {q.integer(0), q.integer(1)};
 }
 
 }  // namespace
@@ -88,11 +96,9 @@ SqliteHistory::SqliteHistory(const std::string& path, StoreAccess access) : path
   }
   sqlite3_busy_timeout(db_, kSqliteBusySeconds * 1000);
   try {
-    auto found = single_integer(db_, "PRAGMA user_version", path_);  // fails here when the file is not a database
-    const auto foreign = [&](int64_t version) {
-      return version == 0 && single_integer(db_, "SELECT count(*) FROM sqlite_master", path_) != 0;
-    };
-    if (foreign(found)) {
+    const auto state = store_state(db_, path_);  // fails here when the file is not a database
+    auto found = state.version;
+    if (state.foreign()) {
       throw InputError("history '" + path + "': a SQLite database of something else (it has tables but no perfgate store version); left as it was");
     }
     if (found == 0 && access == StoreAccess::read_only) throw InputError("history '" + path + "': an empty database, no runs recorded");
@@ -104,8 +110,9 @@ SqliteHistory::SqliteHistory(const std::string& path, StoreAccess access) : path
       // IMMEDIATE: the write lock is taken (waiting for it) before the version is read again, so that two processes
       // creating or upgrading one file at once do it once, and neither meets a lock it cannot wait for.
       execute("BEGIN IMMEDIATE");
-      found = single_integer(db_, "PRAGMA user_version", path_);
-      if (foreign(found)) {
+      const auto locked = store_state(db_, path_);
+      found = locked.version;
+      if (locked.foreign()) {
         execute("ROLLBACK");
         throw InputError("history '" + path + "': a SQLite database of something else; left as it was");
       }
