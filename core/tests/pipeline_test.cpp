@@ -150,11 +150,14 @@ TEST(pipeline, seed_workload_step_matches_reference) {
 // old row (all earlier discs) both. Equivalence at a few hand-picked samples does not cover discs whose pixels reach
 // a spectrum edge (the Nyquist row and column, the mirrored half of a real transform), where index arithmetic in
 // the optimized kernels is easiest to get wrong; these sweeps visit every disc of the geometry.
-// Gradient tolerance: up to 59 earlier discs enter the old row, and float32 summation in another order measured up
-// to 2.3e-4 (dense), 7.7e-5 (seed) and 6.2e-5 (edges) of a tensor's largest gradient; 1e-3 is four times the worst
-// seen and a thousand times below an indexing defect (a Nyquist column left unfilled: 0.97–1.48). The losses keep
-// the 1e-6 tolerance (that defect: 1.2e-3).
-constexpr double kSweepGradientTolerance = 1e-3;
+// Gradient tolerance: up to 59 earlier discs enter the old row, and float32 summation in another order measured, as
+// a fraction of a tensor's largest gradient, up to 2.3e-4 (dense), 7.7e-5 (seed) and 6.2e-5 (edges) on one 2-core
+// AMD EPYC machine, and up to 1.4e-3 (dense: sample 33, the first doubling's weight), 2.3e-4 (partial), 2.4e-5
+// (seed) and 1.2e-5 (edges) on another of the same kind running the same build (the two round differently; an
+// indexing defect would not depend on the machine). 5e-3 is between three and four times the worst seen and about
+// two hundred times below an indexing defect (a Nyquist column left unfilled: 0.97–1.48). The losses keep the 1e-6
+// tolerance (that defect: 1.2e-3).
+constexpr double kSweepGradientTolerance = 5e-3;
 void check_every_sample(int64_t n, int64_t s, double radius, const std::vector<recon::Center>& centers,
                         const std::string& what) {
   recon::PipelineOptions reference;
