@@ -289,13 +289,15 @@ void GitHistory::append(const std::vector<HistoryRun>& runs) {
       return;
     }
     if (pushed.timed_out) throw StoreUnavailable("history " + name() + ": pushing did not finish within " + std::to_string(static_cast<int>(kGitSeconds)) + " s");
-    // A lost race moves the tip; a refusal that leaves it where it was (a hook, a protected branch, a name that
-    // clashes with another ref) is not a race, and no retry would help.
+    // Wait first, then fetch: the next commit is built on the tip as it stands after the wait, so the window in which
+    // another run can land first is the building and pushing alone, however long the wait has grown.
+    const int ceiling_ms = 25 << std::min(attempt - 1, 6);
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, ceiling_ms)(rng)));
+    // A lost race moves the tip (and it never moves back: no append forces); a refusal that leaves it where it was (a
+    // hook, a protected branch, a name that clashes with another ref) is not a race, and no retry would help.
     const std::string moved = fetch(ref);
     if (moved == tip) throw StoreUnavailable("history " + name() + ": the push was refused: " + output_tail(pushed.output, 300));
     tip = moved;
-    const int ceiling_ms = 25 << std::min(attempt - 1, 6);
-    std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, ceiling_ms)(rng)));
   }
   throw StoreUnavailable("history " + name() + ": the branch kept moving; " + std::to_string(kGitAttempts) +
                          " pushes lost the race; nothing was recorded, run it again");

@@ -2,7 +2,7 @@
 // The history as a data branch of a git repository: each run is its own file, runs/<year>/<month>/<name>.json, so
 // that concurrent runs never touch the same content. An append commits the files on the branch's current tip and
 // pushes; when another run pushed first (the push is not a fast-forward and the tip has moved), it commits again on
-// the new tip, with a random wait that doubles, until it lands or kGitAttempts are used (StoreUnavailable). No
+// the tip fetched after a random wait that doubles, until it lands or kGitAttempts are used (StoreUnavailable). No
 // server, no lock: the ref update of the remote is the only point of order. Only regular *.json files under runs/
 // are read, straight from git's objects (never checked out: no link is followed, no attribute applied).
 #include "history_backend.h"
