@@ -22,7 +22,10 @@ class ReferenceObjective final : public SampleObjective {
     cumulative_mask_ = union_mask(n, s.previous_centers, s.radius, device);
     auto clean = measure_amplitude(s.ground_truth, disc_mask(n, s.center, s.radius, device));
     new_target_ = add_measurement_noise(clean, s.noise, static_cast<uint64_t>(s.index));
-    old_target_ = s.first ? new_target_ : measure_amplitude(s.previous_reconstruction.to(at::kComplexFloat), cumulative_mask_);
+    // Complex of the ground truth's precision: float32 in every pipeline run; float64 where a test computes the exact
+    // step as an oracle.
+    const auto complex = c10::toComplexType(s.ground_truth.scalar_type());
+    old_target_ = s.first ? new_target_ : measure_amplitude(s.previous_reconstruction.to(complex), cumulative_mask_);
   }
 
   using SampleObjective::operator();
@@ -34,7 +37,7 @@ class ReferenceObjective final : public SampleObjective {
     auto predicted_new = measure_amplitude(out, disc_mask(n, setup_.center, setup_.radius, out.device()));
     auto new_row = row_loss(predicted_new, new_target_, loss_normaliser(new_target_, setup_.loss), setup_.loss);
     if (setup_.first) return {new_row, new_row};
-    auto predicted_old = measure_amplitude(out.to(at::kComplexFloat), cumulative_mask_);
+    auto predicted_old = measure_amplitude(out.to(c10::toComplexType(out.scalar_type())), cumulative_mask_);
     auto old_row = row_loss(predicted_old, old_target_, loss_normaliser(old_target_, setup_.loss), setup_.loss);
     return {old_row, new_row};
   }

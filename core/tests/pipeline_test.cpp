@@ -10,6 +10,8 @@
 
 #include <torch/autograd.h>
 
+#include <iostream>
+
 namespace {
 
 constexpr double kLossTolerance = 1e-6;      // relative; fp32 sums over N² terms in another order
@@ -146,25 +148,64 @@ TEST(pipeline, seed_workload_step_matches_reference) {
                     "N=512, S=128, sample 10");
 }
 
-// One step at each sample of a given geometry: the optimized default against the reference, the new row and the
-// old row (all earlier discs) both. Equivalence at a few hand-picked samples does not cover discs whose pixels reach
-// a spectrum edge (the Nyquist row and column, the mirrored half of a real transform), where index arithmetic in
-// the optimized kernels is easiest to get wrong; these sweeps visit every disc of the geometry.
-// Gradient tolerance: up to 59 earlier discs enter the old row, and float32 summation in another order measured, as
-// a fraction of a tensor's largest gradient, up to 2.3e-4 (dense), 7.7e-5 (seed) and 6.2e-5 (edges) on one 2-core
-// AMD EPYC machine, and up to 1.4e-3 (dense: sample 33, the first doubling's weight), 2.3e-4 (partial), 2.4e-5
-// (seed) and 1.2e-5 (edges) on another of the same kind running the same build (the two round differently; an
-// indexing defect would not depend on the machine). 5e-3 is between three and four times the worst seen and about
-// two hundred times below an indexing defect (a Nyquist column left unfilled: 0.97–1.48). The losses keep the 1e-6
+// The step in float64: the reference pipeline with its decoder, ground truth and earlier reconstruction in double
+// precision, an oracle against which both float32 pipelines' own rounding can be measured.
+StepOutcome exact_step(recon::SampleSetup setup, int64_t n, int64_t s) {
+  recon::PipelineOptions reference;
+  reference.kind = recon::PipelineKind::reference;
+  at::manual_seed(7);  // as one_step: the same initial weights, drawn in float32, then widened
+  recon::ProgressiveDecoder decoder(recon::DecoderOptions(n, s));
+  recon::configure_decoder(decoder->options, reference);
+  decoder->to(at::kDouble);
+  setup.ground_truth = setup.ground_truth.to(at::kDouble);
+  setup.previous_reconstruction = setup.previous_reconstruction.to(at::kDouble);
+  auto objective = recon::make_objective(setup, reference);
+  auto losses = (*objective)(*decoder);
+  (losses.old_row + losses.new_row).backward();
+  StepOutcome out{losses.old_row.item<double>(), losses.new_row.item<double>(), {}};
+  for (auto& p : decoder->parameters()) out.gradients.push_back(p.grad().clone());
+  return out;
+}
+
+// One step at each sample of a given geometry, the optimized default against the reference, the new row and the old
+// row (all earlier discs) both. Equivalence at a few hand-picked samples does not cover discs whose pixels reach a
+// spectrum edge (the Nyquist row and column, the mirrored half of a real transform), where index arithmetic in the
+// optimized kernels is easiest to get wrong; these sweeps visit every disc of the geometry. An indexing defect (a
+// Nyquist column left unfilled) errs by 0.97–1.48 of a tensor's largest gradient. The losses keep the 1e-6 relative
 // tolerance (that defect: 1.2e-3).
-constexpr double kSweepGradientTolerance = 5e-3;
+//
+// With a smooth loss (L2) both float32 pipelines are held against the float64 step: over the sweep, the optimized
+// pipeline's largest error on each gradient tensor must be within kRoundingFactor times the reference's largest on
+// the same tensor (or kRoundingFloor, the rounding of a short float32 sum, where the reference stays nearly exact).
+// Scales are compared, not single samples: a tensor whose gradient is a sum that largely cancels (the last layer's
+// bias) carries a relative error that varies by several times from sample to sample in either pipeline.
+//
+// The L1 loss (the default, and the only one the fused physics computes) has a kink: its gradient takes the sign of
+// each detector pixel's residual, and every sample has pixels whose residual lies within float32 reach of zero (dense
+// scene: 10–20 of 65,536 within 1e-6 of the largest residual). A float32 pipeline that rounds one of them across zero
+// flips its sign and moves every gradient by one discrete jump. Against the float64 step, on one 2-core AMD EPYC
+// machine, the reference jumps at 2 of 40 samples of the partial scene and 3 of 60 of the dense one, by up to 1.55e-3
+// (partial, sample 9) and 1.39e-3 (dense, sample 33), and the optimized pipeline about as often, by up to 1.55e-3 (the
+// same sample); no jump is shared at dense sample 33. So with L1 each gradient of the optimized pipeline is held
+// against the float64 step within kKinkTolerance: about three times the largest jump the reference itself makes, and
+// two hundred times below an indexing defect.
+constexpr double kRoundingFactor = 8.0, kRoundingFloor = 1e-5, kKinkTolerance = 5e-3;
+struct SweepRecord {
+  double worst = 0.0;  // L2: the largest ratio of the pipelines' worst errors on a tensor; L1: the largest error
+  std::string where;
+  void note(double value, const std::string& here) {
+    if (value > worst) worst = value, where = here;
+  }
+};
 void check_every_sample(int64_t n, int64_t s, double radius, const std::vector<recon::Center>& centers,
-                        const std::string& what) {
+                        recon::LossKind loss, const std::string& what, SweepRecord& record) {
   recon::PipelineOptions reference;
   reference.kind = recon::PipelineKind::reference;
   const auto truth = recon::synthetic_target(recon::TargetKind::usaf, s, n);
   at::manual_seed(99);
   const auto previous = at::rand({n, n}) * (truth > 0).to(at::kFloat);
+  std::vector<std::pair<double, std::string>> own_worst;  // L2: per tensor, the optimized pipeline's largest error and where
+  std::vector<double> reference_worst;                    // and the reference's largest
   for (size_t k = 0; k < centers.size(); ++k) {
     recon::SampleSetup setup;
     setup.ground_truth = truth;
@@ -174,18 +215,55 @@ void check_every_sample(int64_t n, int64_t s, double radius, const std::vector<r
     setup.radius = radius;
     setup.first = k == 0;
     setup.index = static_cast<int64_t>(k);
-    expect_equivalent(one_step(setup, recon::PipelineOptions{}, n, s), one_step(setup, reference, n, s),
-                      what + ", sample " + std::to_string(k) + " at (" + std::to_string(centers[k].y) + ", " +
-                          std::to_string(centers[k].x) + ")",
-                      kSweepGradientTolerance);
+    setup.loss.kind = loss;
+    const std::string here = what + ", sample " + std::to_string(k) + " at (" + std::to_string(centers[k].y) + ", " +
+                             std::to_string(centers[k].x) + ")";
+    const auto optimized = one_step(setup, recon::PipelineOptions{}, n, s), expected = one_step(setup, reference, n, s);
+    EXPECT_NEAR(optimized.new_row, expected.new_row, kLossTolerance * std::abs(expected.new_row)) << here;
+    EXPECT_NEAR(optimized.old_row, expected.old_row, kLossTolerance * std::abs(expected.old_row)) << here;
+    const auto exact = exact_step(setup, n, s);
+    ASSERT_EQ(optimized.gradients.size(), exact.gradients.size());
+    ASSERT_EQ(expected.gradients.size(), exact.gradients.size());
+    if (loss == recon::LossKind::l1) {
+      for (size_t i = 0; i < exact.gradients.size(); ++i) {
+        const double own = recon::testing::max_relative_difference(optimized.gradients[i], exact.gradients[i]);
+        record.note(own, here + ", parameter " + std::to_string(i));
+        EXPECT_LT(own, kKinkTolerance) << here << ", parameter " << i << ": the optimized gradient strays from the exact step by " << own
+                                       << " of the tensor's largest, the reference's by "
+                                       << recon::testing::max_relative_difference(expected.gradients[i], exact.gradients[i]);
+      }
+      continue;
+    }
+    own_worst.resize(exact.gradients.size()), reference_worst.resize(exact.gradients.size());
+    for (size_t i = 0; i < exact.gradients.size(); ++i) {
+      const double own = recon::testing::max_relative_difference(optimized.gradients[i], exact.gradients[i]);
+      if (own > own_worst[i].first) own_worst[i] = {own, here};
+      reference_worst[i] = std::max(reference_worst[i], recon::testing::max_relative_difference(expected.gradients[i], exact.gradients[i]));
+    }
   }
+  for (size_t i = 0; i < own_worst.size(); ++i) {
+    const double allowed = std::max(reference_worst[i], kRoundingFloor);
+    record.note(own_worst[i].first / allowed, own_worst[i].second + ", parameter " + std::to_string(i));
+    EXPECT_LE(own_worst[i].first, kRoundingFactor * allowed)
+        << what << ", parameter " << i << ": the optimized gradient strays from the exact step by up to " << own_worst[i].first
+        << " of the tensor's largest (" << own_worst[i].second << "), the reference's by up to " << reference_worst[i];
+  }
+}
+
+// Both sweeps of one geometry, with a line of what they measured.
+void sweep(int64_t n, int64_t s, double radius, const std::vector<recon::Center>& centers, const std::string& what) {
+  SweepRecord smooth, kinked;
+  check_every_sample(n, s, radius, centers, recon::LossKind::l2, what + ", L2", smooth);
+  check_every_sample(n, s, radius, centers, recon::LossKind::l1, what + ", L1", kinked);
+  std::cout << what << ": L2, largest ratio of the optimized to the reference pipeline's worst error against the float64 step " << smooth.worst << " (" << smooth.where
+            << "); L1, the optimized pipeline's largest error against the float64 step " << kinked.worst << " (" << kinked.where << ")\n";
 }
 
 TEST(pipeline, every_sample_of_every_scenario_steps_like_the_reference) {
   recon::set_threads(1);
   for (const auto& scene : recon::scenarios()) {
     const auto problem = recon::make_problem(scene);
-    check_every_sample(scene.grid, scene.object, scene.radius, problem.centers, "scenario " + scene.name);
+    sweep(scene.grid, scene.object, scene.radius, problem.centers, "scenario " + scene.name);
   }
 }
 
@@ -201,7 +279,7 @@ TEST(pipeline, discs_at_every_spectrum_edge_step_like_the_reference) {
     centers.push_back({edge, edge});
     centers.push_back({edge, -edge});
   }
-  check_every_sample(n, 16, 5.0, centers, "spectrum edges");
+  sweep(n, 16, 5.0, centers, "spectrum edges");
 }
 
 // The robust default's step (measured-data memory): the newest sub-aperture's row plus replayed earlier ones.
