@@ -23,7 +23,7 @@ class ReferenceObjective final : public SampleObjective {
     auto clean = measure_amplitude(s.ground_truth, disc_mask(n, s.center, s.radius, device));
     new_target_ = add_measurement_noise(clean, s.noise, static_cast<uint64_t>(s.index));
     // Complex of the ground truth's precision: float32 in every pipeline run; float64 where a test computes the exact
-    // step as an oracle.
+    // step as an oracle (without noise: the noise models draw and return float32).
     const auto complex = c10::toComplexType(s.ground_truth.scalar_type());
     old_target_ = s.first ? new_target_ : measure_amplitude(s.previous_reconstruction.to(complex), cumulative_mask_);
   }

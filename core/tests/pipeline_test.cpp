@@ -176,7 +176,8 @@ StepOutcome exact_step(recon::SampleSetup setup, int64_t n, int64_t s) {
 //
 // With a smooth loss (L2) both float32 pipelines are held against the float64 step: over the sweep, the optimized
 // pipeline's largest error on each gradient tensor must be within kRoundingFactor times the reference's largest on
-// the same tensor (or kRoundingFloor, the rounding of a short float32 sum, where the reference stays nearly exact).
+// the same tensor, that largest taken as at least kRoundingFloor (the rounding of a short float32 sum), so that a
+// reference that happens to stay nearly exact still allows 8e-5.
 // Scales are compared, not single samples: a tensor whose gradient is a sum that largely cancels (the last layer's
 // bias) carries a relative error that varies by several times from sample to sample in either pipeline.
 //
@@ -194,7 +195,7 @@ struct SweepRecord {
   double worst = 0.0;  // L2: the largest ratio of the pipelines' worst errors on a tensor; L1: the largest error
   std::string where;
   void note(double value, const std::string& here) {
-    if (value > worst) worst = value, where = here;
+    if (!(value <= worst)) worst = value, where = here;  // a NaN is kept
   }
 };
 void check_every_sample(int64_t n, int64_t s, double radius, const std::vector<recon::Center>& centers,
@@ -237,7 +238,7 @@ void check_every_sample(int64_t n, int64_t s, double radius, const std::vector<r
     own_worst.resize(exact.gradients.size()), reference_worst.resize(exact.gradients.size());
     for (size_t i = 0; i < exact.gradients.size(); ++i) {
       const double own = recon::testing::max_relative_difference(optimized.gradients[i], exact.gradients[i]);
-      if (own > own_worst[i].first) own_worst[i] = {own, here};
+      if (!(own <= own_worst[i].first)) own_worst[i] = {own, here};  // a NaN is kept, and fails below
       reference_worst[i] = std::max(reference_worst[i], recon::testing::max_relative_difference(expected.gradients[i], exact.gradients[i]));
     }
   }

@@ -269,7 +269,7 @@ void GitHistory::append(const std::vector<HistoryRun>& runs) {
   const std::string ref = ref_prefix_ + "/append";
   const std::string message = "perfgate history: " + std::to_string(runs.size()) + (runs.size() == 1 ? " run" : " runs");
   std::mt19937 rng(std::random_device{}());
-  std::string tip = fetch(ref);
+  std::string tip = fetch(ref), last_refusal;
   for (int attempt = 1; attempt <= kGitAttempts; ++attempt) {
     std::filesystem::remove(index);
     const std::vector<std::string> with_index = {"GIT_INDEX_FILE=" + index};
@@ -283,24 +283,30 @@ void GitHistory::append(const std::vector<HistoryRun>& runs) {
     // Never forced, never through the checkout's hooks: a push that is not a fast-forward means another run landed first.
     auto options = git_options({});
     options.standard_error = StandardError::merge;
-    const auto pushed = run_process(git_command(repository_, {"push", "--quiet", "--no-verify", "--", remote_, commit + ":refs/heads/" + branch_}), options);
+    const auto pushed = run_process(
+        git_command(repository_, {"push", "--quiet", "--porcelain", "--no-verify", "--", remote_, commit + ":refs/heads/" + branch_}), options);
     if (pushed.status == 0) {
       git({"update-ref", "-d", ref}, "remove a private ref");
       return;
     }
     if (pushed.timed_out) throw StoreUnavailable("history " + name() + ": pushing did not finish within " + std::to_string(static_cast<int>(kGitSeconds)) + " s");
+    last_refusal = output_tail(pushed.output, 300);
+    // A lost race: git says the branch is ahead of the commit's parent ("[rejected] (fetch first)" or "(non-fast-forward)"
+    // in its porcelain status), or, when it says something else (a ref lock lost on the server), a fetch finds the
+    // tip moved. A refusal that leaves the tip where it was (a hook, a protected branch, missing rights, a name that
+    // clashes with another ref) is not a race, and no retry would help: it is reported at once, with git's words.
+    const bool behind = pushed.output.find("\t[rejected] (fetch first)") != std::string::npos ||
+                        pushed.output.find("\t[rejected] (non-fast-forward)") != std::string::npos;
+    if (!behind && fetch(ref) == tip) throw StoreUnavailable("history " + name() + ": the push was refused: " + last_refusal);
+    if (attempt == kGitAttempts) break;
     // Wait first, then fetch: the next commit is built on the tip as it stands after the wait, so the window in which
-    // another run can land first is the building and pushing alone, however long the wait has grown.
+    // another run can land first is from that fetch to the push, however long the wait has grown.
     const int ceiling_ms = 25 << std::min(attempt - 1, 6);
     std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, ceiling_ms)(rng)));
-    // A lost race moves the tip (and it never moves back: no append forces); a refusal that leaves it where it was (a
-    // hook, a protected branch, a name that clashes with another ref) is not a race, and no retry would help.
-    const std::string moved = fetch(ref);
-    if (moved == tip) throw StoreUnavailable("history " + name() + ": the push was refused: " + output_tail(pushed.output, 300));
-    tip = moved;
+    tip = fetch(ref);
   }
   throw StoreUnavailable("history " + name() + ": the branch kept moving; " + std::to_string(kGitAttempts) +
-                         " pushes lost the race; nothing was recorded, run it again");
+                         " pushes lost the race (the last: " + last_refusal + "); nothing was recorded, run it again");
 }
 
 }  // namespace perfgate

@@ -113,6 +113,14 @@ for branch in 'a..b' HEAD 'x.lock' 'refs/heads/x' 'a//b'; do expect 2 history sh
 start=$(date +%s)
 expect 5 history record --store "git:$work/remote.git#perfgate-history/x" --results run1.json --commit c0ffee01
 (( $(date +%s) - start < 60 )) || fail "a permanent push refusal was retried as a race"
+# A server-side hook that declines every push: refused at once, in git's words.
+git init -q --bare declining.git
+printf '#!/bin/sh\necho "history is read-only here" >&2\nexit 1\n' >declining.git/hooks/pre-receive
+chmod +x declining.git/hooks/pre-receive
+start=$(date +%s)
+expect 5 history record --store "git:$work/declining.git#perfgate-history" --results run1.json --commit c0ffee01
+(( $(date +%s) - start < 60 )) || fail "a push declined by a hook was retried as a race"
+grep -q "the push was refused.*pre-receive hook declined" err.txt || fail "a declined push is not reported as refused: $(cat err.txt)"
 
 # What else a data branch may hold is not read: a link (to a file outside), a file outside runs/.
 git clone -q "$work/remote.git" tamper 2>/dev/null
