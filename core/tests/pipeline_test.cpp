@@ -284,6 +284,53 @@ TEST(pipeline, discs_at_every_spectrum_edge_step_like_the_reference) {
   sweep(n, 16, 5.0, centers, "spectrum edges");
 }
 
+// The same step twice through one objective, with the same weights, gives the same loss and gradients bit for bit:
+// the optimized objective keeps buffers across steps (spectra, the old row's image), and a region that one step
+// writes and the next forgets to clear would leak into it. One step per fresh objective, as the sweeps take, never
+// sees such a leak. Discs off the centre as well as on it, so that the earlier discs leave gaps on every side.
+TEST(pipeline, a_repeated_step_gives_the_same_gradients) {
+  const int64_t n = 64, s = 16;
+  const double h = static_cast<double>(n) / 2.0;
+  const std::vector<recon::Center> centers = {{0.0, -h + 2.0}, {h - 2.0, 0.0}, {0.0, 0.0}, {-h, -h}, {h - 1.0, h - 1.0}, {5.0, -9.0}};
+  const auto truth = recon::synthetic_target(recon::TargetKind::usaf, s, n);
+  at::manual_seed(99);
+  const auto previous = at::rand({n, n}) * (truth > 0).to(at::kFloat);
+  for (size_t k = 0; k < centers.size(); ++k) {
+    recon::SampleSetup setup;
+    setup.ground_truth = truth;
+    setup.previous_reconstruction = previous;
+    setup.previous_centers.assign(centers.begin(), centers.begin() + static_cast<std::ptrdiff_t>(k));
+    setup.center = centers[k];
+    setup.radius = 5.0;
+    setup.first = k == 0;
+    setup.index = static_cast<int64_t>(k);
+    const recon::PipelineOptions optimized;
+    at::manual_seed(7);
+    recon::ProgressiveDecoder decoder(recon::DecoderOptions(n, s));
+    recon::configure_decoder(decoder->options, optimized);
+    auto objective = recon::make_objective(setup, optimized);
+    std::vector<StepOutcome> steps;
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      decoder->zero_grad();
+      auto losses = (*objective)(*decoder);
+      (losses.old_row + losses.new_row).backward();
+      decoder->materialize_gradients();
+      StepOutcome out{losses.old_row.item<double>(), losses.new_row.item<double>(), {}};
+      for (auto& p : decoder->parameters()) out.gradients.push_back(p.grad().clone());
+      steps.push_back(std::move(out));
+    }
+    for (int repeat = 1; repeat < 3; ++repeat) {
+      EXPECT_EQ(steps[repeat].old_row, steps[0].old_row) << "sample " << k << ", step " << repeat + 1;
+      EXPECT_EQ(steps[repeat].new_row, steps[0].new_row) << "sample " << k << ", step " << repeat + 1;
+      for (size_t i = 0; i < steps[0].gradients.size(); ++i) {
+        EXPECT_TRUE(at::equal(steps[repeat].gradients[i], steps[0].gradients[i]))
+            << "sample " << k << ", step " << repeat + 1 << ", parameter " << i << ": "
+            << recon::testing::max_relative_difference(steps[repeat].gradients[i], steps[0].gradients[i]);
+      }
+    }
+  }
+}
+
 // The robust default's step (measured-data memory): the newest sub-aperture's row plus replayed earlier ones.
 StepOutcome measured_data_step(const recon::PipelineOptions& pipeline, int64_t replayed, int64_t steps_before) {
   const int64_t n = 128, s = 32;
