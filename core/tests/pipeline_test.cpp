@@ -148,6 +148,20 @@ TEST(pipeline, seed_workload_step_matches_reference) {
                     "N=512, S=128, sample 10");
 }
 
+// Sample k of a sequence of discs: its own disc, the earlier ones, and a fixed earlier reconstruction.
+recon::SampleSetup sample_of(const at::Tensor& truth, const at::Tensor& previous, const std::vector<recon::Center>& centers,
+                             size_t k, double radius) {
+  recon::SampleSetup setup;
+  setup.ground_truth = truth;
+  setup.previous_reconstruction = previous;
+  setup.previous_centers.assign(centers.begin(), centers.begin() + static_cast<std::ptrdiff_t>(k));
+  setup.center = centers[k];
+  setup.radius = radius;
+  setup.first = k == 0;
+  setup.index = static_cast<int64_t>(k);
+  return setup;
+}
+
 // The step in float64: the reference pipeline with its decoder, ground truth and earlier reconstruction in double
 // precision, an oracle against which both float32 pipelines' own rounding can be measured.
 StepOutcome exact_step(recon::SampleSetup setup, int64_t n, int64_t s) {
@@ -209,14 +223,7 @@ void check_every_sample(int64_t n, int64_t s, double radius, const std::vector<r
   std::vector<std::pair<double, std::string>> own_worst;  // L2: per tensor, the optimized pipeline's largest error and where
   std::vector<double> reference_worst;                    // and the reference's largest
   for (size_t k = 0; k < centers.size(); ++k) {
-    recon::SampleSetup setup;
-    setup.ground_truth = truth;
-    setup.previous_reconstruction = previous;
-    setup.previous_centers.assign(centers.begin(), centers.begin() + static_cast<std::ptrdiff_t>(k));
-    setup.center = centers[k];
-    setup.radius = radius;
-    setup.first = k == 0;
-    setup.index = static_cast<int64_t>(k);
+    auto setup = sample_of(truth, previous, centers, k, radius);
     setup.loss.kind = loss;
     const std::string here = what + ", sample " + std::to_string(k) + " at (" + std::to_string(centers[k].y) + ", " +
                              std::to_string(centers[k].x) + ")";
@@ -296,14 +303,7 @@ TEST(pipeline, a_repeated_step_gives_the_same_gradients) {
   at::manual_seed(99);
   const auto previous = at::rand({n, n}) * (truth > 0).to(at::kFloat);
   for (size_t k = 0; k < centers.size(); ++k) {
-    recon::SampleSetup setup;
-    setup.ground_truth = truth;
-    setup.previous_reconstruction = previous;
-    setup.previous_centers.assign(centers.begin(), centers.begin() + static_cast<std::ptrdiff_t>(k));
-    setup.center = centers[k];
-    setup.radius = 5.0;
-    setup.first = k == 0;
-    setup.index = static_cast<int64_t>(k);
+    const auto setup = sample_of(truth, previous, centers, k, 5.0);
     const recon::PipelineOptions optimized;
     at::manual_seed(7);
     recon::ProgressiveDecoder decoder(recon::DecoderOptions(n, s));
