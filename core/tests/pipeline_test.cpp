@@ -35,18 +35,26 @@ StepOutcome one_step(const recon::SampleSetup& setup, const recon::PipelineOptio
   return out;
 }
 
-recon::SampleSetup setup_for(int64_t n, int64_t s, double radius, int64_t sample) {
-  auto centers = recon::sample_centers(recon::PatternOptions(recon::PatternKind::fermat, 12, static_cast<double>(n) / 2.0));
+// Sample k of a sequence of discs: its own disc, the earlier ones, and a fixed earlier reconstruction.
+recon::SampleSetup sample_of(const at::Tensor& truth, const at::Tensor& previous, const std::vector<recon::Center>& centers,
+                             size_t k, double radius) {
   recon::SampleSetup setup;
-  setup.ground_truth = recon::synthetic_target(recon::TargetKind::usaf, s, n);
-  at::manual_seed(99);
-  setup.previous_reconstruction = at::rand({n, n}) * (setup.ground_truth > 0).to(at::kFloat);
-  setup.previous_centers.assign(centers.begin(), centers.begin() + sample);
-  setup.center = centers[static_cast<size_t>(sample)];
+  setup.ground_truth = truth;
+  setup.previous_reconstruction = previous;
+  setup.previous_centers.assign(centers.begin(), centers.begin() + static_cast<std::ptrdiff_t>(k));
+  setup.center = centers[k];
   setup.radius = radius;
-  setup.first = sample == 0;
-  setup.index = sample;
+  setup.first = k == 0;
+  setup.index = static_cast<int64_t>(k);
   return setup;
+}
+
+recon::SampleSetup setup_for(int64_t n, int64_t s, double radius, int64_t sample) {
+  const auto centers = recon::sample_centers(recon::PatternOptions(recon::PatternKind::fermat, 12, static_cast<double>(n) / 2.0));
+  const auto truth = recon::synthetic_target(recon::TargetKind::usaf, s, n);
+  at::manual_seed(99);
+  const auto previous = at::rand({n, n}) * (truth > 0).to(at::kFloat);
+  return sample_of(truth, previous, centers, static_cast<size_t>(sample), radius);
 }
 
 void expect_equivalent(const StepOutcome& a, const StepOutcome& b, const std::string& what,
@@ -146,20 +154,6 @@ TEST(pipeline, seed_workload_step_matches_reference) {
   reference.kind = recon::PipelineKind::reference;
   expect_equivalent(one_step(setup, recon::PipelineOptions{}, 512, 128), one_step(setup, reference, 512, 128),
                     "N=512, S=128, sample 10");
-}
-
-// Sample k of a sequence of discs: its own disc, the earlier ones, and a fixed earlier reconstruction.
-recon::SampleSetup sample_of(const at::Tensor& truth, const at::Tensor& previous, const std::vector<recon::Center>& centers,
-                             size_t k, double radius) {
-  recon::SampleSetup setup;
-  setup.ground_truth = truth;
-  setup.previous_reconstruction = previous;
-  setup.previous_centers.assign(centers.begin(), centers.begin() + static_cast<std::ptrdiff_t>(k));
-  setup.center = centers[k];
-  setup.radius = radius;
-  setup.first = k == 0;
-  setup.index = static_cast<int64_t>(k);
-  return setup;
 }
 
 // The step in float64: the reference pipeline with its decoder, ground truth and earlier reconstruction in double
