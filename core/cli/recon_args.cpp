@@ -70,7 +70,7 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--pipeline", a.pipeline, recon::expected_choices<recon::PipelineKind>())->capture_default_str();
   cmd.add_option("--disable", a.disable, "optimisation switches to turn off (optimized pipeline; the switches that need one go off with it): " + join(switch_names()));
   cmd.add_option("--device", a.device,
-                 recon::expected_choices<recon::ComputeDevice>() + ": where the deep prior trains (cuda: the reference pipeline only)")
+                 recon::expected_choices<recon::ComputeDevice>() + ": where the deep prior trains (cuda: either pipeline, the deep prior only)")
       ->capture_default_str();
   cmd.add_option("--algorithm", a.algorithm,
                  "prism (deep-prior trainer), or a classical solver with its published defaults: " +
@@ -286,10 +286,8 @@ std::string validate(const ReconArgs& a) {
     why << "--pipeline " << a.pipeline << ": expected " << recon::expected_choices<recon::PipelineKind>();
   } else if (!names_choice<recon::ComputeDevice>(a.device)) {
     why << "--device " << a.device << ": expected " << recon::expected_choices<recon::ComputeDevice>();
-  } else if (recon::parse_choice<recon::ComputeDevice>(a.device) == recon::ComputeDevice::cuda &&
-             (a.algorithm != "prism" || recon::parse_choice<recon::PipelineKind>(a.pipeline) != recon::PipelineKind::reference)) {
-    why << "--device cuda runs the deep prior's reference pipeline only: give --algorithm prism --pipeline reference (the "
-           "optimized pipeline's kernels and ePIE run on the CPU)";
+  } else if (recon::parse_choice<recon::ComputeDevice>(a.device) == recon::ComputeDevice::cuda && a.algorithm != "prism") {
+    why << "--device cuda trains the deep prior only: give --algorithm prism (ePIE and its variants run on the CPU)";
   } else if (a.algorithm != "prism" && !names_choice<recon::PieVariant>(a.algorithm)) {
     why << "--algorithm " << a.algorithm << ": expected prism, " << recon::expected_choices<recon::PieVariant>();
   } else if (a.progress != "auto" && a.progress != "on" && a.progress != "off") {

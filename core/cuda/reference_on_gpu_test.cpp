@@ -2,127 +2,15 @@
 // same losses, gradients and updated parameters within float32 rounding; a short reconstruction ends at the CPU's
 // quality, seed by seed; a run's device memory does not grow with its length; a step is faster than the CPU's. Without a device,
 // or with a CPU-only LibTorch, every test is skipped with the reason.
-//
-// Each test writes its measurements as Markdown table rows (test | measure | value | limit) to standard output and,
-// when RECON_GPU_REPORT names a file, appends them there (tools/gpu-check collects them into its summary).
-#include "cufft_measurement.h"
-#include "device_probe.h"
+// Measurements are reported as gpu_test_support.h describes (tools/gpu-check collects them into its summary).
+#include "gpu_test_support.h"
 
-#include "recon/recon.h"
-
-#include <ATen/ATen.h>
-#include <gtest/gtest.h>
-#include <torch/version.h>
-
-#include <algorithm>
-#include <stdexcept>
 #include <chrono>
-#include <cstdlib>
-#include <fstream>
-#include <iostream>
-#include <sstream>
-#include <thread>
-#include <vector>
+#include <stdexcept>
 
 namespace {
 
-std::string why_no_gpu() {
-  std::string why;
-  if (!recon::cuda::device_available(&why)) return "no usable CUDA device: " + why;
-  if (!at::hasCUDA()) return "LibTorch " + std::string(TORCH_VERSION) + " has no CUDA support (a CPU-only build)";
-  return "";
-}
-
-#define SKIP_WITHOUT_GPU()                                  \
-  if (const auto why = why_no_gpu(); !why.empty()) {        \
-    GTEST_SKIP() << why;                                    \
-  }
-
-void report(const std::string& test, const std::string& measure, const std::string& value, const std::string& limit) {
-  const std::string row = "| " + test + " | " + measure + " | " + value + " | " + limit + " |";
-  std::cout << row << "\n";
-  if (const char* path = std::getenv("RECON_GPU_REPORT"); path != nullptr && *path != '\0') {
-    std::ofstream(path, std::ios::app) << row << "\n";
-  }
-}
-
-std::string fixed(double v, int digits) {
-  std::ostringstream s;
-  s.setf(std::ios::fixed);
-  s.precision(digits);
-  s << v;
-  return s.str();
-}
-
-std::string scientific(double v) {
-  std::ostringstream s;
-  s.setf(std::ios::scientific);
-  s.precision(2);
-  s << v;
-  return s.str();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.size() % 2 == 1 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
-
-// The CPU side of every comparison runs on all of the machine's cores, recorded in the report.
-int64_t cpu_threads() { return std::max<int64_t>(1, static_cast<int64_t>(std::thread::hardware_concurrency())); }
-
-recon::PipelineOptions reference_on(recon::ComputeDevice device) {
-  recon::PipelineOptions p;
-  p.kind = recon::PipelineKind::reference;
-  p.device = device;
-  return p;
-}
-
-// ‖a − b‖₂ / ‖b‖₂ in double; 0 when both are zero.
-double relative_l2(const at::Tensor& a, const at::Tensor& b) {
-  const auto ad = a.detach().cpu().to(at::kDouble), bd = b.detach().cpu().to(at::kDouble);
-  const double scale = bd.norm().item<double>();
-  const double diff = (ad - bd).norm().item<double>();
-  return scale > 0.0 ? diff / scale : diff;
-}
-
-// The seed workload's mid-run sample (index 10 of 20: both rows active, a cumulative mask of ten discs), with 20 dB
-// detector noise so that the noise path runs too; every tensor on `device`.
-recon::SampleSetup mid_run_sample(const recon::ReconstructionProblem& p, c10::Device device) {
-  recon::SampleSetup s;
-  s.ground_truth = p.ground_truth.to(device);
-  s.previous_reconstruction = (p.ground_truth * 0.9).to(device);
-  s.previous_centers.assign(p.centers.begin(), p.centers.begin() + 10);
-  s.center = p.centers[10];
-  s.radius = p.radius;
-  s.first = false;
-  s.index = 10;
-  s.noise.enabled = true;
-  s.noise.snr_db = 20.0;
-  return s;
-}
-
-struct StepOutcome {
-  double loss_old = 0.0, loss_new = 0.0;
-  std::vector<at::Tensor> gradients, before, after;  // per parameter, on the CPU
-};
-
-StepOutcome one_step(recon::ProgressiveDecoder& decoder, const recon::ExecutionPlan& plan, const recon::SampleSetup& setup,
-                     double lr) {
-  auto objective = recon::make_objective(setup, plan);
-  auto optimizer = recon::make_optimizer(plan, decoder, lr);
-  StepOutcome out;
-  for (const auto& p : decoder->parameters()) out.before.push_back(p.detach().cpu().clone());
-  optimizer->zero_grad();
-  const auto losses = (*objective)(*decoder);
-  (losses.old_row + losses.new_row).backward();
-  out.loss_old = losses.old_row.item<double>();
-  out.loss_new = losses.new_row.item<double>();
-  for (const auto& p : decoder->parameters()) out.gradients.push_back(p.grad().detach().cpu().clone());
-  optimizer->step();
-  for (const auto& p : decoder->parameters()) out.after.push_back(p.detach().cpu().clone());
-  return out;
-}
+using namespace gpu_test;
 
 TEST(gpu, reference_step_matches_the_cpu) {
   SKIP_WITHOUT_GPU();
@@ -182,11 +70,12 @@ TEST(gpu, reference_step_matches_the_cpu) {
   report("reference_step_matches_the_cpu", "CPU threads", std::to_string(at::get_num_threads()), "");
 }
 
-// The decoder's CPU kernels refuse to run on the GPU (with the reason); the kernels written with LibTorch operations
-// (the first layer as a matrix-vector product, sub-pixel upsampling) run there and equal the library's layers.
+// The decoder's CPU-only kernels refuse to run on the GPU (with the reason); the kernels written with LibTorch
+// operations (the first layer as a matrix-vector product, sub-pixel upsampling) and the core's own CUDA kernel
+// (BatchNorm + ReLU) run there and equal the library's layers.
 TEST(gpu, cpu_kernels_refuse_a_decoder_on_the_gpu) {
   SKIP_WITHOUT_GPU();
-  for (const char* name : {"blas_upsampling", "fused_batchnorm_relu", "small_channel_conv"}) {
+  for (const char* name : {"blas_upsampling", "small_channel_conv"}) {
     auto kernels = recon::OptimizationSwitches::none();
     kernels.by_name(name) = true;
     recon::ProgressiveDecoder d(recon::DecoderOptions(64, 16).kernels(kernels));
@@ -195,14 +84,14 @@ TEST(gpu, cpu_kernels_refuse_a_decoder_on_the_gpu) {
       d->forward_object();
       ADD_FAILURE() << name << " ran on the GPU";
     } catch (const std::invalid_argument& e) {
-      EXPECT_NE(std::string(e.what()).find("blas_upsampling, fused_batchnorm_relu and small_channel_conv are CPU kernels"),
-                std::string::npos)
+      EXPECT_NE(std::string(e.what()).find(std::string(name) + " run on the CPU only in this core"), std::string::npos)
           << e.what();
     }
   }
   auto portable = recon::OptimizationSwitches::none();
   portable.matvec_first_layer = true;
   portable.subpixel_upsampling = true;
+  portable.fused_batchnorm_relu = true;
   recon::seed_everything(3);
   recon::ProgressiveDecoder plain(recon::DecoderOptions(64, 16));
   recon::seed_everything(3);
@@ -212,7 +101,7 @@ TEST(gpu, cpu_kernels_refuse_a_decoder_on_the_gpu) {
   const recon::PipelineScope scope(recon::ExecutionPlan(reference_on(recon::ComputeDevice::cuda)));
   const auto a = plain->forward_object(), b = fast->forward_object();
   const double difference = relative_l2(b, a);
-  report("cpu_kernels_refuse_a_decoder_on_the_gpu", "matvec + sub-pixel decoder against the library's, ‖Δ‖/‖y‖",
+  report("cpu_kernels_refuse_a_decoder_on_the_gpu", "matvec + sub-pixel + fused BatchNorm-ReLU decoder against the library's, ‖Δ‖/‖y‖",
          scientific(difference), "< 1.00e-05");
   EXPECT_LT(difference, 1e-5);
 }

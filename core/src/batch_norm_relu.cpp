@@ -2,6 +2,7 @@
 
 #include "cpu_dispatch.h"
 #include "lane_sum.h"
+#include "own_cuda_kernels.h"
 
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>
@@ -81,6 +82,16 @@ void update_running_statistics(torch::nn::BatchNorm2dImpl& norm, const double* m
   }
 }
 
+// The same on a CUDA device, where the statistics and the running buffers live: one kernel, no read-back.
+void update_running_statistics_on_device(torch::nn::BatchNorm2dImpl& norm, const at::Tensor& stats, int64_t n) {
+  if (!norm.options.track_running_stats()) return;
+  const int64_t channels = stats.size(1);
+  const double momentum = norm.options.momentum() ? *norm.options.momentum() : -1.0;  // < 0: cumulative
+  int64_t* batches = norm.num_batches_tracked.defined() ? norm.num_batches_tracked.data_ptr<int64_t>() : nullptr;
+  cuda::batch_norm_update_running(channels, n, stats.data_ptr<double>(), stats.data_ptr<double>() + channels,
+                                  norm.running_mean.data_ptr<float>(), norm.running_var.data_ptr<float>(), batches, momentum);
+}
+
 struct BatchNormRelu : torch::autograd::Function<BatchNormRelu> {
   static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x, const at::Tensor& weight,
                             const at::Tensor& bias, torch::nn::BatchNorm2dImpl* norm) {
@@ -93,9 +104,16 @@ struct BatchNormRelu : torch::autograd::Function<BatchNormRelu> {
     auto y = at::empty_like(xc);
     auto stats = at::empty({2, channels}, xc.options().dtype(at::kDouble));  // mean, biased variance
     auto invstd = at::empty({channels}, xc.options());
-    forward_kernel(xc.data_ptr<float>(), y.data_ptr<float>(), channels, n, gamma.data_ptr<float>(), beta.data_ptr<float>(),
-                   norm->options.eps(), stats.data_ptr<double>(), stats.data_ptr<double>() + channels, invstd.data_ptr<float>());
-    update_running_statistics(*norm, stats.data_ptr<double>(), stats.data_ptr<double>() + channels, n);
+    if (xc.is_cuda()) {
+      cuda::batch_norm_relu_forward(channels, n, xc.data_ptr<float>(), gamma.data_ptr<float>(), beta.data_ptr<float>(),
+                                    norm->options.eps(), y.data_ptr<float>(), stats.data_ptr<double>(),
+                                    stats.data_ptr<double>() + channels, invstd.data_ptr<float>());
+      update_running_statistics_on_device(*norm, stats, n);
+    } else {
+      forward_kernel(xc.data_ptr<float>(), y.data_ptr<float>(), channels, n, gamma.data_ptr<float>(), beta.data_ptr<float>(),
+                     norm->options.eps(), stats.data_ptr<double>(), stats.data_ptr<double>() + channels, invstd.data_ptr<float>());
+      update_running_statistics(*norm, stats.data_ptr<double>(), stats.data_ptr<double>() + channels, n);
+    }
     ctx->saved_data["x"] = xc;
     ctx->saved_data["y"] = y.detach();  // y itself becomes this node's output: holding it would be a reference cycle
     ctx->saved_data["gamma"] = gamma;
@@ -112,9 +130,16 @@ struct BatchNormRelu : torch::autograd::Function<BatchNormRelu> {
     const int64_t channels = x.size(1), n = x.size(2) * x.size(3);
     auto gx = ctx->needs_input_grad(0) ? at::empty_like(x) : at::Tensor();
     auto ggamma = at::empty_like(gamma), gbeta = at::empty_like(gamma);
-    backward_kernel(x.data_ptr<float>(), y.data_ptr<float>(), gy.data_ptr<float>(), channels, n, gamma.data_ptr<float>(),
-                    stats.data_ptr<double>(), invstd.data_ptr<float>(), gx.defined() ? gx.data_ptr<float>() : nullptr,
-                    ggamma.data_ptr<float>(), gbeta.data_ptr<float>());
+    float* gx_data = gx.defined() ? gx.data_ptr<float>() : nullptr;
+    if (x.is_cuda()) {
+      cuda::batch_norm_relu_backward(channels, n, x.data_ptr<float>(), y.data_ptr<float>(), gy.data_ptr<float>(),
+                                     gamma.data_ptr<float>(), stats.data_ptr<double>(), invstd.data_ptr<float>(), gx_data,
+                                     ggamma.data_ptr<float>(), gbeta.data_ptr<float>());
+    } else {
+      backward_kernel(x.data_ptr<float>(), y.data_ptr<float>(), gy.data_ptr<float>(), channels, n, gamma.data_ptr<float>(),
+                      stats.data_ptr<double>(), invstd.data_ptr<float>(), gx_data, ggamma.data_ptr<float>(),
+                      gbeta.data_ptr<float>());
+    }
     return {gx, ggamma, gbeta, torch::autograd::Variable()};
   }
 };

@@ -9,7 +9,8 @@ namespace recon::detail {
 
 /// relu(norm(x)) for x [1, C, H, W] float32 and a BatchNorm2d in training mode with affine parameters; differentiable
 /// in x, norm.weight and norm.bias. Updates norm's running statistics and batch count as its forward() does.
-/// Sums are accumulated in double in another order than LibTorch's: results agree to float32 rounding.
+/// Sums are accumulated in double in another order than LibTorch's: results agree to float32 rounding. On a CUDA
+/// device it runs the core's own kernels (core/cuda/pipeline_kernels.h), the same arithmetic per channel.
 at::Tensor batch_norm_relu(const at::Tensor& x, torch::nn::BatchNorm2dImpl& norm);
 
 }  // namespace recon::detail

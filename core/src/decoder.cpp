@@ -2,6 +2,7 @@
 
 #include "autograd_keep_alive.h"
 #include "batch_norm_relu.h"
+#include "own_cuda_kernels.h"
 #include "strided_upsample.h"
 #include "small_conv.h"
 
@@ -10,6 +11,7 @@
 
 #include <ostream>
 #include <stdexcept>
+#include <string>
 
 namespace recon {
 namespace {
@@ -167,9 +169,17 @@ void ProgressiveDecoderImpl::pretty_print(std::ostream& stream) const {
 
 at::Tensor ProgressiveDecoderImpl::forward_object() {
   const auto& kernels = options.kernels();
-  if (!latent_.device().is_cpu() && (kernels.blas_upsampling || kernels.fused_batchnorm_relu || kernels.small_channel_conv)) {
-    throw std::invalid_argument("ProgressiveDecoder on " + latent_.device().str() +
-                                ": blas_upsampling, fused_batchnorm_relu and small_channel_conv are CPU kernels; turn them off");
+  if (!latent_.device().is_cpu()) {
+    // The decoder's kernels without an implementation on the device (the switch table's third column).
+    const auto runnable = kernels.on_cuda(detail::kOwnCudaKernels);
+    std::string refused;
+    for (const char* name : {"blas_upsampling", "fused_batchnorm_relu", "small_channel_conv"}) {
+      if (kernels.by_name(name) && !runnable.by_name(name)) refused += (refused.empty() ? "" : ", ") + std::string(name);
+    }
+    if (!refused.empty()) {
+      throw std::invalid_argument("ProgressiveDecoder on " + latent_.device().str() + ": " + refused +
+                                  " run on the CPU only in this core; turn them off (an ExecutionPlan on cuda does)");
+    }
   }
   at::Tensor x;
   if (kernels.matvec_first_layer) {

@@ -17,6 +17,7 @@ struct FusedPhysicsSetup {
   at::Tensor patch_rows;        ///< [h] int64: FFT-order rows k of the new disc's bounding box
   at::Tensor patch_cols;        ///< [w] int64: FFT-order columns j
   at::Tensor patch_mask;        ///< [h, w] float32: the new pupil on that box
+  at::Tensor new_mask;          ///< [N, N] float32: the new pupil on the whole grid (the CUDA node's full transforms)
   at::Tensor new_target;        ///< [N, N] float32
   double new_normaliser = 1.0;
 };

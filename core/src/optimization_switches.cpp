@@ -22,7 +22,8 @@ struct SwitchRow {
 const std::vector<SwitchRow>& rows() {
   static const std::vector<SwitchRow> kRows = [] {
     std::vector<SwitchRow> r;
-#define RECON_SWITCH_ROW(name, on, needs, doc) r.push_back({{#name, on, split_words(needs), doc}, &OptimizationSwitches::name});
+#define RECON_SWITCH_ROW(name, on, where, needs, doc) \
+    r.push_back({{#name, on, SwitchDevices::where, split_words(needs), doc}, &OptimizationSwitches::name});
     RECON_OPTIMIZATION_SWITCHES(RECON_SWITCH_ROW)
 #undef RECON_SWITCH_ROW
     // A need must name a switch listed before it, which also rules out cycles.
@@ -90,6 +91,16 @@ OptimizationSwitches OptimizationSwitches::toggled(const std::string& name) cons
   if (by_name(name)) return without(name);
   OptimizationSwitches s = *this;
   s.*row(name).member = true;
+  return s;
+}
+
+OptimizationSwitches OptimizationSwitches::on_cuda(bool own_kernels) const {
+  OptimizationSwitches s = *this;
+  for (const auto& r : rows()) {
+    const bool runs = r.info.devices == SwitchDevices::any_device ||
+                      (r.info.devices == SwitchDevices::own_cuda_kernel && own_kernels);
+    if (!runs && s.*r.member) s = s.without(r.info.name);
+  }
   return s;
 }
 

@@ -1,6 +1,7 @@
 #include "optimized_objective.h"
 
 #include "fused_physics.h"
+#include "fused_physics_cuda.h"
 
 #include "recon/fourier.h"
 #include "recon/measurement.h"
@@ -25,11 +26,12 @@ class OptimizedObjective final : public SampleObjective {
  public:
   OptimizedObjective(const SampleSetup& s, const OptimizationSwitches& sw) : setup_(s), switches_(sw) {
     n_ = s.ground_truth.size(-1);
+    device_ = s.ground_truth.device();  // every tensor of the objective lives where the ground truth does
     // Targets are measured with the reference operator (once per sample in both pipelines), so the noise, when
     // enabled, lands on the same physical pixels as in the reference pipeline.
-    auto clean = measure_amplitude(s.ground_truth, disc_mask(n_, s.center, s.radius));
+    auto clean = measure_amplitude(s.ground_truth, disc_mask(n_, s.center, s.radius, device_));
     auto new_target = add_measurement_noise(clean, s.noise, static_cast<uint64_t>(s.index));
-    cumulative_mask_ = s.first ? at::Tensor() : union_mask(n_, s.previous_centers, s.radius);
+    cumulative_mask_ = s.first ? at::Tensor() : union_mask(n_, s.previous_centers, s.radius, device_);
     auto old_target = s.first ? new_target : measure_amplitude(s.previous_reconstruction.to(at::kComplexFloat), cumulative_mask_);
     if (fold_targets()) {
       new_target = to_fft_order(new_target);
@@ -52,7 +54,9 @@ class OptimizedObjective final : public SampleObjective {
     const auto object = decoder_output;
     if (use_fused()) {
       const int64_t s = object.size(-1);
-      auto rows = fused_l1_physics(object.view({s, s}), object_box(n_, s).before, fused_);
+      const int64_t offset = object_box(n_, s).before;
+      auto rows = fused_cuda_ ? fused_l1_physics_cuda(object.view({s, s}), offset, fused_cuda_)
+                              : fused_l1_physics(object.view({s, s}), offset, fused_);
       return {rows[0], rows[1]};
     }
     const bool per_step = !switches_.precompute_sample;
@@ -94,23 +98,30 @@ class OptimizedObjective final : public SampleObjective {
     f.patch_mask = patch_mask_;
     f.new_target = new_target_;
     f.new_normaliser = new_normaliser_.item<double>();
-    fused_ = make_fused_l1_physics(f);
+    f.new_mask = new_mask_;
+    if (device_.is_cuda()) {
+      fused_cuda_ = make_fused_l1_physics_cuda(f);
+    } else {
+      fused_ = make_fused_l1_physics(f);
+    }
   }
 
   at::Tensor layout(const at::Tensor& centred_mask) const {
     auto m = centred_mask.to(at::kFloat);
     return switches_.fold_shifts ? at::fft_ifftshift(m, kLastTwoDims).contiguous() : m;
   }
-  at::Tensor build_new_mask() const { return layout(disc_mask(n_, setup_.center, setup_.radius)); }
+  at::Tensor build_new_mask() const { return layout(disc_mask(n_, setup_.center, setup_.radius, device_)); }
   at::Tensor build_old_mask() const { return setup_.first ? at::Tensor() : layout(cumulative_mask_); }
 
   // The disc occupies a small box of the spectrum; its rows and columns in FFT order, and the mask on the box.
   void prepare_patch() {
     const auto box = disc_bounding_box(n_, setup_.center, setup_.radius);
-    auto fft_order = [&](int64_t start, int64_t count) { return (at::arange(start, start + count, at::kLong) + n_ / 2).remainder(n_); };
+    auto fft_order = [&](int64_t start, int64_t count) {
+      return (at::arange(start, start + count, at::kLong) + n_ / 2).remainder(n_).to(device_);
+    };
     patch_rows_ = fft_order(box.row0, box.rows());
     patch_cols_ = fft_order(box.col0, box.cols());
-    patch_mask_ = disc_mask(n_, setup_.center, setup_.radius)
+    patch_mask_ = disc_mask(n_, setup_.center, setup_.radius, device_)
                       .narrow(0, box.row0, box.rows())
                       .narrow(1, box.col0, box.cols())
                       .to(at::kFloat)
@@ -170,10 +181,12 @@ class OptimizedObjective final : public SampleObjective {
   SampleSetup setup_;
   OptimizationSwitches switches_;
   int64_t n_ = 0;
+  c10::Device device_ = c10::kCPU;
   at::Tensor new_target_, old_target_, new_mask_, old_mask_, new_normaliser_, old_normaliser_;
   at::Tensor patch_rows_, patch_cols_, patch_mask_;
   at::Tensor cumulative_mask_;  // bool, centred layout; built once per sample
   std::shared_ptr<FusedL1Physics> fused_;  // per-sample state of the fused step (shared with its autograd nodes)
+  std::shared_ptr<FusedL1PhysicsCuda> fused_cuda_;  // the same on a CUDA device
 };
 
 }  // namespace

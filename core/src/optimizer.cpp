@@ -1,6 +1,7 @@
 #include "recon/optimizer.h"
 
 #include "cpu_dispatch.h"
+#include "own_cuda_kernels.h"
 
 #include <ATen/ATen.h>
 #include <torch/optim/adam.h>
@@ -97,21 +98,33 @@ class FusedAdam final : public StepOptimizer {
                           static_cast<float>(1.0 - kBeta1),  static_cast<float>(1.0 - kBeta2),
                           static_cast<float>(lr_ / bias1),   static_cast<float>(std::sqrt(bias2)),
                           static_cast<float>(kEpsilon)};
+    // On a CUDA device the same passes run as the core's own kernels (core/cuda/pipeline_kernels.h), same rounding.
+    const cuda::AdamConstants on_device{c.b1, c.b2, c.one_minus_b1, c.one_minus_b2, c.step_size, c.bias2_sqrt, c.eps};
     for (size_t i = 0; i < params_.size(); ++i) {
+      const bool device = params_[i].is_cuda();
       float* p = params_[i].data_ptr<float>();
       float* m = exp_avg_[i].data_ptr<float>();
       float* v = exp_avg_sq_[i].data_ptr<float>();
       auto& f = factored_[i];
       if (f.gradient && f.gradient->terms.size() == 1 && !params_[i].grad().defined()) {
         const auto& [left, right] = f.gradient->terms.front();
-        adam_update_rank_one(c, left.numel(), right.numel(), p, m, v, left.data_ptr<float>(), right.data_ptr<float>());
+        const auto l = left.contiguous(), r = right.contiguous();
+        if (device) {
+          cuda::adam_rank_one(on_device, l.numel(), r.numel(), p, m, v, l.data_ptr<float>(), r.data_ptr<float>());
+        } else {
+          adam_update_rank_one(c, l.numel(), r.numel(), p, m, v, l.data_ptr<float>(), r.data_ptr<float>());
+        }
         continue;
       }
       if (f.gradient) f.gradient->move_into(params_[i]);  // several terms, or a dense part too: add them up
       const auto& grad = params_[i].grad();
       if (!grad.defined()) continue;
       const auto g = grad.contiguous();
-      adam_update_dense(c, params_[i].numel(), p, m, v, g.data_ptr<float>());
+      if (device) {
+        cuda::adam_dense(on_device, params_[i].numel(), p, m, v, g.data_ptr<float>());
+      } else {
+        adam_update_dense(c, params_[i].numel(), p, m, v, g.data_ptr<float>());
+      }
     }
   }
   void set_learning_rate(double lr) override { lr_ = lr; }

@@ -3,6 +3,7 @@
 #include "caching_allocator.h"
 #include "exact_cuda_math.h"
 #include "optimized_objective.h"
+#include "own_cuda_kernels.h"
 #include "reference_objective.h"
 
 #include <ATen/Context.h>
@@ -20,10 +21,8 @@ ExecutionPlan::ExecutionPlan(const PipelineOptions& options)
   const auto unmet = unmet_switch_need(switches_);
   if (!unmet.empty()) throw std::invalid_argument("optimisation switches: " + unmet);
   if (device_ == ComputeDevice::cuda) {
-    if (kind_ == PipelineKind::optimized) {
-      throw std::invalid_argument("device cuda: the optimized pipeline's kernels run on the CPU only; use the reference "
-                                  "pipeline on cuda");
-    }
+    // What runs on the device: the switch table says which switches have no CUDA implementation (or none compiled).
+    switches_ = switches_.on_cuda(detail::kOwnCudaKernels);
     if (!at::hasCUDA()) {
       throw std::invalid_argument("device cuda: LibTorch " + std::string(TORCH_VERSION) +
                                   " sees no CUDA device (a CPU-only LibTorch, or no GPU or driver)");

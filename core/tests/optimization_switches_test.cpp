@@ -69,15 +69,26 @@ TEST(execution_plan, carries_its_device) {
   EXPECT_TRUE(on_cpu.torch_device().is_cpu());
 }
 
-TEST(execution_plan, refuses_the_optimized_pipeline_on_cuda) {
-  recon::PipelineOptions options;
-  options.device = recon::ComputeDevice::cuda;
-  try {
-    recon::ExecutionPlan plan(options);
-    FAIL() << "the optimized pipeline was planned on cuda";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "device cuda: the optimized pipeline's kernels run on the CPU only; use the reference pipeline on cuda");
+TEST(switch_table, on_cuda_keeps_what_runs_there) {
+  const recon::OptimizationSwitches defaults;
+  for (const bool own_kernels : {true, false}) {
+    const auto on_cuda = defaults.on_cuda(own_kernels);
+    EXPECT_EQ(recon::unmet_switch_need(on_cuda), "");
+    for (const auto& row : recon::switch_table()) {
+      const bool runs = row.devices == recon::SwitchDevices::any_device ||
+                        (row.devices == recon::SwitchDevices::own_cuda_kernel && own_kernels);
+      if (!runs) {
+        EXPECT_FALSE(on_cuda.by_name(row.name)) << row.name;
+      }
+    }
+    // A switch that runs there stays as it was unless something it needs was turned off.
+    EXPECT_TRUE(on_cuda.fold_shifts && on_cuda.matvec_first_layer && on_cuda.factored_first_layer_grad);
+    EXPECT_EQ(on_cuda.fused_physics, own_kernels);
+    EXPECT_EQ(on_cuda.fused_adam, own_kernels);
+    EXPECT_EQ(on_cuda.fused_batchnorm_relu, own_kernels);
   }
+  const auto with_cpu_kernels = defaults.on_cuda(true);
+  EXPECT_FALSE(with_cpu_kernels.blas_upsampling || with_cpu_kernels.small_channel_conv || with_cpu_kernels.caching_allocator);
 }
 
 TEST(execution_plan, plans_cuda_only_where_libtorch_sees_a_device) {

@@ -107,8 +107,8 @@ TEST(recon_args, refuses_bad_values) {
   expect_refused({"--pattern", "spiral"}, "--pattern");
   expect_refused({"--pipeline", "fast"}, "--pipeline");
   expect_refused({"--device", "gpu"}, "--device gpu: expected cpu or cuda");
-  // cuda runs the deep prior's reference pipeline only: the optimized pipeline's kernels and ePIE are CPU code.
-  expect_refused({"--device", "cuda"}, "--device cuda runs the deep prior's reference pipeline only");
+  // cuda trains the deep prior only (either pipeline): ePIE and its variants are CPU code.
+  expect_refused({"--device", "cuda", "--algorithm", "epie"}, "--device cuda trains the deep prior only");
   expect_refused({"--device", "cuda", "--pipeline", "reference", "--algorithm", "epie"}, "--device cuda");
   // Choices as their tables spell them (recon/choices.h), so that metrics.json records a name users can look up;
   // the message lists the table's names.

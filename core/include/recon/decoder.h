@@ -41,8 +41,8 @@ struct DecoderOptions {
   /// precedence), fused_batchnorm_relu (each BatchNorm and its ReLU as one node), small_channel_conv (3×3
   /// convolutions with ≤ 8 input channels through a direct kernel) and factored_first_layer_grad (the first layer's
   /// weight gradient left in factored_gradient()). All off by default: the library's layers. The execution plan sets
-  /// them (configure_decoder). blas_upsampling, fused_batchnorm_relu and small_channel_conv are CPU loops: a decoder on
-  /// another device refuses to run with them on.
+  /// them (configure_decoder). blas_upsampling and small_channel_conv are CPU loops, and fused_batchnorm_relu runs on
+  /// CUDA only in a core compiled with nvcc: a decoder on another device refuses to run with one it lacks there.
   TORCH_ARG(OptimizationSwitches, kernels) = OptimizationSwitches::none();
 };
 

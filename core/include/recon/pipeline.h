@@ -33,11 +33,12 @@ class ExecutionPlan {
  public:
   /// Throws std::invalid_argument naming both switches when a switch that is on needs one that is off (e.g.
   /// fused_physics with pruned_forward off): turn the dependent off too (OptimizationSwitches::without does).
-  /// Throws std::invalid_argument for the optimized pipeline on cuda (its kernels are CPU loops) and for cuda when
-  /// LibTorch sees no CUDA device (a CPU-only LibTorch, or no GPU or driver).
+  /// On cuda the switches are those that run there (OptimizationSwitches::on_cuda: the CPU-only kernels and the
+  /// caching CPU allocator off, and the own CUDA kernels too in a core compiled without nvcc); switches() says which.
+  /// Throws std::invalid_argument for cuda when LibTorch sees no CUDA device (a CPU-only LibTorch, or no GPU or driver).
   ExecutionPlan(const PipelineOptions& options);  // NOLINT(google-explicit-constructor): see above
   PipelineKind kind() const { return kind_; }
-  const OptimizationSwitches& switches() const { return switches_; }  ///< all off for the reference pipeline
+  const OptimizationSwitches& switches() const { return switches_; }  ///< as run: all off for the reference pipeline
   ComputeDevice device() const { return device_; }
   /// LibTorch's name of device(): where the trainer puts the decoder, the ground truth and every step tensor.
   c10::Device torch_device() const;

@@ -1,0 +1,289 @@
+// Contract: the optimized pipeline on a CUDA device computes the reference pipeline's step there, with each of its
+// switches flipped as well; its own kernels (fused physics on cuFFT, fused Adam, BatchNorm + ReLU) agree with their CPU
+// loops; a step repeated through one objective is bit-identical (the kernels' reductions are deterministic); a short
+// reconstruction ends at the CPU's quality, seed by seed; its device memory does not grow with a run's length; and a
+// step is faster than the reference pipeline's on the same device. Without a device, or with a CPU-only LibTorch, every
+// test is skipped with the reason. Measurements are reported as gpu_test_support.h describes.
+#include "gpu_test_support.h"
+
+#include <chrono>
+
+namespace {
+
+using namespace gpu_test;
+
+recon::PipelineOptions optimized_on(recon::ComputeDevice device, recon::OptimizationSwitches switches = {}) {
+  recon::PipelineOptions p;
+  p.kind = recon::PipelineKind::optimized;
+  p.switches = switches;
+  p.device = device;
+  return p;
+}
+
+// The seed workload's decoder (N = 512, S = 128) built for `plan`, with the initial weights of `seed`, on its device.
+recon::ProgressiveDecoder decoder_for(const recon::ExecutionPlan& plan, uint64_t seed) {
+  auto options = recon::DecoderOptions(512, 128).output_activation(recon::OutputActivation::sigmoid);
+  recon::configure_decoder(options, plan);
+  recon::seed_everything(seed);
+  recon::ProgressiveDecoder decoder(options);
+  decoder->to(plan.torch_device());
+  return decoder;
+}
+
+struct StepDifference {
+  double loss = 0.0;      // the larger relative difference of the two row losses
+  double gradient = 0.0;  // the largest per-parameter ‖Δg‖/‖g‖
+  size_t worst = 0;       // which parameter
+  double apart = 0.0;     // fraction of updated parameters moved more than lr/10 apart
+};
+
+StepDifference compare(const StepOutcome& a, const StepOutcome& b, double lr) {
+  StepDifference d;
+  d.loss = std::max(std::abs(a.loss_old - b.loss_old) / std::abs(b.loss_old), std::abs(a.loss_new - b.loss_new) / std::abs(b.loss_new));
+  for (size_t i = 0; i < b.gradients.size(); ++i) {
+    const double e = relative_l2(a.gradients[i], b.gradients[i]);
+    if (e > d.gradient) d.gradient = e, d.worst = i;
+  }
+  int64_t apart = 0, total = 0;
+  for (size_t i = 0; i < b.after.size(); ++i) {
+    apart += (((a.after[i] - a.before[i]) - (b.after[i] - b.before[i])).abs() > 0.1 * lr).sum().item<int64_t>();
+    total += b.after[i].numel();
+  }
+  d.apart = static_cast<double>(apart) / static_cast<double>(total);
+  return d;
+}
+
+// Limits as for the reference pipeline across devices (reference_on_gpu_test.cpp): losses to 1e-4 relative (two
+// 512² FFTs rounded by different libraries agree to ~1e-6), gradients to 5e-3 per parameter (a wrong kernel, mask or
+// noise draw is order 1 off), at most 1 in 1,000 updated parameters more than lr/10 apart (Adam's first step moves an
+// element by ±lr wherever |g| ≫ ε, so only gradients within rounding of zero may flip).
+constexpr double kLossLimit = 1e-4, kGradientLimit = 5e-3, kApartLimit = 1e-3, kLr = 1e-3;
+
+void expect_close(const std::string& test, const std::string& what, const StepDifference& d) {
+  report(test, what + ": losses, gradients (‖Δg‖/‖g‖, parameter), moved apart",
+         scientific(d.loss) + ", " + scientific(d.gradient) + " (" + std::to_string(d.worst) + "), " + scientific(d.apart),
+         "< " + scientific(kLossLimit) + ", " + scientific(kGradientLimit) + ", " + scientific(kApartLimit));
+  EXPECT_LT(d.loss, kLossLimit) << what;
+  EXPECT_LT(d.gradient, kGradientLimit) << what << ": parameter " << d.worst;
+  EXPECT_LT(d.apart, kApartLimit) << what;
+}
+
+TEST(gpu, optimized_plan_runs_its_cuda_kernels) {
+  SKIP_WITHOUT_GPU();
+  const recon::ExecutionPlan plan(optimized_on(recon::ComputeDevice::cuda));
+  EXPECT_TRUE(plan.switches().fused_physics && plan.switches().fused_adam && plan.switches().fused_batchnorm_relu);
+  EXPECT_FALSE(plan.switches().blas_upsampling || plan.switches().small_channel_conv || plan.switches().caching_allocator);
+  std::string on;
+  for (const auto& name : recon::OptimizationSwitches::names())
+    if (plan.switches().by_name(name)) on += (on.empty() ? "" : " ") + name;
+  report("optimized_plan_runs_its_cuda_kernels", "switches on cuda", on, "");
+}
+
+// Every switch's single step on the GPU against the reference pipeline's on the GPU: the default switches, each one
+// flipped (with what needs it), and none. The mid-run sample (both rows) and the first sample (one row).
+TEST(gpu, optimized_step_matches_the_reference_for_every_switch) {
+  SKIP_WITHOUT_GPU();
+  const auto problem = recon::make_problem(recon::scenario("seed"));
+  const auto device = c10::Device(c10::kCUDA);
+  const recon::ExecutionPlan reference(reference_on(recon::ComputeDevice::cuda));
+  const recon::PipelineScope scope(reference);
+  auto first = mid_run_sample(problem, device);
+  first.first = true;
+  first.previous_centers.clear();
+  first.index = 0;
+  first.center = problem.centers[0];
+  std::vector<std::pair<std::string, recon::OptimizationSwitches>> variants = {{"defaults", {}},
+                                                                              {"none", recon::OptimizationSwitches::none()}};
+  for (const auto& name : recon::OptimizationSwitches::names()) variants.emplace_back(name + " flipped", recon::OptimizationSwitches{}.toggled(name));
+  for (const auto& [label, sample] : {std::pair{"mid-run sample", mid_run_sample(problem, device)}, std::pair{"first sample", first}}) {
+    auto reference_decoder = decoder_for(reference, 0);
+    const auto expected = one_step(reference_decoder, reference, sample, kLr);
+    for (const auto& [name, switches] : variants) {
+      if (std::string(label) == "first sample" && name != "defaults" && name != "none") continue;  // the one-row path
+      const recon::ExecutionPlan plan(optimized_on(recon::ComputeDevice::cuda, switches));
+      auto decoder = decoder_for(plan, 0);
+      expect_close("optimized_step_matches_the_reference_for_every_switch", std::string(label) + ", " + name,
+                   compare(one_step(decoder, plan, sample, kLr), expected, kLr));
+    }
+  }
+}
+
+// The optimized pipeline on the GPU against the optimized pipeline on the CPU: the same switches where both have them,
+// so the fused physics, Adam and BatchNorm + ReLU kernels are compared with their CPU loops.
+TEST(gpu, optimized_step_matches_the_cpus) {
+  SKIP_WITHOUT_GPU();
+  recon::set_threads(cpu_threads());
+  const auto problem = recon::make_problem(recon::scenario("seed"));
+  const recon::ExecutionPlan gpu_plan(optimized_on(recon::ComputeDevice::cuda));
+  // The CPU runs what the GPU runs (the CPU-only kernels off), so that the comparison is kernel for kernel.
+  const recon::ExecutionPlan cpu_plan(optimized_on(recon::ComputeDevice::cpu, gpu_plan.switches()));
+  const recon::PipelineScope scope(gpu_plan);
+  auto cpu = decoder_for(cpu_plan, 0);
+  auto gpu = decoder_for(gpu_plan, 0);
+  const auto on_cpu = one_step(cpu, cpu_plan, mid_run_sample(problem, cpu_plan.torch_device()), kLr);
+  const auto on_gpu = one_step(gpu, gpu_plan, mid_run_sample(problem, gpu_plan.torch_device()), kLr);
+  expect_close("optimized_step_matches_the_cpus", "own kernels on both devices", compare(on_gpu, on_cpu, kLr));
+}
+
+// The same step three times through one objective and from the same weights: bit-identical losses and gradients. The
+// kernels' sums run in fixed trees, and cuDNN is held to deterministic algorithms by the pipeline's scope.
+TEST(gpu, a_repeated_optimized_step_is_bit_identical) {
+  SKIP_WITHOUT_GPU();
+  const auto problem = recon::make_problem(recon::scenario("seed"));
+  const recon::ExecutionPlan plan(optimized_on(recon::ComputeDevice::cuda));
+  const recon::PipelineScope scope(plan);
+  auto decoder = decoder_for(plan, 0);
+  auto objective = recon::make_objective(mid_run_sample(problem, plan.torch_device()), plan);
+  std::vector<std::vector<at::Tensor>> gradients;
+  std::vector<std::pair<double, double>> losses;
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    for (auto& p : decoder->parameters()) p.mutable_grad() = at::Tensor();
+    decoder->factored_gradient()->terms.clear();
+    const auto l = (*objective)(*decoder);
+    (l.old_row + l.new_row).backward();
+    decoder->materialize_gradients();
+    losses.emplace_back(l.old_row.item<double>(), l.new_row.item<double>());
+    gradients.emplace_back();
+    for (const auto& p : decoder->parameters()) gradients.back().push_back(p.grad().detach().cpu().clone());
+  }
+  double worst = 0.0;
+  for (int repeat = 1; repeat < 3; ++repeat) {
+    EXPECT_EQ(losses[repeat], losses[0]) << "repeat " << repeat;
+    for (size_t i = 0; i < gradients[0].size(); ++i) {
+      worst = std::max(worst, (gradients[repeat][i] - gradients[0][i]).abs().max().item<double>());
+    }
+  }
+  report("a_repeated_optimized_step_is_bit_identical", "largest gradient difference over 3 repeats", scientific(worst), "= 0");
+  EXPECT_EQ(worst, 0.0);
+}
+
+recon::ReconstructionResult short_run(const recon::ReconstructionProblem& problem, const recon::PipelineOptions& pipeline, uint64_t seed) {
+  recon::TrainerOptions options;
+  recon::DecoderOptions decoder_options(256, 64);
+  recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
+  options.pipeline = pipeline;
+  options.init_steps = 100;
+  options.steps_per_sample = 10;
+  options.init_candidates = 1;
+  recon::seed_everything(seed);
+  recon::ProgressiveDecoder decoder(decoder_options);
+  return recon::reconstruct(decoder, problem, options);
+}
+
+// As short_reconstruction_matches_the_cpu_seed_by_seed for the reference pipeline: 200 updates of the dense scene's
+// first 10 sub-apertures, each seed on the GPU within 0.25 dB of the same pipeline on the CPU.
+TEST(gpu, short_optimized_reconstruction_matches_the_cpu_seed_by_seed) {
+  SKIP_WITHOUT_GPU();
+  recon::set_threads(cpu_threads());
+  auto problem = recon::make_problem(recon::scenario("dense"));
+  problem.centers.resize(10);
+  constexpr double kPerSeedLimitDb = 0.25;
+  for (uint64_t seed = 0; seed < 3; ++seed) {
+    const auto on_cpu = short_run(problem, optimized_on(recon::ComputeDevice::cpu), seed);
+    const auto on_gpu = short_run(problem, optimized_on(recon::ComputeDevice::cuda), seed);
+    const double cpu_db = on_cpu.samples.back().quality.psnr_db, gpu_db = on_gpu.samples.back().quality.psnr_db;
+    report("short_optimized_reconstruction_matches_the_cpu_seed_by_seed", "seed " + std::to_string(seed) + " PSNR GPU / CPU (dB)",
+           fixed(gpu_db, 3) + " / " + fixed(cpu_db, 3), "|Δ| < " + fixed(kPerSeedLimitDb, 2));
+    report("short_optimized_reconstruction_matches_the_cpu_seed_by_seed", "seed " + std::to_string(seed) + " seconds GPU / CPU",
+           fixed(on_gpu.seconds_total, 2) + " / " + fixed(on_cpu.seconds_total, 2), "");
+    EXPECT_LT(std::abs(gpu_db - cpu_db), kPerSeedLimitDb) << "seed " << seed;
+  }
+}
+
+// Device memory held after a run of `samples` sub-apertures of the seed workload (N = 512), the peak reservation of
+// LibTorch's caching allocator plus cuFFT's plans and workspaces.
+std::size_t held_after_run(const recon::ReconstructionProblem& problem, int64_t samples) {
+  auto p = problem;
+  p.centers.resize(static_cast<size_t>(samples));
+  recon::TrainerOptions options;
+  recon::DecoderOptions decoder_options(512, 128);
+  recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
+  options.pipeline = optimized_on(recon::ComputeDevice::cuda);
+  options.init_steps = 20;
+  options.steps_per_sample = 10;
+  options.init_candidates = 1;
+  recon::seed_everything(0);
+  recon::ProgressiveDecoder decoder(decoder_options);
+  recon::reconstruct(decoder, p, options);
+  recon::cuda::synchronize();
+  return recon::cuda::device_bytes_in_use();
+}
+
+TEST(gpu, an_optimized_runs_device_memory_does_not_grow_with_its_length) {
+  SKIP_WITHOUT_GPU();
+  const auto problem = recon::make_problem(recon::scenario("seed"));
+  (void)at::ones({1}, at::TensorOptions().device(c10::kCUDA));
+  recon::cuda::synchronize();
+  const std::size_t before = recon::cuda::device_bytes_in_use();
+  const std::size_t after_short = held_after_run(problem, 5);
+  const std::size_t after_long = held_after_run(problem, 20);
+  constexpr double kMiB = 1024.0 * 1024.0;
+  const double held_mib = static_cast<double>(after_short - before) / kMiB;
+  const double growth_mib = (static_cast<double>(after_long) - static_cast<double>(after_short)) / kMiB;
+  // The limits of the reference pipeline's test: each sample keeps its precomputed pupils and targets (a few MiB at
+  // N = 512), nothing per step.
+  constexpr double kGrowthLimitMiB = 64.0, kHeldLimitMiB = 4096.0;
+  report("an_optimized_runs_device_memory_does_not_grow_with_its_length", "device memory held by a 512-grid run (MiB)",
+         fixed(held_mib, 1), "< " + fixed(kHeldLimitMiB, 0));
+  report("an_optimized_runs_device_memory_does_not_grow_with_its_length", "growth from 5 to 20 samples (MiB)",
+         fixed(growth_mib, 1), "< " + fixed(kGrowthLimitMiB, 0));
+  EXPECT_LT(held_mib, kHeldLimitMiB);
+  EXPECT_LT(growth_mib, kGrowthLimitMiB);
+}
+
+// The trainer at sample 10 of the seed workload with PRISM's settings (the gated per-step workload), every step updating.
+std::unique_ptr<recon::ProgressiveTrainer> positioned(const recon::ReconstructionProblem& problem, const recon::PipelineOptions& pipeline,
+                                                      std::unique_ptr<recon::ProgressiveDecoder>& decoder) {
+  recon::DecoderOptions decoder_options(512, 128);
+  recon::TrainerOptions options;
+  recon::apply_preset(recon::SettingsPreset::prism_compat, decoder_options, options);
+  options.pipeline = pipeline;
+  options.init_steps = 0;
+  options.loss_threshold = 0.0;
+  recon::seed_everything(0);
+  decoder = std::make_unique<recon::ProgressiveDecoder>(decoder_options);
+  auto trainer = std::make_unique<recon::ProgressiveTrainer>(*decoder, problem, options);
+  for (int64_t k = 0; k < 10; ++k) {
+    trainer->begin_sample();
+    trainer->end_sample();
+  }
+  trainer->begin_sample();
+  return trainer;
+}
+
+// Optimized against reference on the same GPU, as the CPU gate pairs them: interleaved steps, each timed on the
+// device's clock, the median of the ratios.
+TEST(gpu, an_optimized_step_is_faster_than_the_references_on_the_gpu) {
+  SKIP_WITHOUT_GPU();
+  const auto problem = recon::make_problem(recon::scenario("seed"));
+  std::unique_ptr<recon::ProgressiveDecoder> reference_decoder, optimized_decoder;
+  auto reference = positioned(problem, reference_on(recon::ComputeDevice::cuda), reference_decoder);
+  auto optimized = positioned(problem, optimized_on(recon::ComputeDevice::cuda), optimized_decoder);
+  const recon::PipelineScope scope(recon::ExecutionPlan(reference_on(recon::ComputeDevice::cuda)));
+  for (int warmup = 0; warmup < 5; ++warmup) {
+    reference->step();
+    optimized->step();
+  }
+  recon::cuda::synchronize();
+  recon::cuda::EventTimer timer;
+  std::vector<double> reference_ms, optimized_ms, ratios;
+  for (int pair = 0; pair < 31; ++pair) {
+    timer.start();
+    ASSERT_TRUE(reference->step());
+    reference_ms.push_back(timer.stop_ms());
+    timer.start();
+    ASSERT_TRUE(optimized->step());
+    optimized_ms.push_back(timer.stop_ms());
+    ratios.push_back(reference_ms.back() / optimized_ms.back());
+  }
+  std::vector<double> sorted = ratios;
+  std::sort(sorted.begin(), sorted.end());
+  const double speedup = median(ratios);
+  report("an_optimized_step_is_faster_than_the_references_on_the_gpu", "step, N = 512, median ms reference / optimized (CUDA events)",
+         fixed(median(reference_ms), 3) + " / " + fixed(median(optimized_ms), 3), "");
+  report("an_optimized_step_is_faster_than_the_references_on_the_gpu", "speedup, median of 31 interleaved pairs [10th, 90th percentile]",
+         fixed(speedup, 2) + "x [" + fixed(sorted[3], 2) + ", " + fixed(sorted[27], 2) + "]", "> 1.00x");
+  EXPECT_GT(speedup, 1.0);
+}
+
+}  // namespace
