@@ -252,7 +252,8 @@ std::unique_ptr<recon::ProgressiveTrainer> positioned(const recon::Reconstructio
 }
 
 // Optimized against reference on the same GPU, as the CPU gate pairs them: interleaved steps, each timed on the
-// device's clock, the median of the ratios.
+// device's clock, the median of the ratios. Floor 1.5x: the first H100 measurement read 2.30x (10th percentile 2.20),
+// so a kernel that loses a third of the saving fails while the device's run-to-run noise does not.
 TEST(gpu, an_optimized_step_is_faster_than_the_references_on_the_gpu) {
   SKIP_WITHOUT_GPU();
   const auto problem = recon::make_problem(recon::scenario("seed"));
@@ -279,11 +280,12 @@ TEST(gpu, an_optimized_step_is_faster_than_the_references_on_the_gpu) {
   std::vector<double> sorted = ratios;
   std::sort(sorted.begin(), sorted.end());
   const double speedup = median(ratios);
+  constexpr double kFloor = 1.5;
   report("an_optimized_step_is_faster_than_the_references_on_the_gpu", "step, N = 512, median ms reference / optimized (CUDA events)",
          fixed(median(reference_ms), 3) + " / " + fixed(median(optimized_ms), 3), "");
   report("an_optimized_step_is_faster_than_the_references_on_the_gpu", "speedup, median of 31 interleaved pairs [10th, 90th percentile]",
-         fixed(speedup, 2) + "x [" + fixed(sorted[3], 2) + ", " + fixed(sorted[27], 2) + "]", "> 1.00x");
-  EXPECT_GT(speedup, 1.0);
+         fixed(speedup, 2) + "x [" + fixed(sorted[3], 2) + ", " + fixed(sorted[27], 2) + "]", "> " + fixed(kFloor, 2) + "x");
+  EXPECT_GT(speedup, kFloor);
 }
 
 }  // namespace

@@ -101,6 +101,8 @@ class OptimizedObjective final : public SampleObjective {
     f.new_mask = new_mask_;
     if (device_.is_cuda()) {
       fused_cuda_ = make_fused_l1_physics_cuda(f);
+      // The node holds its own pupils and targets; a sample kept for replay (measured-data memory) keeps one copy.
+      new_mask_ = old_mask_ = new_target_ = old_target_ = patch_mask_ = at::Tensor();
     } else {
       fused_ = make_fused_l1_physics(f);
     }
