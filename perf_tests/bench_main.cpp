@@ -26,7 +26,13 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("cpu_model", info.cpu_model);
   benchmark::AddCustomContext("isa", info.cpu_capability);
   // Absolute timings in a baseline are advisory and compared only on a machine with the same fingerprint.
-  const auto machine = perf::machine_description(info.cpu_model, info.cpu_capability, static_cast<int>(info.threads), PERFGATE_BUILD_TYPE);
+  auto machine = perf::machine_description(info.cpu_model, info.cpu_capability, static_cast<int>(info.threads), PERFGATE_BUILD_TYPE);
+  // The accelerator, where the caller names it (tools/gpu-check: the GPU, its driver, CUDA and LibTorch): part of the
+  // machine, so that a GPU's absolute timings are compared on the same GPU only.
+  if (const char* device = std::getenv("PERFGATE_DEVICE"); device != nullptr && *device != '\0') {
+    benchmark::AddCustomContext("device", device);
+    machine += "|" + std::string(device);
+  }
   benchmark::AddCustomContext("machine", machine);
   benchmark::AddCustomContext("machine_fingerprint", perf::machine_fingerprint(machine));
   benchmark::Initialize(&argc, argv);
