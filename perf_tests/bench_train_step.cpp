@@ -15,9 +15,9 @@ namespace {
 void run_steps(benchmark::State& state, const recon::PipelineOptions& pipeline, int64_t grid) {
   auto trainer = perf::seed_workload_trainer(perf::seed_workload(grid), pipeline);
   // Untimed warm-up, so that the allocation count below is the steady state's (plans, caches and Adam's
-  // moment buffers are made in the first steps). On a GPU also half a second of steps: the first benchmark of a
-  // process there read 8.2 ms per step where its second capture read 5.4 (kernels loaded on first use, clocks rising
-  // from idle), and perfgate refused to baseline the two.
+  // moment buffers are made in the first steps). On a GPU also half a second of steps, so that kernels loaded on first
+  // use and clocks rising from idle fall outside the timing (the first benchmark of a process otherwise reads up to
+  // half as fast again as the same benchmark run later).
   for (int warmup = 0; warmup < 3; ++warmup) trainer.step();
   if (pipeline.device == recon::ComputeDevice::cuda) {
     const auto start = std::chrono::steady_clock::now();

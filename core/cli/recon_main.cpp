@@ -146,8 +146,10 @@ nlohmann::json run_prism(const ReconArgs& a, Prepared& p, at::Tensor& reconstruc
   metrics["trajectory"] = trajectory;
   metrics["trajectory_gain_db"] = recon::trajectory_gain_db(result);
   metrics["seconds_to_quality"] = recon::seconds_to_quality(result, 0.5);
+  // The switches as they ran: the execution plan's (on cuda it turns off those with no implementation there).
+  const recon::ExecutionPlan plan(p.trainer.pipeline);
   nlohmann::json switches;
-  for (const auto& name : recon::OptimizationSwitches::names()) switches[name] = p.trainer.pipeline.switches.by_name(name);
+  for (const auto& name : recon::OptimizationSwitches::names()) switches[name] = plan.switches().by_name(name);
   metrics["switches"] = p.trainer.pipeline.kind == recon::PipelineKind::optimized ? switches : nlohmann::json(nullptr);
   metrics["output_activation"] = recon::to_string(p.decoder.output_activation());
   metrics["init_target"] = recon::to_string(p.trainer.init_target);

@@ -106,16 +106,17 @@ struct StepOutcome {
 };
 
 /// One step of `plan` on `decoder` (built with the plan's kernels: configure_decoder) from a fresh objective and
-/// optimizer: losses, every parameter's gradient, the parameters before and after.
+/// optimizer, minimising old_weight · old row + new row: losses, every parameter's gradient, the parameters before
+/// and after. An old_weight other than 1 tells a swap of the two rows' gradients from the right sum.
 inline StepOutcome one_step(recon::ProgressiveDecoder& decoder, const recon::ExecutionPlan& plan,
-                            const recon::SampleSetup& setup, double lr) {
+                            const recon::SampleSetup& setup, double lr, double old_weight = 1.0) {
   auto objective = recon::make_objective(setup, plan);
   auto optimizer = recon::make_optimizer(plan, decoder, lr);
   StepOutcome out;
   for (const auto& p : decoder->parameters()) out.before.push_back(p.detach().cpu().clone());
   optimizer->zero_grad();
   const auto losses = (*objective)(*decoder);
-  (losses.old_row + losses.new_row).backward();
+  (old_weight * losses.old_row + losses.new_row).backward();
   out.loss_old = losses.old_row.item<double>();
   out.loss_new = losses.new_row.item<double>();
   // A factored first-layer gradient (factored_first_layer_grad) is read as its dense sum without consuming it, so that

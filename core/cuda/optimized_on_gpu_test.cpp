@@ -1,12 +1,14 @@
 // Contract: the optimized pipeline on a CUDA device computes the reference pipeline's step there, with each of its
 // switches flipped as well; its own kernels (fused physics on cuFFT, fused Adam, BatchNorm + ReLU) agree with their CPU
-// loops; a step repeated through one objective is bit-identical (the kernels' reductions are deterministic); a short
+// loops and with the library's layers; a step repeated through one objective is bit-identical (the kernels' reductions are deterministic); a short
 // reconstruction ends at the CPU's quality, seed by seed; its device memory does not grow with a run's length; and a
 // step is faster than the reference pipeline's on the same device. Without a device, or with a CPU-only LibTorch, every
 // test is skipped with the reason. Measurements are reported as gpu_test_support.h describes.
 #include "gpu_test_support.h"
 
 #include <chrono>
+#include <memory>
+#include <utility>
 
 namespace {
 
@@ -58,6 +60,8 @@ StepDifference compare(const StepOutcome& a, const StepOutcome& b, double lr) {
 // noise draw is order 1 off), at most 1 in 1,000 updated parameters more than lr/10 apart (Adam's first step moves an
 // element by ±lr wherever |g| ≫ ε, so only gradients within rounding of zero may flip).
 constexpr double kLossLimit = 1e-4, kGradientLimit = 5e-3, kApartLimit = 1e-3, kLr = 1e-3;
+// The rows weighted unequally, so that a kernel that swaps or merges their gradients fails.
+constexpr double kOldWeight = 0.25;
 
 void expect_close(const std::string& test, const std::string& what, const StepDifference& d) {
   report(test, what + ": losses, gradients (‖Δg‖/‖g‖, parameter), moved apart",
@@ -80,7 +84,8 @@ TEST(gpu, optimized_plan_runs_its_cuda_kernels) {
 }
 
 // Every switch's single step on the GPU against the reference pipeline's on the GPU: the default switches, each one
-// flipped (with what needs it), and none. The mid-run sample (both rows) and the first sample (one row).
+// that runs on CUDA flipped (with what needs it), and none, on the mid-run sample (both rows); the defaults and none
+// on the first sample (one row). Switches the plan turns off on CUDA would repeat the defaults and are left out.
 TEST(gpu, optimized_step_matches_the_reference_for_every_switch) {
   SKIP_WITHOUT_GPU();
   const auto problem = recon::make_problem(recon::scenario("seed"));
@@ -94,16 +99,19 @@ TEST(gpu, optimized_step_matches_the_reference_for_every_switch) {
   first.center = problem.centers[0];
   std::vector<std::pair<std::string, recon::OptimizationSwitches>> variants = {{"defaults", {}},
                                                                               {"none", recon::OptimizationSwitches::none()}};
-  for (const auto& name : recon::OptimizationSwitches::names()) variants.emplace_back(name + " flipped", recon::OptimizationSwitches{}.toggled(name));
+  for (const auto& row : recon::switch_table()) {
+    if (row.devices == recon::SwitchDevices::cpu_only) continue;
+    variants.emplace_back(row.name + " flipped", recon::OptimizationSwitches{}.toggled(row.name));
+  }
   for (const auto& [label, sample] : {std::pair{"mid-run sample", mid_run_sample(problem, device)}, std::pair{"first sample", first}}) {
     auto reference_decoder = decoder_for(reference, 0);
-    const auto expected = one_step(reference_decoder, reference, sample, kLr);
+    const auto expected = one_step(reference_decoder, reference, sample, kLr, kOldWeight);
     for (const auto& [name, switches] : variants) {
       if (std::string(label) == "first sample" && name != "defaults" && name != "none") continue;  // the one-row path
       const recon::ExecutionPlan plan(optimized_on(recon::ComputeDevice::cuda, switches));
       auto decoder = decoder_for(plan, 0);
       expect_close("optimized_step_matches_the_reference_for_every_switch", std::string(label) + ", " + name,
-                   compare(one_step(decoder, plan, sample, kLr), expected, kLr));
+                   compare(one_step(decoder, plan, sample, kLr, kOldWeight), expected, kLr));
     }
   }
 }
@@ -120,9 +128,94 @@ TEST(gpu, optimized_step_matches_the_cpus) {
   const recon::PipelineScope scope(gpu_plan);
   auto cpu = decoder_for(cpu_plan, 0);
   auto gpu = decoder_for(gpu_plan, 0);
-  const auto on_cpu = one_step(cpu, cpu_plan, mid_run_sample(problem, cpu_plan.torch_device()), kLr);
-  const auto on_gpu = one_step(gpu, gpu_plan, mid_run_sample(problem, gpu_plan.torch_device()), kLr);
+  const auto on_cpu = one_step(cpu, cpu_plan, mid_run_sample(problem, cpu_plan.torch_device()), kLr, kOldWeight);
+  const auto on_gpu = one_step(gpu, gpu_plan, mid_run_sample(problem, gpu_plan.torch_device()), kLr, kOldWeight);
   expect_close("optimized_step_matches_the_cpus", "own kernels on both devices", compare(on_gpu, on_cpu, kLr));
+}
+
+// The fused Adam kernels against the CPU loops over several steps, a dense parameter and a factored one (rank-one
+// gradient), the same gradients on both devices. After one step Adam moves each element by about ±lr whatever its
+// moments, so only later steps show the moments' recurrences, the bias corrections and eps. Rounding moves a
+// parameter by about its float32 ulp per step (1e-7 here); a wrong term moves it by a fraction of lr (1e-4 or more).
+TEST(gpu, fused_adam_kernels_match_the_cpu_loops) {
+  SKIP_WITHOUT_GPU();
+  constexpr int kSteps = 6;
+  constexpr double kLimit = 1e-5;
+  recon::seed_everything(7);
+  const auto dense0 = at::randn({1000}), factored0 = at::randn({64, 48});
+  std::vector<at::Tensor> dense_grads, lefts, rights;
+  for (int s = 0; s < kSteps; ++s) {
+    dense_grads.push_back(at::randn({1000}) * (s % 2 == 0 ? 1.0 : 1e-3));  // small gradients too, where eps counts
+    lefts.push_back(at::randn({64}));
+    rights.push_back(at::randn({48}));
+  }
+  auto run = [&](c10::Device device) {
+    auto dense = dense0.to(device).clone().requires_grad_(true);
+    auto factored = factored0.to(device).clone().requires_grad_(true);
+    auto gradient = std::make_shared<recon::FactoredGradient>();
+    auto adam = recon::make_fused_adam({dense, factored}, kLr, {{factored, gradient}});
+    for (int s = 0; s < kSteps; ++s) {
+      adam->zero_grad();
+      dense.mutable_grad() = dense_grads[static_cast<size_t>(s)].to(device);
+      gradient->terms.emplace_back(lefts[static_cast<size_t>(s)].to(device), rights[static_cast<size_t>(s)].to(device));
+      adam->step();
+    }
+    return std::pair{dense.detach().cpu(), factored.detach().cpu()};
+  };
+  const auto [dense_cpu, factored_cpu] = run(c10::Device(c10::kCPU));
+  const auto [dense_gpu, factored_gpu] = run(c10::Device(c10::kCUDA));
+  const double dense_error = (dense_gpu - dense_cpu).abs().max().item<double>();
+  const double factored_error = (factored_gpu - factored_cpu).abs().max().item<double>();
+  const double moved = (dense_cpu - dense0).abs().max().item<double>();
+  report("fused_adam_kernels_match_the_cpu_loops", "largest |Δp| after 6 steps: dense, rank-one (largest move " + scientific(moved) + ")",
+         scientific(dense_error) + ", " + scientific(factored_error), "< " + scientific(kLimit));
+  EXPECT_LT(dense_error, kLimit);
+  EXPECT_LT(factored_error, kLimit);
+  EXPECT_GT(moved, kLr);  // the parameters did move
+}
+
+// The fused BatchNorm + ReLU kernels against cuDNN's batch norm and LibTorch's ReLU in a whole decoder on the GPU:
+// outputs, every parameter's gradient and every running buffer after one training forward and backward.
+TEST(gpu, fused_batchnorm_relu_kernels_match_the_library_on_the_gpu) {
+  SKIP_WITHOUT_GPU();
+  const auto device = c10::Device(c10::kCUDA);
+  const recon::PipelineScope scope(recon::ExecutionPlan(reference_on(recon::ComputeDevice::cuda)));
+  auto fused_kernels = recon::OptimizationSwitches::none();
+  fused_kernels.fused_batchnorm_relu = true;
+  recon::seed_everything(9);
+  recon::ProgressiveDecoder plain(recon::DecoderOptions(256, 64));
+  recon::seed_everything(9);
+  recon::ProgressiveDecoder fused(recon::DecoderOptions(256, 64).kernels(fused_kernels));
+  plain->to(device);
+  fused->to(device);
+  recon::seed_everything(10);
+  const auto weights = at::rand({1, 1, 64, 64}).to(device);
+  const auto a = plain->forward_object(), b = fused->forward_object();
+  (a * weights).pow(2).sum().backward();
+  (b * weights).pow(2).sum().backward();
+  // Limits: float32 sums of up to 4,096 terms per channel, in double here and in cuDNN's own order there (the CPU
+  // kernel's test holds 1e-5 of the largest element against oneDNN). A wrong term of the backward (the mean of the
+  // gradient, the x̂ term, the Bessel factor of the running variance) is off by a percent or more.
+  constexpr double kOutputLimit = 1e-5, kLayerGradientLimit = 1e-4, kBufferLimit = 1e-5;
+  const double output_error = relative_l2(b, a);
+  double gradient_error = 0.0, buffer_error = 0.0;
+  const auto pp = plain->parameters(), fp = fused->parameters();
+  for (size_t i = 0; i < pp.size(); ++i) gradient_error = std::max(gradient_error, relative_l2(fp[i].grad(), pp[i].grad()));
+  const auto plain_buffers = plain->named_buffers(), fused_buffers = fused->named_buffers();
+  for (const auto& item : plain_buffers) {
+    const auto& other = fused_buffers[item.key()];
+    if (item.value().is_floating_point()) {
+      buffer_error = std::max(buffer_error, relative_l2(other, item.value()));
+    } else {
+      EXPECT_TRUE(at::equal(other.cpu(), item.value().cpu())) << item.key();
+    }
+  }
+  report("fused_batchnorm_relu_kernels_match_the_library_on_the_gpu", "‖Δ‖/‖·‖: output, largest gradient, largest running buffer",
+         scientific(output_error) + ", " + scientific(gradient_error) + ", " + scientific(buffer_error),
+         "< " + scientific(kOutputLimit) + ", " + scientific(kLayerGradientLimit) + ", " + scientific(kBufferLimit));
+  EXPECT_LT(output_error, kOutputLimit);
+  EXPECT_LT(gradient_error, kLayerGradientLimit);
+  EXPECT_LT(buffer_error, kBufferLimit);
 }
 
 // The same step three times through one objective and from the same weights: bit-identical losses and gradients. The

@@ -76,7 +76,7 @@ __global__ void apply_pupils(const float2* spectrum, const float* pupils, int64_
 }
 
 // Row blockIdx.y: per block, Σ |(|y| − t)| over its strided share (in double), and y ← sign(|y| − t) · scale · y/|y|.
-// The modulus is taken in double and rounded once, as the CPU kernel and LibTorch's hypot-based abs round it.
+// The modulus is taken in double and rounded to float once, as the CPU kernel takes it.
 __global__ void l1_residual(float2* images, const float* targets, int64_t plane, const double* scales, double* partials) {
   const int64_t row = blockIdx.y;
   float2* y = images + row * plane;

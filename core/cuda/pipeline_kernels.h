@@ -5,7 +5,9 @@
 // caller owns every buffer (the core allocates them as LibTorch tensors, from LibTorch's caching allocator). Every call
 // queues its work on the legacy default stream, the stream LibTorch's operations run on unless a caller changes it,
 // and returns without waiting; launch and cuFFT failures throw std::runtime_error with the runtime's reason.
-// Reductions are deterministic: fixed blocks, fixed trees, partial sums added in a fixed order.
+// Reductions are deterministic: fixed blocks, fixed trees, partial sums added in a fixed order. The caller keeps
+// LibTorch on its default stream while it uses these (the core never changes it): on another stream the kernels
+// would not be ordered with LibTorch's operations.
 #include <cstdint>
 
 namespace recon::cuda {
@@ -18,9 +20,9 @@ namespace recon::cuda {
 /// Number of per-block partial sums one row's loss uses: the size of `partials` is rows × this.
 int64_t l1_physics_partials_per_row(int64_t n);
 
-/// Forward: losses[0] (old row) and losses[1] (new row), float32 on the device; scales [rows] double on the device. `spectrum` [N, N] complex and
-/// `images` [rows, N, N] complex are scratch that backward reads: images hold each row's residual
-/// sign(|y| − t) · y/|y| · scales[r] (zero where y = 0).
+/// Forward: losses[0] (old row) and losses[1] (new row), float32 on the device; scales [rows] double on the device.
+/// `spectrum` [N, N] complex is scratch; `images` [rows, N, N] complex is left holding each row's residual
+/// sign(|y| − t) · y/|y| · scales[r] (zero where y = 0), which backward reads.
 void l1_physics_forward(int64_t n, int64_t rows, const float* object, int64_t box, int64_t offset, const float* pupils,
                         const float* targets, const double* scales, float* spectrum, float* images, double* partials,
                         float* losses);
@@ -38,8 +40,9 @@ struct AdamConstants {
   float b1, b2, one_minus_b1, one_minus_b2, step_size, bias2_sqrt, eps;
 };
 
-/// m ← b1 m + (1 − b1) g; v ← b2 v + (1 − b2) g²; p ← p − step_size · m / (√v / bias2_sqrt + eps), each operation
-/// rounded as the CPU loop rounds it (no contraction into fused multiply-adds).
+/// m ← b1 m + (1 − b1) g; v ← b2 v + (1 − b2) g²; p ← p − step_size · m / (√v / bias2_sqrt + eps): the CPU loop's
+/// operations in its order, each rounded on its own (no fused multiply-adds). The CPU's vector clones may contract
+/// into FMA, so the two agree to rounding, not bit for bit.
 void adam_dense(const AdamConstants& c, int64_t count, float* p, float* m, float* v, const float* g);
 /// The same for a [rows, cols] parameter whose gradient is the outer product left ⊗ right, never formed.
 void adam_rank_one(const AdamConstants& c, int64_t rows, int64_t cols, float* p, float* m, float* v, const float* left,

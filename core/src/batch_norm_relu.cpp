@@ -98,6 +98,7 @@ struct BatchNormRelu : torch::autograd::Function<BatchNormRelu> {
     TORCH_CHECK(x.dim() == 4 && x.size(0) == 1 && x.scalar_type() == at::kFloat && weight.numel() == x.size(1) &&
                     bias.numel() == x.size(1),
                 "batch_norm_relu: expects x [1, C, H, W] float32 and C affine parameters");
+    TORCH_CHECK(x.is_cpu() || x.is_cuda(), "batch_norm_relu: runs on the CPU or a CUDA device, not on ", x.device());
     const int64_t channels = x.size(1), n = x.size(2) * x.size(3);
     auto xc = x.detach().contiguous();
     auto gamma = weight.detach().contiguous(), beta = bias.detach().contiguous();

@@ -170,8 +170,9 @@ void ProgressiveDecoderImpl::pretty_print(std::ostream& stream) const {
 at::Tensor ProgressiveDecoderImpl::forward_object() {
   const auto& kernels = options.kernels();
   if (!latent_.device().is_cpu()) {
-    // The decoder's kernels without an implementation on the device (the switch table's third column).
-    const auto runnable = kernels.on_cuda(detail::kOwnCudaKernels);
+    // The decoder's kernels without an implementation on the device (the switch table's third column; a device other
+    // than CUDA has none of the core's own).
+    const auto runnable = latent_.device().is_cuda() ? kernels.on_cuda(detail::kOwnCudaKernels) : kernels.on_cuda(false);
     std::string refused;
     for (const char* name : {"blas_upsampling", "fused_batchnorm_relu", "small_channel_conv"}) {
       if (kernels.by_name(name) && !runnable.by_name(name)) refused += (refused.empty() ? "" : ", ") + std::string(name);

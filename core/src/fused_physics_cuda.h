@@ -1,9 +1,10 @@
 #pragma once
 // The fused physics and L1 loss on a CUDA device: the node fused_physics.h describes, on the optimized pipeline's own
 // kernels (core/cuda/pipeline_kernels.h). One forward transform of the grid, both rows' inverses as one batched cuFFT
-// call, the L1 residual and its loss in one kernel; backward: both rows' adjoint transforms batched, combined, one
-// inverse. Whole-grid transforms rather than the CPU node's row pruning: at N ≤ 1024 a step on the device is bound
-// by launches, not by the transforms' arithmetic (the reference step takes as long at N = 1024 as at N = 256).
+// call, the L1 residual with per-block sums and a final sum; backward: both rows' adjoint transforms batched,
+// combined, one inverse. Whole-grid transforms rather than the CPU node's row pruning, because fewer launches count
+// for more than fewer flops at N ≤ 1024 on the GPUs measured
+// (docs/decisions/2026-11-27-whole-grid-transforms-on-cuda.md).
 #include "fused_physics.h"
 
 namespace recon::detail {

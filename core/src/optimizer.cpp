@@ -102,6 +102,7 @@ class FusedAdam final : public StepOptimizer {
     const cuda::AdamConstants on_device{c.b1, c.b2, c.one_minus_b1, c.one_minus_b2, c.step_size, c.bias2_sqrt, c.eps};
     for (size_t i = 0; i < params_.size(); ++i) {
       const bool device = params_[i].is_cuda();
+      TORCH_CHECK(device || params_[i].is_cpu(), "fused Adam: runs on the CPU or a CUDA device, not on ", params_[i].device());
       float* p = params_[i].data_ptr<float>();
       float* m = exp_avg_[i].data_ptr<float>();
       float* v = exp_avg_sq_[i].data_ptr<float>();

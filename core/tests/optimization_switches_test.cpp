@@ -8,6 +8,8 @@
 #include <torch/version.h>
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -70,25 +72,45 @@ TEST(execution_plan, carries_its_device) {
 }
 
 TEST(switch_table, on_cuda_keeps_what_runs_there) {
+  // What runs on CUDA, written out here rather than read from the table, so that a wrong column fails.
+  const std::vector<std::string> any_device = {"precompute_sample", "shared_spectrum", "fold_shifts", "pruned_forward",
+                                               "pruned_inverse", "matvec_first_layer", "factored_first_layer_grad"};
+  const std::vector<std::string> own_kernel = {"fused_physics", "fused_batchnorm_relu", "fused_adam"};
+  const std::vector<std::string> cpu_only = {"blas_upsampling", "small_channel_conv", "caching_allocator"};
   const recon::OptimizationSwitches defaults;
   for (const bool own_kernels : {true, false}) {
+    SCOPED_TRACE(own_kernels ? "with the core's CUDA kernels" : "without them");
     const auto on_cuda = defaults.on_cuda(own_kernels);
     EXPECT_EQ(recon::unmet_switch_need(on_cuda), "");
-    for (const auto& row : recon::switch_table()) {
-      const bool runs = row.devices == recon::SwitchDevices::any_device ||
-                        (row.devices == recon::SwitchDevices::own_cuda_kernel && own_kernels);
-      if (!runs) {
-        EXPECT_FALSE(on_cuda.by_name(row.name)) << row.name;
+    for (const auto& name : any_device) EXPECT_TRUE(on_cuda.by_name(name)) << name;
+    for (const auto& name : own_kernel) EXPECT_EQ(on_cuda.by_name(name), own_kernels) << name;
+    for (const auto& name : cpu_only) EXPECT_FALSE(on_cuda.by_name(name)) << name;
+    EXPECT_FALSE(on_cuda.subpixel_upsampling);  // off by default, and on_cuda turns nothing on
+    // Nothing is turned on: from no switches, none; from the defaults, no switch that was off.
+    const auto from_none = recon::OptimizationSwitches::none().on_cuda(own_kernels);
+    for (const auto& name : recon::OptimizationSwitches::names()) {
+      EXPECT_FALSE(from_none.by_name(name)) << name;
+      if (!defaults.by_name(name)) {
+        EXPECT_FALSE(on_cuda.by_name(name)) << name;
       }
     }
-    // A switch that runs there stays as it was unless something it needs was turned off.
-    EXPECT_TRUE(on_cuda.fold_shifts && on_cuda.matvec_first_layer && on_cuda.factored_first_layer_grad);
-    EXPECT_EQ(on_cuda.fused_physics, own_kernels);
-    EXPECT_EQ(on_cuda.fused_adam, own_kernels);
-    EXPECT_EQ(on_cuda.fused_batchnorm_relu, own_kernels);
   }
-  const auto with_cpu_kernels = defaults.on_cuda(true);
-  EXPECT_FALSE(with_cpu_kernels.blas_upsampling || with_cpu_kernels.small_channel_conv || with_cpu_kernels.caching_allocator);
+}
+
+TEST(execution_plan, plans_the_optimized_pipeline_on_cuda_only_where_libtorch_sees_a_device) {
+  recon::PipelineOptions options;
+  options.device = recon::ComputeDevice::cuda;
+  if (at::hasCUDA()) {
+    const recon::ExecutionPlan plan(options);
+    EXPECT_FALSE(plan.switches().blas_upsampling || plan.switches().caching_allocator);
+    return;
+  }
+  try {
+    recon::ExecutionPlan plan(options);
+    FAIL() << "the optimized pipeline was planned on cuda where LibTorch sees no CUDA device";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("sees no CUDA device"), std::string::npos) << e.what();
+  }
 }
 
 TEST(execution_plan, plans_cuda_only_where_libtorch_sees_a_device) {
