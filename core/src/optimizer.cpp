@@ -98,7 +98,7 @@ class FusedAdam final : public StepOptimizer {
                           static_cast<float>(1.0 - kBeta1),  static_cast<float>(1.0 - kBeta2),
                           static_cast<float>(lr_ / bias1),   static_cast<float>(std::sqrt(bias2)),
                           static_cast<float>(kEpsilon)};
-    // On a CUDA device the same passes run as the core's own kernels (core/cuda/pipeline_kernels.h), same rounding.
+    // On a CUDA device the same passes run as the core's own kernels (core/cuda/pipeline_kernels.h).
     const cuda::AdamConstants on_device{c.b1, c.b2, c.one_minus_b1, c.one_minus_b2, c.step_size, c.bias2_sqrt, c.eps};
     for (size_t i = 0; i < params_.size(); ++i) {
       const bool device = params_[i].is_cuda();
