@@ -134,4 +134,41 @@ inline StepOutcome one_step(recon::ProgressiveDecoder& decoder, const recon::Exe
   return out;
 }
 
+/// The robust defaults on `problem` (cut to its first sub-apertures by the caller), 10 steps per sample after 100
+/// initialisation steps, one initialisation candidate, at N = 256, S = 64: a short whole run of `pipeline`.
+inline recon::ReconstructionResult short_run(const recon::ReconstructionProblem& problem, const recon::PipelineOptions& pipeline,
+                                             uint64_t seed) {
+  recon::TrainerOptions options;
+  recon::DecoderOptions decoder_options(256, 64);
+  recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
+  options.pipeline = pipeline;
+  options.init_steps = 100;
+  options.steps_per_sample = 10;
+  options.init_candidates = 1;
+  recon::seed_everything(seed);
+  recon::ProgressiveDecoder decoder(decoder_options);
+  return recon::reconstruct(decoder, problem, options);
+}
+
+/// Device memory in use after a run of `pipeline` on the first `samples` sub-apertures of `problem` (N = 512): LibTorch's
+/// caching allocator keeps every block it took, so this is the run's peak reservation plus cuFFT plans and cuDNN
+/// workspaces, above what the process held before.
+inline std::size_t held_after_run(const recon::ReconstructionProblem& problem, const recon::PipelineOptions& pipeline,
+                                  int64_t samples) {
+  auto p = problem;
+  p.centers.resize(static_cast<size_t>(samples));
+  recon::TrainerOptions options;
+  recon::DecoderOptions decoder_options(512, 128);
+  recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
+  options.pipeline = pipeline;
+  options.init_steps = 20;
+  options.steps_per_sample = 10;
+  options.init_candidates = 1;
+  recon::seed_everything(0);
+  recon::ProgressiveDecoder decoder(decoder_options);
+  recon::reconstruct(decoder, p, options);
+  recon::cuda::synchronize();
+  return recon::cuda::device_bytes_in_use();
+}
+
 }  // namespace gpu_test

@@ -250,19 +250,6 @@ TEST(gpu, a_repeated_optimized_step_is_bit_identical) {
   EXPECT_EQ(worst, 0.0);
 }
 
-recon::ReconstructionResult short_run(const recon::ReconstructionProblem& problem, const recon::PipelineOptions& pipeline, uint64_t seed) {
-  recon::TrainerOptions options;
-  recon::DecoderOptions decoder_options(256, 64);
-  recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
-  options.pipeline = pipeline;
-  options.init_steps = 100;
-  options.steps_per_sample = 10;
-  options.init_candidates = 1;
-  recon::seed_everything(seed);
-  recon::ProgressiveDecoder decoder(decoder_options);
-  return recon::reconstruct(decoder, problem, options);
-}
-
 // As short_reconstruction_matches_the_cpu_seed_by_seed for the reference pipeline: 200 updates of the dense scene's
 // first 10 sub-apertures, each seed on the GPU within 0.25 dB of the same pipeline on the CPU.
 TEST(gpu, short_optimized_reconstruction_matches_the_cpu_seed_by_seed) {
@@ -283,33 +270,14 @@ TEST(gpu, short_optimized_reconstruction_matches_the_cpu_seed_by_seed) {
   }
 }
 
-// Device memory held after a run of `samples` sub-apertures of the seed workload (N = 512), the peak reservation of
-// LibTorch's caching allocator plus cuFFT's plans and workspaces.
-std::size_t held_after_run(const recon::ReconstructionProblem& problem, int64_t samples) {
-  auto p = problem;
-  p.centers.resize(static_cast<size_t>(samples));
-  recon::TrainerOptions options;
-  recon::DecoderOptions decoder_options(512, 128);
-  recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
-  options.pipeline = optimized_on(recon::ComputeDevice::cuda);
-  options.init_steps = 20;
-  options.steps_per_sample = 10;
-  options.init_candidates = 1;
-  recon::seed_everything(0);
-  recon::ProgressiveDecoder decoder(decoder_options);
-  recon::reconstruct(decoder, p, options);
-  recon::cuda::synchronize();
-  return recon::cuda::device_bytes_in_use();
-}
-
 TEST(gpu, an_optimized_runs_device_memory_does_not_grow_with_its_length) {
   SKIP_WITHOUT_GPU();
   const auto problem = recon::make_problem(recon::scenario("seed"));
   (void)at::ones({1}, at::TensorOptions().device(c10::kCUDA));
   recon::cuda::synchronize();
   const std::size_t before = recon::cuda::device_bytes_in_use();
-  const std::size_t after_short = held_after_run(problem, 5);
-  const std::size_t after_long = held_after_run(problem, 20);
+  const std::size_t after_short = held_after_run(problem, optimized_on(recon::ComputeDevice::cuda), 5);
+  const std::size_t after_long = held_after_run(problem, optimized_on(recon::ComputeDevice::cuda), 20);
   constexpr double kMiB = 1024.0 * 1024.0;
   const double held_mib = static_cast<double>(after_short - before) / kMiB;
   const double growth_mib = (static_cast<double>(after_long) - static_cast<double>(after_short)) / kMiB;

@@ -106,21 +106,6 @@ TEST(gpu, cpu_kernels_refuse_a_decoder_on_the_gpu) {
   EXPECT_LT(difference, 1e-5);
 }
 
-// The robust defaults on the dense scene's first 10 sub-apertures, 10 steps each after 100 initialisation steps (200
-// updates), one initialisation candidate (its cost is not the point here).
-recon::ReconstructionResult short_run(const recon::ReconstructionProblem& problem, recon::ComputeDevice device, uint64_t seed) {
-  recon::TrainerOptions options;
-  recon::DecoderOptions decoder_options(256, 64);
-  recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
-  options.pipeline = reference_on(device);
-  options.init_steps = 100;
-  options.steps_per_sample = 10;
-  options.init_candidates = 1;
-  recon::seed_everything(seed);
-  recon::ProgressiveDecoder decoder(decoder_options);
-  return recon::reconstruct(decoder, problem, options);
-}
-
 TEST(gpu, short_reconstruction_matches_the_cpu_seed_by_seed) {
   SKIP_WITHOUT_GPU();
   recon::set_threads(cpu_threads());
@@ -134,8 +119,8 @@ TEST(gpu, short_reconstruction_matches_the_cpu_seed_by_seed) {
   // already move their parameters by 2·lr apart). A wrong mask, target or average is decibels off.
   constexpr double kPerSeedLimitDb = 0.25;
   for (uint64_t seed = 0; seed < 3; ++seed) {
-    const auto on_cpu = short_run(problem, recon::ComputeDevice::cpu, seed);
-    const auto on_gpu = short_run(problem, recon::ComputeDevice::cuda, seed);
+    const auto on_cpu = short_run(problem, reference_on(recon::ComputeDevice::cpu), seed);
+    const auto on_gpu = short_run(problem, reference_on(recon::ComputeDevice::cuda), seed);
     ASSERT_TRUE(on_gpu.reconstruction.device().is_cpu()) << "the result's reconstruction is returned on the CPU";
     const double cpu_db = on_cpu.samples.back().quality.psnr_db, gpu_db = on_gpu.samples.back().quality.psnr_db;
     report("short_reconstruction_matches_the_cpu_seed_by_seed",
@@ -148,33 +133,14 @@ TEST(gpu, short_reconstruction_matches_the_cpu_seed_by_seed) {
   }
 }
 
-// Device memory a reference run holds at its end, above what the process held before it: LibTorch's caching
-// allocator keeps every block it took, so this is the run's peak reservation plus cuFFT plans and cuDNN workspaces.
-std::size_t held_after_run(const recon::ReconstructionProblem& problem, int64_t samples) {
-  auto p = problem;
-  p.centers.resize(static_cast<size_t>(samples));
-  recon::TrainerOptions options;
-  recon::DecoderOptions decoder_options(512, 128);
-  recon::apply_preset(recon::SettingsPreset::robust, decoder_options, options);
-  options.pipeline = reference_on(recon::ComputeDevice::cuda);
-  options.init_steps = 20;
-  options.steps_per_sample = 10;
-  options.init_candidates = 1;
-  recon::seed_everything(0);
-  recon::ProgressiveDecoder decoder(decoder_options);
-  recon::reconstruct(decoder, p, options);
-  recon::cuda::synchronize();
-  return recon::cuda::device_bytes_in_use();
-}
-
 TEST(gpu, a_runs_device_memory_does_not_grow_with_its_length) {
   SKIP_WITHOUT_GPU();
   const auto problem = recon::make_problem(recon::scenario("seed"));  // N = 512
   (void)at::ones({1}, at::TensorOptions().device(c10::kCUDA));       // LibTorch's context, before the baseline
   recon::cuda::synchronize();
   const std::size_t before = recon::cuda::device_bytes_in_use();
-  const std::size_t after_short = held_after_run(problem, 5);
-  const std::size_t after_long = held_after_run(problem, 20);
+  const std::size_t after_short = held_after_run(problem, reference_on(recon::ComputeDevice::cuda), 5);
+  const std::size_t after_long = held_after_run(problem, reference_on(recon::ComputeDevice::cuda), 20);
   constexpr double kMiB = 1024.0 * 1024.0;
   const double held_mib = static_cast<double>(after_short - before) / kMiB;
   const double growth_mib = (static_cast<double>(after_long) - static_cast<double>(after_short)) / kMiB;
