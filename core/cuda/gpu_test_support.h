@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -148,6 +149,28 @@ inline recon::ReconstructionResult short_run(const recon::ReconstructionProblem&
   recon::seed_everything(seed);
   recon::ProgressiveDecoder decoder(decoder_options);
   return recon::reconstruct(decoder, problem, options);
+}
+
+/// The robust defaults' short run on the dense scene's first 10 sub-apertures (200 updates), seeds 0–2, on the CPU and
+/// on the GPU with `pipeline_on(device)`: each seed's final PSNR on the GPU within 0.25 dB of its own on the CPU.
+inline void expect_short_runs_match_the_cpu(const std::string& test,
+                                            const std::function<recon::PipelineOptions(recon::ComputeDevice)>& pipeline_on) {
+  recon::set_threads(cpu_threads());
+  auto problem = recon::make_problem(recon::scenario("dense"));
+  problem.centers.resize(10);
+  constexpr double kPerSeedLimitDb = 0.25;
+  for (uint64_t seed = 0; seed < 3; ++seed) {
+    const auto on_cpu = short_run(problem, pipeline_on(recon::ComputeDevice::cpu), seed);
+    const auto on_gpu = short_run(problem, pipeline_on(recon::ComputeDevice::cuda), seed);
+    ASSERT_TRUE(on_gpu.reconstruction.device().is_cpu()) << "the result's reconstruction is returned on the CPU";
+    const double cpu_db = on_cpu.samples.back().quality.psnr_db, gpu_db = on_gpu.samples.back().quality.psnr_db;
+    report(test, "seed " + std::to_string(seed) + " PSNR GPU / CPU (dB); CPU gain over its samples",
+           fixed(gpu_db, 3) + " / " + fixed(cpu_db, 3) + "; " + fixed(recon::trajectory_gain_db(on_cpu), 2),
+           "|Δ| < " + fixed(kPerSeedLimitDb, 2));
+    report(test, "seed " + std::to_string(seed) + " seconds GPU / CPU",
+           fixed(on_gpu.seconds_total, 2) + " / " + fixed(on_cpu.seconds_total, 2), "");
+    EXPECT_LT(std::abs(gpu_db - cpu_db), kPerSeedLimitDb) << "seed " << seed;
+  }
 }
 
 /// Device memory in use after a run of `pipeline` on the first `samples` sub-apertures of `problem` (N = 512): LibTorch's

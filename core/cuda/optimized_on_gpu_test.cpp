@@ -254,20 +254,8 @@ TEST(gpu, a_repeated_optimized_step_is_bit_identical) {
 // first 10 sub-apertures, each seed on the GPU within 0.25 dB of the same pipeline on the CPU.
 TEST(gpu, short_optimized_reconstruction_matches_the_cpu_seed_by_seed) {
   SKIP_WITHOUT_GPU();
-  recon::set_threads(cpu_threads());
-  auto problem = recon::make_problem(recon::scenario("dense"));
-  problem.centers.resize(10);
-  constexpr double kPerSeedLimitDb = 0.25;
-  for (uint64_t seed = 0; seed < 3; ++seed) {
-    const auto on_cpu = short_run(problem, optimized_on(recon::ComputeDevice::cpu), seed);
-    const auto on_gpu = short_run(problem, optimized_on(recon::ComputeDevice::cuda), seed);
-    const double cpu_db = on_cpu.samples.back().quality.psnr_db, gpu_db = on_gpu.samples.back().quality.psnr_db;
-    report("short_optimized_reconstruction_matches_the_cpu_seed_by_seed", "seed " + std::to_string(seed) + " PSNR GPU / CPU (dB)",
-           fixed(gpu_db, 3) + " / " + fixed(cpu_db, 3), "|Δ| < " + fixed(kPerSeedLimitDb, 2));
-    report("short_optimized_reconstruction_matches_the_cpu_seed_by_seed", "seed " + std::to_string(seed) + " seconds GPU / CPU",
-           fixed(on_gpu.seconds_total, 2) + " / " + fixed(on_cpu.seconds_total, 2), "");
-    EXPECT_LT(std::abs(gpu_db - cpu_db), kPerSeedLimitDb) << "seed " << seed;
-  }
+  expect_short_runs_match_the_cpu("short_optimized_reconstruction_matches_the_cpu_seed_by_seed",
+                                  [](recon::ComputeDevice device) { return optimized_on(device); });
 }
 
 TEST(gpu, an_optimized_runs_device_memory_does_not_grow_with_its_length) {

@@ -108,29 +108,13 @@ TEST(gpu, cpu_kernels_refuse_a_decoder_on_the_gpu) {
 
 TEST(gpu, short_reconstruction_matches_the_cpu_seed_by_seed) {
   SKIP_WITHOUT_GPU();
-  recon::set_threads(cpu_threads());
-  auto problem = recon::make_problem(recon::scenario("dense"));
-  problem.centers.resize(10);
   // One step agrees to ~1e-7 (reference_step_matches_the_cpu); over hundreds of steps such differences grow into
   // different trajectories, as between two CPU builds (measured on an H100: after 700 updates, three seeds ended
   // −0.3, +0.5 and −2.5 dB apart). 200 updates is short of that, so each seed is compared with itself: the whole
   // trainer (initialisation target, measured-data rows, noise-free measurements, output average, per-sample quality)
   // on the GPU must end within 0.25 dB of the CPU's PSNR (the few Adam updates whose gradient sign differs at rounding level
   // already move their parameters by 2·lr apart). A wrong mask, target or average is decibels off.
-  constexpr double kPerSeedLimitDb = 0.25;
-  for (uint64_t seed = 0; seed < 3; ++seed) {
-    const auto on_cpu = short_run(problem, reference_on(recon::ComputeDevice::cpu), seed);
-    const auto on_gpu = short_run(problem, reference_on(recon::ComputeDevice::cuda), seed);
-    ASSERT_TRUE(on_gpu.reconstruction.device().is_cpu()) << "the result's reconstruction is returned on the CPU";
-    const double cpu_db = on_cpu.samples.back().quality.psnr_db, gpu_db = on_gpu.samples.back().quality.psnr_db;
-    report("short_reconstruction_matches_the_cpu_seed_by_seed",
-           "seed " + std::to_string(seed) + " PSNR GPU / CPU (dB); CPU gain over its samples",
-           fixed(gpu_db, 3) + " / " + fixed(cpu_db, 3) + "; " + fixed(recon::trajectory_gain_db(on_cpu), 2),
-           "|Δ| < " + fixed(kPerSeedLimitDb, 2));
-    report("short_reconstruction_matches_the_cpu_seed_by_seed", "seed " + std::to_string(seed) + " seconds GPU / CPU",
-           fixed(on_gpu.seconds_total, 2) + " / " + fixed(on_cpu.seconds_total, 2), "");
-    EXPECT_LT(std::abs(gpu_db - cpu_db), kPerSeedLimitDb) << "seed " << seed;
-  }
+  expect_short_runs_match_the_cpu("short_reconstruction_matches_the_cpu_seed_by_seed", reference_on);
 }
 
 TEST(gpu, a_runs_device_memory_does_not_grow_with_its_length) {

@@ -172,7 +172,7 @@ at::Tensor ProgressiveDecoderImpl::forward_object() {
   if (!latent_.device().is_cpu()) {
     // The decoder's kernels without an implementation on the device (the switch table's third column; a device other
     // than CUDA has none of the core's own).
-    const auto runnable = latent_.device().is_cuda() ? kernels.on_cuda(detail::kOwnCudaKernels) : kernels.on_cuda(false);
+    const auto runnable = kernels.on_cuda(latent_.device().is_cuda() && detail::kOwnCudaKernels);
     std::string refused;
     for (const char* name : {"blas_upsampling", "fused_batchnorm_relu", "small_channel_conv"}) {
       if (kernels.by_name(name) && !runnable.by_name(name)) refused += (refused.empty() ? "" : ", ") + std::string(name);
