@@ -97,6 +97,33 @@ TEST(switch_table, on_cuda_keeps_what_runs_there) {
   }
 }
 
+// make_optimizer follows the plan's fused_adam switch and no other. The two Adams agree to rounding, so they are told
+// apart by what they leave behind: the fused one updates the factored first-layer weight from its two factors (the
+// weight's grad() stays undefined), LibTorch's from the dense gradient it forms first.
+TEST(execution_plan, make_optimizer_follows_the_fused_adam_switch) {
+  auto forms_the_dense_gradient = [](const recon::OptimizationSwitches& switches) {
+    recon::PipelineOptions options;
+    options.switches = switches;
+    const recon::ExecutionPlan plan(options);
+    auto decoder_options = recon::DecoderOptions(64, 16);
+    recon::configure_decoder(decoder_options, plan);
+    recon::ProgressiveDecoder decoder(decoder_options);
+    auto adam = recon::make_optimizer(plan, decoder, 1e-3);
+    adam->zero_grad();
+    decoder->forward_object().sum().backward();
+    adam->step();
+    return decoder->first_layer_weight().grad().defined();
+  };
+  const recon::OptimizationSwitches defaults;
+  EXPECT_FALSE(forms_the_dense_gradient(defaults));
+  EXPECT_TRUE(forms_the_dense_gradient(defaults.without("fused_adam")));
+  // Every other switch off in turn leaves the fused Adam (those the factored gradient needs make it dense anyway).
+  for (const auto& name : recon::OptimizationSwitches::names()) {
+    if (name == "fused_adam" || name == "matvec_first_layer" || name == "factored_first_layer_grad") continue;
+    EXPECT_FALSE(forms_the_dense_gradient(defaults.without(name))) << name << " off changed the optimizer";
+  }
+}
+
 TEST(execution_plan, plans_the_optimized_pipeline_on_cuda_only_where_libtorch_sees_a_device) {
   recon::PipelineOptions options;
   options.device = recon::ComputeDevice::cuda;
