@@ -74,7 +74,8 @@ TEST(execution_plan, carries_its_device) {
 TEST(switch_table, on_cuda_keeps_what_runs_there) {
   // What runs on CUDA, written out here rather than read from the table, so that a wrong column fails.
   const std::vector<std::string> any_device = {"precompute_sample", "shared_spectrum", "fold_shifts", "pruned_forward",
-                                               "pruned_inverse", "matvec_first_layer", "factored_first_layer_grad"};
+                                               "pruned_inverse", "matvec_first_layer", "factored_first_layer_grad",
+                                               "box_init_loss"};
   const std::vector<std::string> own_kernel = {"fused_physics", "fused_batchnorm_relu", "fused_adam"};
   const std::vector<std::string> cpu_only = {"blas_upsampling", "small_channel_conv", "caching_allocator"};
   const recon::OptimizationSwitches defaults;

@@ -13,6 +13,10 @@
 #include "recon/targets.h"
 #include "recon/trainer.h"
 #include "test_util.h"
+#include "torch_compat.h"  // core/src: the allocator interface of both LibTorch releases
+
+#include <c10/core/Allocator.h>
+#include <c10/core/CPUAllocator.h>
 
 #include <algorithm>
 #include <cmath>
@@ -44,6 +48,26 @@ recon::ProgressiveDecoder nth_decoder(uint64_t seed, size_t c, const recon::Deco
   for (size_t i = 0; i < c; ++i) recon::ProgressiveDecoder discarded(options);
   return recon::ProgressiveDecoder(options);
 }
+
+// Counts the bytes LibTorch's CPU allocator is asked for while it is alive, serving them from the allocator it replaced.
+class CountingCpuAllocator final : public c10::Allocator {
+ public:
+  CountingCpuAllocator() : previous_(c10::GetCPUAllocator()) { c10::SetCPUAllocator(this, /*priority=*/0); }
+  ~CountingCpuAllocator() override { c10::SetCPUAllocator(previous_, /*priority=*/0); }
+  CountingCpuAllocator(const CountingCpuAllocator&) = delete;
+  CountingCpuAllocator& operator=(const CountingCpuAllocator&) = delete;
+  c10::DataPtr allocate(size_t bytes) RECON_ALLOCATE_QUALIFIER override {
+    bytes_ += static_cast<int64_t>(bytes);
+    return previous_->allocate(bytes);
+  }
+  c10::DeleterFnPtr raw_deleter() const override { return previous_->raw_deleter(); }
+  RECON_ALLOCATOR_COPY_DATA
+  int64_t bytes() const { return bytes_; }
+
+ private:
+  c10::Allocator* previous_;
+  mutable int64_t bytes_ = 0;  // allocate() is const before LibTorch 2.3
+};
 
 recon::ReconstructionResult run(const Small& s, uint64_t seed) {
   recon::seed_everything(seed);
@@ -457,6 +481,51 @@ TEST(trainer, the_disc_initialisation_fits_prisms_disc_of_half_the_object_size) 
     return ((decoder->forward().view({n, n}) - disc).abs().mean() / disc.mean()).item<double>();
   }();
   EXPECT_NEAR(run(s, 11).init_loss, expected, 1e-5 * expected);
+}
+
+// box_init_loss evaluates the initialisation's loss on the object box and adds the grid outside it, where the output is
+// zero, as a constant: its gradient is the grid loss's, bit for bit, so the steps and the decoder they leave are the
+// same, and the recorded loss differs by the order of its sum only. Both initialisation targets: the low-pass image
+// (non-zero outside the box) and PRISM's disc (one pixel past the box on each axis).
+TEST(trainer, the_initialisation_on_the_object_box_takes_the_grid_losss_steps) {
+  recon::set_threads(1);
+  for (auto preset : {recon::SettingsPreset::robust, recon::SettingsPreset::prism_compat}) {
+    auto s = small_problem(recon::PipelineKind::optimized);
+    recon::apply_preset(preset, s.decoder, s.options);
+    s.options.init_candidates = 1;
+    s.options.init_steps = 30;
+    s.options.steps_per_sample = 0;
+    SCOPED_TRACE(recon::to_string(s.options.init_target));
+    ASSERT_TRUE(s.options.pipeline.switches.box_init_loss);  // on by default
+    const auto on_box = run(s, 11);
+    s.options.pipeline.switches.box_init_loss = false;
+    const auto on_grid = run(s, 11);
+    EXPECT_EQ(on_box.init_steps, on_grid.init_steps);
+    EXPECT_NEAR(on_box.init_loss, on_grid.init_loss, 1e-6 * on_grid.init_loss);
+    EXPECT_TRUE(at::equal(on_box.reconstruction, on_grid.reconstruction));
+  }
+}
+
+// What box_init_loss saves is the grid's temporaries: the padded output, its difference from the target, their
+// absolute value and the same again backward, each N² floats per step. Counted at LibTorch's CPU allocator, which
+// every tensor of the step goes through (caching_allocator off, so that the pipeline's scope leaves it in place).
+TEST(trainer, the_initialisation_on_the_object_box_allocates_no_grid_per_step) {
+  recon::set_threads(1);
+  auto s = small_problem(recon::PipelineKind::optimized);
+  s.options.init_candidates = 1;
+  s.options.init_steps = 10;
+  s.options.steps_per_sample = 0;
+  s.options.pipeline.switches.caching_allocator = false;
+  const auto bytes_of_run = [&](bool on_box) {
+    s.options.pipeline.switches.box_init_loss = on_box;
+    CountingCpuAllocator counter;
+    run(s, 11);
+    return counter.bytes();
+  };
+  const int64_t n = s.decoder.grid_size();
+  const int64_t grid_bytes = n * n * static_cast<int64_t>(sizeof(float));
+  const int64_t on_grid = bytes_of_run(false), on_box = bytes_of_run(true);
+  EXPECT_GE(on_grid - on_box, 3 * grid_bytes * s.options.init_steps) << "on the grid " << on_grid << " B, on the box " << on_box << " B";
 }
 
 TEST(trainer, the_best_candidate_is_the_lowest_trial_loss_wherever_it_stands) {

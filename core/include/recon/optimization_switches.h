@@ -31,7 +31,9 @@ namespace recon {
   X(factored_first_layer_grad, true, any_device, "matvec_first_layer",                                                 \
     "the first layer's rank-one weight gradient reaches Adam as its two factors, never as an 8 MB tensor")             \
   X(caching_allocator, true, cpu_only, "",                                                                             \
-    "large step temporaries reuse cached blocks instead of fresh pages (takes effect inside a PipelineScope)")
+    "large step temporaries reuse cached blocks instead of fresh pages (takes effect inside a PipelineScope)")        \
+  X(box_init_loss, true, any_device, "",                                                                               \
+    "the initialisation's L1 loss on the object box only: outside it the output is zero, a constant computed once")
 
 /// Where a switch's implementation runs (the table's third column).
 enum class SwitchDevices { any_device, own_cuda_kernel, cpu_only };
