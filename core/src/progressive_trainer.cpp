@@ -118,7 +118,8 @@ double sample_learning_rate(const TrainerOptions& o, double covered) {
 // zero outside the object box, so with box_init_loss the grid outside contributes Σ|target| there, a constant summed
 // once, and only the S×S box is computed per step (the padded grid, its difference and their backward are 16 times
 // the box's size at the seed workload). The gradient is the same expression either way, sign(output − target) / N²
-// / mean, and the loss's value differs by the order of its sum only.
+// / mean, and the loss's value differs by the order of its sum only; of the initialisation's decisions, only the loss
+// threshold and the plateau schedule read that value.
 class InitLoss {
  public:
   InitLoss(const at::Tensor& target, int64_t object_size, bool on_box)
