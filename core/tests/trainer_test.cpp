@@ -518,14 +518,16 @@ TEST(trainer, the_initialisation_on_the_object_box_takes_the_grid_losss_steps) {
 // at LibTorch's CPU allocator, which every tensor of the step goes through (caching_allocator off, so that the
 // pipeline's scope leaves it in place), per step as the difference between a 20-step and a 10-step initialisation,
 // so that what a run allocates once cancels. At least five of the six must be gone: a box loss that still pads the
-// output to the grid and narrows it back, or rebuilds a grid-sized |target| per step, saves fewer.
+// output to the grid and narrows it back, or rebuilds a grid-sized |target| per step, saves fewer. The reference
+// pipeline runs no switch whatever its options hold: its initialisation allocates the same with the option on or off.
 TEST(trainer, the_initialisation_on_the_object_box_allocates_no_grid_per_step) {
   recon::set_threads(1);
   auto s = small_problem(recon::PipelineKind::optimized);
   s.options.init_candidates = 1;
   s.options.steps_per_sample = 0;
   s.options.pipeline.switches.caching_allocator = false;
-  const auto bytes_per_step = [&](bool on_box) {
+  const auto bytes_per_step = [&](bool on_box, recon::PipelineKind kind = recon::PipelineKind::optimized) {
+    s.options.pipeline.kind = kind;
     s.options.pipeline.switches.box_init_loss = on_box;
     const auto bytes_of_run = [&](int64_t steps) {
       s.options.init_steps = steps;
@@ -540,6 +542,7 @@ TEST(trainer, the_initialisation_on_the_object_box_allocates_no_grid_per_step) {
   const int64_t on_grid = bytes_per_step(false), on_box = bytes_per_step(true);
   EXPECT_GE(on_grid - on_box, 5 * grid_bytes) << "per step: on the grid " << on_grid << " B, on the box " << on_box
                                               << " B, a grid " << grid_bytes << " B";
+  EXPECT_EQ(bytes_per_step(true, recon::PipelineKind::reference), bytes_per_step(false, recon::PipelineKind::reference));
 }
 
 TEST(trainer, the_best_candidate_is_the_lowest_trial_loss_wherever_it_stands) {
