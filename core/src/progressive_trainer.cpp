@@ -145,11 +145,10 @@ class InitLoss {
   at::Tensor outside_;  // Σ|target| outside the object box, with box_init_loss
 };
 
-// The initialisation loop proper: steps toward `target` from the decoder's current weights, to `budget` steps or the
+// The initialisation loop proper: steps down `init_loss` from the decoder's current weights, to `budget` steps or the
 // loss threshold. Returns the steps taken and the last loss evaluated.
 std::pair<int64_t, double> fit_init_target(ProgressiveDecoder& decoder, const ExecutionPlan& plan, const TrainerOptions& o,
-                                           const ProgressCallback& on_progress, const at::Tensor& target, int64_t budget) {
-  const InitLoss init_loss(target, decoder->options.object_size(), plan.switches().box_init_loss);
+                                           const ProgressCallback& on_progress, const InitLoss& init_loss, int64_t budget) {
   auto optimizer = make_optimizer(plan, decoder, o.init_learning_rate);
   PlateauScheduler scheduler;
   double loss_value = 0.0;
@@ -292,11 +291,12 @@ void ProgressiveTrainer::initialise() {
   if (s.finished || s.initialised || samples_begun() > 0) throw std::logic_error("ProgressiveTrainer::initialise: only once, before the first sample");
   s.initialised = true;
   const auto& o = s.options;
-  const auto target = init_target(s.problem, o, s.n());
+  // One loss for every candidate's fit: the target, and with box_init_loss its box and outside constant, built once.
+  const InitLoss init_loss(init_target(s.problem, o, s.n()), s.problem.object_size, s.plan.switches().box_init_loss);
   auto& result = s.result;
   // One candidate's full initialisation from the decoder's current weights, recorded in `record`.
   auto full_initialisation = [&](InitCandidate& record) {
-    const auto [steps, loss] = fit_init_target(s.decoder, s.plan, o, s.on_progress, target, o.init_steps);
+    const auto [steps, loss] = fit_init_target(s.decoder, s.plan, o, s.on_progress, init_loss, o.init_steps);
     result.total_steps += steps;
     record.init_steps = steps;
     record.init_loss = loss;
@@ -315,7 +315,7 @@ void ProgressiveTrainer::initialise() {
       auto drawn = c == 0 ? detail::copy_weights(*s.decoder) : detail::draw_weights(s.decoder->options);
       if (c > 0) detail::load_weights(*s.decoder, drawn);
       InitCandidate record;
-      const auto [steps, loss] = fit_init_target(s.decoder, s.plan, o, s.on_progress, target, screen.init_steps);
+      const auto [steps, loss] = fit_init_target(s.decoder, s.plan, o, s.on_progress, init_loss, screen.init_steps);
       record.init_steps = steps;
       record.init_loss = loss;
       record.screen_loss = trial_first_fit(s.decoder, s.plan, s.problem, o, screen.trial_steps);
