@@ -23,19 +23,17 @@ struct Shape {
   int64_t weight(int64_t co, int64_t ci, int64_t dy, int64_t dx) const { return ((co * cin + ci) * 3 + dy) * 3 + dx; }
 };
 
-// The forward and input-gradient kernels work on chunks of kChunk consecutive output columns held in a local array
-// that the compiler keeps in vector registers: every tap adds k · (a shifted input chunk) to it, one load and one
-// fused multiply-add per element, and the chunk is stored once. (Accumulating whole rows in memory costs a load and
-// a store per tap; measured on the 8→4 layer at 128²: 0.33 → 0.21 ms forward, same sums in the same order.) The
-// chunk length is a compile-time constant in full chunks (kFull), which is what lets GCC keep it in registers: with
-// a run-time length, or 16 columns, it did not (0.56 and 0.68 ms).
-constexpr int64_t kChunk = 32;
+// Chunks: up to kChunk consecutive output columns of one channel held in a local array that the compiler keeps in
+// vector registers: every tap adds k · (a shifted input chunk) to it, one load and one fused multiply-add per element,
+// and the chunk is stored once. (Accumulating whole rows in memory costs a load and a store per tap; measured on the
+// 8→4 layer at 128²: 0.33 → 0.21 ms forward, same sums in the same order.) The channel blocks below compute every
+// full sixteen columns; the chunks compute what is left at a row's end.
+constexpr int64_t kChunk = 16;  // the channel blocks' width: a row's end is shorter
 
 // out[l] = bias + Σ_ci Σ_taps w · xp[ci][i + dy][l + dx] for l < len; xp points at the chunk's first column.
-template <bool kFull>
 inline void forward_chunk(const float* xp, const float* w, float bias, float* out, const Shape& s, int64_t co, int64_t i,
                           int64_t len) {
-  const int64_t n = kFull ? kChunk : len;
+  const int64_t n = std::min(len, kChunk);
   float acc[kChunk];
   for (int64_t l = 0; l < n; ++l) acc[l] = bias;
   for (int64_t ci = 0; ci < s.cin; ++ci)
@@ -49,25 +47,84 @@ inline void forward_chunk(const float* xp, const float* w, float bias, float* ou
   for (int64_t l = 0; l < n; ++l) out[l] = acc[l];
 }
 
-// y[co] = b[co] + Σ_ci Σ_taps w · shifted xp[ci].
-RECON_VECTOR_KERNEL void forward_kernel(const float* xp, const float* w, const float* b, float* y, const Shape& s) {
-  const int64_t ho = s.ho(), wo = s.wo();
-  for (int64_t co = 0; co < s.cout; ++co)
-    for (int64_t i = 0; i < ho; ++i) {
-      const float bias = b ? b[co] : 0.0f;
-      float* out = y + (co * ho + i) * wo;
-      int64_t j0 = 0;
-      for (; j0 + kChunk <= wo; j0 += kChunk) forward_chunk<true>(xp + j0, w, bias, out + j0, s, co, i, kChunk);
-      if (j0 < wo) forward_chunk<false>(xp + j0, w, bias, out + j0, s, co, i, wo - j0);
+// Eight consecutive floats as one value: GCC's vector extension, which becomes one AVX register in the x86-64-v3
+// clone of a kernel and two SSE registers in the baseline one. Loads and stores go through memcpy (no alignment).
+typedef float Vec8 __attribute__((vector_size(32)));
+// (Passed by reference: a 32-byte vector returned by value from a function built without AVX changes the ABI.)
+__attribute__((always_inline)) inline void load8(Vec8& v, const float* x) { std::memcpy(&v, x, sizeof v); }
+__attribute__((always_inline)) inline void multiply_add8(Vec8& acc, const Vec8& g, const float* x) {
+  Vec8 v;
+  load8(v, x);
+  acc += g * v;
+}
+
+// Channel blocks: up to kChannels output rows of one channel each, sixteen columns wide, summed together in
+// registers (kChannels × 2 accumulators), so that each shifted input load feeds kChannels multiply-adds instead of
+// one (the chunk kernels above load once per multiply-add, which bounds them by the load ports). Every element is
+// the same sequence of float operations as in its chunk kernel: the same start, the same terms in the same order.
+constexpr int64_t kChannels = 4, kBlockColumns = kChunk;
+
+// out[c][l] = bias[c] + Σ_ci Σ_taps w(co0 + c) · xp[ci][i + dy][l + dx] for c < C, l < 16.
+template <int64_t C>
+__attribute__((always_inline)) inline void forward_block(const float* xp, const float* w, const float* bias, float* y,
+                                                         const Shape& s, int64_t co0, int64_t i, int64_t j0) {
+  Vec8 lo[C], hi[C];
+  for (int64_t c = 0; c < C; ++c) {
+    const float b = bias ? bias[co0 + c] : 0.0f;
+    lo[c] = hi[c] = Vec8{b, b, b, b, b, b, b, b};
+  }
+  for (int64_t ci = 0; ci < s.cin; ++ci)
+    for (int64_t dy = 0; dy < 3; ++dy) {
+      const float* row = xp + (ci * s.hp + i + dy) * s.wp + j0;
+      for (int64_t dx = 0; dx < 3; ++dx) {
+        Vec8 x0, x1;
+        load8(x0, row + dx);
+        load8(x1, row + dx + 8);
+        for (int64_t c = 0; c < C; ++c) {
+          const float k = w[s.weight(co0 + c, ci, dy, dx)];
+          lo[c] += k * x0;
+          hi[c] += k * x1;
+        }
+      }
     }
+  const int64_t ho = s.ho(), wo = s.wo();
+  for (int64_t c = 0; c < C; ++c) {
+    float* out = y + ((co0 + c) * ho + i) * wo + j0;
+    std::memcpy(out, &lo[c], sizeof(Vec8));
+    std::memcpy(out + 8, &hi[c], sizeof(Vec8));
+  }
+}
+
+template <int64_t C>
+__attribute__((always_inline)) inline void forward_channels(const float* xp, const float* w, const float* b, float* y,
+                                                            const Shape& s, int64_t co0) {
+  const int64_t ho = s.ho(), wo = s.wo();
+  for (int64_t i = 0; i < ho; ++i) {
+    int64_t j0 = 0;
+    for (; j0 + kBlockColumns <= wo; j0 += kBlockColumns) forward_block<C>(xp, w, b, y, s, co0, i, j0);
+    if (j0 < wo)
+      for (int64_t co = co0; co < co0 + C; ++co)
+        forward_chunk(xp + j0, w, b ? b[co] : 0.0f, y + (co * ho + i) * wo + j0, s, co, i, wo - j0);
+  }
+}
+
+// y[co] = b[co] + Σ_ci Σ_taps w · shifted xp[ci], in blocks of up to kChannels output channels.
+RECON_VECTOR_KERNEL void forward_kernel(const float* xp, const float* w, const float* b, float* y, const Shape& s) {
+  int64_t co0 = 0;
+  for (; co0 + kChannels <= s.cout; co0 += kChannels) forward_channels<kChannels>(xp, w, b, y, s, co0);
+  switch (s.cout - co0) {
+    case 3: forward_channels<3>(xp, w, b, y, s, co0); break;
+    case 2: forward_channels<2>(xp, w, b, y, s, co0); break;
+    case 1: forward_channels<1>(xp, w, b, y, s, co0); break;
+    default: break;
+  }
 }
 
 // out[l] = Σ_co Σ_taps w · gy[co][a + p − dy][c0 + l + p − dx] for l < len. gyp is gy with two zero columns on each
 // side ([C_out][ho][wo + 4]) so that every shifted read is in bounds; rows outside gy are skipped.
-template <bool kFull>
 inline void input_gradient_chunk(const float* w, const float* gyp, float* out, const Shape& s, int64_t p, int64_t ci,
                                  int64_t a, int64_t c0, int64_t len) {
-  const int64_t n = kFull ? kChunk : len, ho = s.ho(), row_length = s.wo() + 4;
+  const int64_t n = std::min(len, kChunk), ho = s.ho(), row_length = s.wo() + 4;
   float acc[kChunk];
   for (int64_t l = 0; l < n; ++l) acc[l] = 0.0f;
   for (int64_t co = 0; co < s.cout; ++co)
@@ -83,26 +140,62 @@ inline void input_gradient_chunk(const float* w, const float* gyp, float* out, c
   for (int64_t l = 0; l < n; ++l) out[l] = acc[l];
 }
 
-// gx[ci] = Σ_co Σ_taps w · (gy[co] shifted back), for the unpadded input [C_in][h][width].
-RECON_VECTOR_KERNEL void input_gradient_kernel(const float* w, const float* gyp, float* gx, const Shape& s, int64_t p) {
-  const int64_t h = s.hp - 2 * p, width = s.wp - 2 * p;
-  for (int64_t ci = 0; ci < s.cin; ++ci)
-    for (int64_t a = 0; a < h; ++a) {
-      float* out = gx + (ci * h + a) * width;
-      int64_t c0 = 0;
-      for (; c0 + kChunk <= width; c0 += kChunk) input_gradient_chunk<true>(w, gyp, out + c0, s, p, ci, a, c0, kChunk);
-      if (c0 < width) input_gradient_chunk<false>(w, gyp, out + c0, s, p, ci, a, c0, width - c0);
+// out[c][l] = Σ_co Σ_taps w(co, ci0 + c) · gy[co][a + p − dy][c0 + l + p − dx] for c < C, l < 16: the input
+// gradient's channel block (see forward_block), each shifted load of gy feeding C multiply-adds.
+template <int64_t C>
+__attribute__((always_inline)) inline void input_gradient_block(const float* w, const float* gyp, float* gx, const Shape& s,
+                                                                int64_t p, int64_t ci0, int64_t a, int64_t c0) {
+  const int64_t ho = s.ho(), row_length = s.wo() + 4;
+  Vec8 lo[C], hi[C];
+  for (int64_t c = 0; c < C; ++c) lo[c] = hi[c] = Vec8{};
+  for (int64_t co = 0; co < s.cout; ++co)
+    for (int64_t dy = 0; dy < 3; ++dy) {
+      const int64_t i = a + p - dy;
+      if (i < 0 || i >= ho) continue;
+      const float* g = gyp + (co * ho + i) * row_length + 2 + c0 + p;
+      for (int64_t dx = 0; dx < 3; ++dx) {
+        Vec8 g0, g1;
+        load8(g0, g - dx);
+        load8(g1, g - dx + 8);
+        for (int64_t c = 0; c < C; ++c) {
+          const float k = w[s.weight(co, ci0 + c, dy, dx)];
+          lo[c] += k * g0;
+          hi[c] += k * g1;
+        }
+      }
     }
+  const int64_t h = s.hp - 2 * p, width = s.wp - 2 * p;
+  for (int64_t c = 0; c < C; ++c) {
+    float* out = gx + ((ci0 + c) * h + a) * width + c0;
+    std::memcpy(out, &lo[c], sizeof(Vec8));
+    std::memcpy(out + 8, &hi[c], sizeof(Vec8));
+  }
 }
 
-// Eight consecutive floats as one value: GCC's vector extension, which becomes one AVX register in the x86-64-v3
-// clone of a kernel and two SSE registers in the baseline one. Loads and stores go through memcpy (no alignment).
-typedef float Vec8 __attribute__((vector_size(32)));
-// (Passed by reference: a 32-byte vector returned by value from a function built without AVX changes the ABI.)
-__attribute__((always_inline)) inline void multiply_add8(Vec8& acc, const Vec8& g, const float* x) {
-  Vec8 v;
-  std::memcpy(&v, x, sizeof v);
-  acc += g * v;
+template <int64_t C>
+__attribute__((always_inline)) inline void input_gradient_channels(const float* w, const float* gyp, float* gx,
+                                                                   const Shape& s, int64_t p, int64_t ci0) {
+  const int64_t h = s.hp - 2 * p, width = s.wp - 2 * p;
+  for (int64_t a = 0; a < h; ++a) {
+    int64_t c0 = 0;
+    for (; c0 + kBlockColumns <= width; c0 += kBlockColumns) input_gradient_block<C>(w, gyp, gx, s, p, ci0, a, c0);
+    if (c0 < width)
+      for (int64_t ci = ci0; ci < ci0 + C; ++ci)
+        input_gradient_chunk(w, gyp, gx + (ci * h + a) * width + c0, s, p, ci, a, c0, width - c0);
+  }
+}
+
+// gx[ci] = Σ_co Σ_taps w · (gy[co] shifted back), for the unpadded input [C_in][h][width], in blocks of up to
+// kChannels input channels.
+RECON_VECTOR_KERNEL void input_gradient_kernel(const float* w, const float* gyp, float* gx, const Shape& s, int64_t p) {
+  int64_t ci0 = 0;
+  for (; ci0 + kChannels <= s.cin; ci0 += kChannels) input_gradient_channels<kChannels>(w, gyp, gx, s, p, ci0);
+  switch (s.cin - ci0) {
+    case 3: input_gradient_channels<3>(w, gyp, gx, s, p, ci0); break;
+    case 2: input_gradient_channels<2>(w, gyp, gx, s, p, ci0); break;
+    case 1: input_gradient_channels<1>(w, gyp, gx, s, p, ci0); break;
+    default: break;
+  }
 }
 
 // columns[t · wo + j] = Σ_i g[i][j] · x[i + dy][j + dx] for tap t = 3 dy + dx and the eight columns j0 ≤ j < j0 + 8,
