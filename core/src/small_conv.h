@@ -2,8 +2,9 @@
 // A direct 3×3, stride-1 convolution for the decoder's last layers (≤ 8 input channels at 128²), where LibTorch's
 // paths are slow for the work they do: oneDNN pads 1–8 channels to 16, and im2col + GEMM spends its time in
 // col2im. Here the output and the input gradient are computed in register-held blocks of sixteen columns of up to
-// four channels, each tap adding a scaled, shifted input block loaded once for all of them; the weight gradient as
-// per-column sums of products of shifted rows, summed in double.
+// four channels, each tap adding a scaled, shifted input block loaded once for all of them (a row's last columns, and
+// rows narrower than sixteen, one channel at a time); the weight gradient as per-column sums of products of shifted
+// rows, summed in double.
 #include <ATen/Tensor.h>
 
 #include <cstdint>

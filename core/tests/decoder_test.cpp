@@ -1,6 +1,7 @@
 // Contract: the decoder is PRISM's ProgressiveDecoder — same parameter counts, output geometry and support —
 // and the matrix-vector first layer computes the same function as the transposed convolution.
 #include "recon/decoder.h"
+#include "small_conv.h"
 #include "test_util.h"
 
 #include <torch/autograd.h>
@@ -130,16 +131,51 @@ TEST(decoder, small_channel_conv_equals_library_convolution) {
 }
 
 // The direct kernel at the other widths a decoder gives it (the side of the padded layers, and the side − 2 of the
-// unpadded last one): 4 and 2 (no full block of eight columns), 8 (one block) and 6 (a tail only), 16 and 14, 32 and
-// 30 (blocks, and blocks with a six-column tail). Grids chosen so that 8 → 4, 4 → 2 and 2 → 1 layers all occur.
+// unpadded last one): 4, 2, 8 and 6 (shorter than a block of sixteen columns: the per-channel chunks only), 16 (one
+// block), 14 (a tail only), 32 and 30 (blocks; blocks and a fourteen-column tail). Grids chosen so that 8 → 4, 4 → 2
+// and 2 → 1 layers all occur, the 8 → 4 one also at 8 × 8 (N = 32, S = 8: its second block of input channels in the
+// chunks).
 TEST(decoder, small_channel_conv_equals_library_convolution_at_every_width) {
-  for (const auto& [n, s] : std::vector<std::pair<int64_t, int64_t>>{{8, 4}, {16, 8}, {64, 16}, {128, 32}}) {
+  for (const auto& [n, s] : std::vector<std::pair<int64_t, int64_t>>{{8, 4}, {16, 8}, {32, 8}, {64, 16}, {128, 32}}) {
     SCOPED_TRACE("N = " + std::to_string(n) + ", S = " + std::to_string(s));
     at::manual_seed(n + s);
     recon::ProgressiveDecoder d(recon::DecoderOptions(n, s));
     const auto weights = at::rand({1, 1, n, n});
     expect_same_function(d, [&] { d->options.kernels().small_channel_conv = true; },
                          [&](const at::Tensor& y) { return (y * weights).pow(2).sum(); });
+  }
+}
+
+// The direct kernel at every channel count it accepts (1 to 8 in and out: blocks of four and each remainder) and at
+// widths with no full block of sixteen columns, exactly one, and blocks with a tail, padded and unpadded, against
+// LibTorch's convolution in float64: output and the three gradients. The decoder's own shapes reach only some of
+// these (C_in 8, 4, 2 at power-of-two widths); a block or tail path that is wrong for the others passes the tests above.
+TEST(decoder, small_channel_conv_kernel_equals_float64_convolution_at_every_shape) {
+  at::manual_seed(11);
+  for (const int64_t padding : {0, 1}) {
+    for (const int64_t width : {3, 5, 16, 18, 33}) {
+      for (int64_t cin = 1; cin <= 8; ++cin) {
+        for (int64_t cout = 1; cout <= 8; ++cout) {
+          SCOPED_TRACE("C_in " + std::to_string(cin) + ", C_out " + std::to_string(cout) + ", width " +
+                       std::to_string(width) + ", padding " + std::to_string(padding));
+          const auto x = at::randn({1, cin, 5, width}).requires_grad_(true);
+          const auto w = at::randn({cout, cin, 3, 3}).requires_grad_(true);
+          const auto b = at::randn({cout}).requires_grad_(true);
+          const auto y = recon::detail::small_conv3x3(x, w, b, padding);
+          const auto weights = at::rand(y.sizes());
+          (y * weights).sum().backward();
+          const auto xd = x.detach().to(at::kDouble).requires_grad_(true);
+          const auto wd = w.detach().to(at::kDouble).requires_grad_(true);
+          const auto bd = b.detach().to(at::kDouble).requires_grad_(true);
+          const auto yd = at::conv2d(xd, wd, bd, {1, 1}, {padding, padding});
+          (yd * weights.to(at::kDouble)).sum().backward();
+          EXPECT_LT(recon::testing::max_relative_difference(y, yd), 1e-5);
+          EXPECT_LT(recon::testing::max_relative_difference(x.grad(), xd.grad()), 1e-5);
+          EXPECT_LT(recon::testing::max_relative_difference(w.grad(), wd.grad()), 1e-5);
+          EXPECT_LT(recon::testing::max_relative_difference(b.grad(), bd.grad()), 1e-5);
+        }
+      }
+    }
   }
 }
 
