@@ -30,8 +30,8 @@ struct Shape {
 constexpr int64_t kChunk = 16;  // the channel blocks' width
 
 // out[l] = bias + Σ_ci Σ_taps w · xp[ci][i + dy][l + dx] for l < len ≤ kChunk; xp points at the chunk's first column.
-__attribute__((always_inline)) inline void forward_chunk(const float* xp, const float* w, float bias, float* out, const Shape& s, int64_t co, int64_t i,
-                          int64_t len) {
+__attribute__((always_inline)) inline void forward_chunk(const float* xp, const float* w, float bias, float* out,
+                                                         const Shape& s, int64_t co, int64_t i, int64_t len) {
   const int64_t n = std::min(len, kChunk);
   float acc[kChunk];
   for (int64_t l = 0; l < n; ++l) acc[l] = bias;
@@ -122,8 +122,9 @@ RECON_VECTOR_KERNEL void forward_kernel(const float* xp, const float* w, const f
 
 // out[l] = Σ_co Σ_taps w · gy[co][a + p − dy][c0 + l + p − dx] for l < len ≤ kChunk. gyp is gy with two zero columns
 // on each side ([C_out][ho][wo + 4]) so that every shifted read is in bounds; rows outside gy are skipped.
-__attribute__((always_inline)) inline void input_gradient_chunk(const float* w, const float* gyp, float* out, const Shape& s, int64_t p, int64_t ci,
-                                 int64_t a, int64_t c0, int64_t len) {
+__attribute__((always_inline)) inline void input_gradient_chunk(const float* w, const float* gyp, float* out,
+                                                                const Shape& s, int64_t p, int64_t ci, int64_t a, int64_t c0,
+                                                                int64_t len) {
   const int64_t n = std::min(len, kChunk), ho = s.ho(), row_length = s.wo() + 4;
   float acc[kChunk];
   for (int64_t l = 0; l < n; ++l) acc[l] = 0.0f;
@@ -143,8 +144,9 @@ __attribute__((always_inline)) inline void input_gradient_chunk(const float* w, 
 // out[c][l] = Σ_co Σ_taps w(co, ci0 + c) · gy[co][a + p − dy][c0 + l + p − dx] for c < C, l < 16: the input
 // gradient's channel block (see forward_block), each shifted load of gy feeding C multiply-adds.
 template <int64_t C>
-__attribute__((always_inline)) inline void input_gradient_block(const float* w, const float* gyp, float* gx, const Shape& s,
-                                                                int64_t p, int64_t ci0, int64_t a, int64_t c0) {
+__attribute__((always_inline)) inline void input_gradient_block(const float* w, const float* gyp, float* gx,
+                                                                const Shape& s, int64_t p, int64_t ci0, int64_t a,
+                                                                int64_t c0) {
   const int64_t ho = s.ho(), row_length = s.wo() + 4;
   Vec8 lo[C], hi[C];
   for (int64_t c = 0; c < C; ++c) lo[c] = hi[c] = Vec8{};
