@@ -64,6 +64,30 @@ __attribute__((always_inline)) inline void multiply_add8(Vec8& acc, const Vec8& 
 // same sequence of float operations either way: the same start, the same terms in the same order.
 constexpr int64_t kChannels = 4, kBlockColumns = kChunk;
 
+// Runs Channels<C>::run(first, args…) over `count` channels in blocks of kChannels and then one block of the 1 to 3
+// left, each block size a compile-time constant (so that its accumulators live in registers).
+template <template <int64_t> class Channels, typename... Args>
+__attribute__((always_inline)) inline void in_channel_blocks(int64_t count, const Args&... args) {
+  int64_t first = 0;
+  for (; first + kChannels <= count; first += kChannels) Channels<kChannels>::run(first, args...);
+  switch (count - first) {
+    case 3: Channels<3>::run(first, args...); break;
+    case 2: Channels<2>::run(first, args...); break;
+    case 1: Channels<1>::run(first, args...); break;
+    default: break;
+  }
+}
+
+// Stores a block's C × 16 sums: channel c's sixteen columns at out + c · plane.
+template <int64_t C>
+__attribute__((always_inline)) inline void store_block(const Vec8 (&lo)[C], const Vec8 (&hi)[C], float* out,
+                                                       int64_t plane) {
+  for (int64_t c = 0; c < C; ++c) {
+    std::memcpy(out + c * plane, &lo[c], sizeof(Vec8));
+    std::memcpy(out + c * plane + 8, &hi[c], sizeof(Vec8));
+  }
+}
+
 // out[c][l] = bias[c] + Σ_ci Σ_taps w(co0 + c) · xp[ci][i + dy][l + dx] for c < C, l < 16.
 template <int64_t C>
 __attribute__((always_inline)) inline void forward_block(const float* xp, const float* w, const float* bias, float* y,
@@ -88,36 +112,28 @@ __attribute__((always_inline)) inline void forward_block(const float* xp, const 
       }
     }
   const int64_t ho = s.ho(), wo = s.wo();
-  for (int64_t c = 0; c < C; ++c) {
-    float* out = y + ((co0 + c) * ho + i) * wo + j0;
-    std::memcpy(out, &lo[c], sizeof(Vec8));
-    std::memcpy(out + 8, &hi[c], sizeof(Vec8));
-  }
+  store_block<C>(lo, hi, y + (co0 * ho + i) * wo + j0, ho * wo);
 }
 
+// Output channels [co0, co0 + C): every row's full blocks, then its last columns one channel at a time.
 template <int64_t C>
-__attribute__((always_inline)) inline void forward_channels(const float* xp, const float* w, const float* b, float* y,
-                                                            const Shape& s, int64_t co0) {
-  const int64_t ho = s.ho(), wo = s.wo();
-  for (int64_t i = 0; i < ho; ++i) {
-    int64_t j0 = 0;
-    for (; j0 + kBlockColumns <= wo; j0 += kBlockColumns) forward_block<C>(xp, w, b, y, s, co0, i, j0);
-    if (j0 < wo)
-      for (int64_t co = co0; co < co0 + C; ++co)
-        forward_chunk(xp + j0, w, b ? b[co] : 0.0f, y + (co * ho + i) * wo + j0, s, co, i, wo - j0);
+struct ForwardChannels {
+  __attribute__((always_inline)) static void run(int64_t co0, const float* xp, const float* w, const float* b, float* y,
+                                                 const Shape& s) {
+    const int64_t ho = s.ho(), wo = s.wo();
+    for (int64_t i = 0; i < ho; ++i) {
+      int64_t j0 = 0;
+      for (; j0 + kBlockColumns <= wo; j0 += kBlockColumns) forward_block<C>(xp, w, b, y, s, co0, i, j0);
+      if (j0 < wo)
+        for (int64_t co = co0; co < co0 + C; ++co)
+          forward_chunk(xp + j0, w, b ? b[co] : 0.0f, y + (co * ho + i) * wo + j0, s, co, i, wo - j0);
+    }
   }
-}
+};
 
 // y[co] = b[co] + Σ_ci Σ_taps w · shifted xp[ci], in blocks of up to kChannels output channels.
 RECON_VECTOR_KERNEL void forward_kernel(const float* xp, const float* w, const float* b, float* y, const Shape& s) {
-  int64_t co0 = 0;
-  for (; co0 + kChannels <= s.cout; co0 += kChannels) forward_channels<kChannels>(xp, w, b, y, s, co0);
-  switch (s.cout - co0) {
-    case 3: forward_channels<3>(xp, w, b, y, s, co0); break;
-    case 2: forward_channels<2>(xp, w, b, y, s, co0); break;
-    case 1: forward_channels<1>(xp, w, b, y, s, co0); break;
-    default: break;
-  }
+  in_channel_blocks<ForwardChannels>(s.cout, xp, w, b, y, s);
 }
 
 // out[l] = Σ_co Σ_taps w · gy[co][a + p − dy][c0 + l + p − dx] for l < len ≤ kChunk. gyp is gy with two zero columns
@@ -167,37 +183,29 @@ __attribute__((always_inline)) inline void input_gradient_block(const float* w, 
       }
     }
   const int64_t h = s.hp - 2 * p, width = s.wp - 2 * p;
-  for (int64_t c = 0; c < C; ++c) {
-    float* out = gx + ((ci0 + c) * h + a) * width + c0;
-    std::memcpy(out, &lo[c], sizeof(Vec8));
-    std::memcpy(out + 8, &hi[c], sizeof(Vec8));
-  }
+  store_block<C>(lo, hi, gx + (ci0 * h + a) * width + c0, h * width);
 }
 
+// Input channels [ci0, ci0 + C): every row's full blocks, then its last columns one channel at a time.
 template <int64_t C>
-__attribute__((always_inline)) inline void input_gradient_channels(const float* w, const float* gyp, float* gx,
-                                                                   const Shape& s, int64_t p, int64_t ci0) {
-  const int64_t h = s.hp - 2 * p, width = s.wp - 2 * p;
-  for (int64_t a = 0; a < h; ++a) {
-    int64_t c0 = 0;
-    for (; c0 + kBlockColumns <= width; c0 += kBlockColumns) input_gradient_block<C>(w, gyp, gx, s, p, ci0, a, c0);
-    if (c0 < width)
-      for (int64_t ci = ci0; ci < ci0 + C; ++ci)
-        input_gradient_chunk(w, gyp, gx + (ci * h + a) * width + c0, s, p, ci, a, c0, width - c0);
+struct InputGradientChannels {
+  __attribute__((always_inline)) static void run(int64_t ci0, const float* w, const float* gyp, float* gx, const Shape& s,
+                                                 int64_t p) {
+    const int64_t h = s.hp - 2 * p, width = s.wp - 2 * p;
+    for (int64_t a = 0; a < h; ++a) {
+      int64_t c0 = 0;
+      for (; c0 + kBlockColumns <= width; c0 += kBlockColumns) input_gradient_block<C>(w, gyp, gx, s, p, ci0, a, c0);
+      if (c0 < width)
+        for (int64_t ci = ci0; ci < ci0 + C; ++ci)
+          input_gradient_chunk(w, gyp, gx + (ci * h + a) * width + c0, s, p, ci, a, c0, width - c0);
+    }
   }
-}
+};
 
 // gx[ci] = Σ_co Σ_taps w · (gy[co] shifted back), for the unpadded input [C_in][h][width], in blocks of up to
 // kChannels input channels.
 RECON_VECTOR_KERNEL void input_gradient_kernel(const float* w, const float* gyp, float* gx, const Shape& s, int64_t p) {
-  int64_t ci0 = 0;
-  for (; ci0 + kChannels <= s.cin; ci0 += kChannels) input_gradient_channels<kChannels>(w, gyp, gx, s, p, ci0);
-  switch (s.cin - ci0) {
-    case 3: input_gradient_channels<3>(w, gyp, gx, s, p, ci0); break;
-    case 2: input_gradient_channels<2>(w, gyp, gx, s, p, ci0); break;
-    case 1: input_gradient_channels<1>(w, gyp, gx, s, p, ci0); break;
-    default: break;
-  }
+  in_channel_blocks<InputGradientChannels>(s.cin, w, gyp, gx, s, p);
 }
 
 // columns[t · wo + j] = Σ_i g[i][j] · x[i + dy][j + dx] for tap t = 3 dy + dx and the eight columns j0 ≤ j < j0 + 8,

@@ -179,6 +179,32 @@ TEST(decoder, small_channel_conv_kernel_equals_float64_convolution_at_every_shap
   }
 }
 
+// The channel blocks (sixteen columns) and the per-channel chunks (a row's last columns) compute each element as the
+// same sequence of float operations, so a column's result cannot depend on which of them computed it: an unpadded
+// convolution of 18 columns (one block of output, and of input gradient) against the same input's first 15 (13 output
+// and 15 input-gradient columns, all in chunks), compared bit for bit where both are defined by the same values.
+TEST(decoder, small_channel_conv_blocks_and_chunks_compute_the_same_bits) {
+  at::manual_seed(12);
+  for (int64_t cin = 1; cin <= 8; ++cin) {
+    for (int64_t cout = 1; cout <= 8; ++cout) {
+      SCOPED_TRACE("C_in " + std::to_string(cin) + ", C_out " + std::to_string(cout));
+      const auto x = at::randn({1, cin, 6, 18});
+      const auto w = at::randn({cout, cin, 3, 3}).requires_grad_(true);
+      const auto b = at::randn({cout}).requires_grad_(true);
+      const auto gy = at::randn({1, cout, 4, 16});
+      const auto wide_x = x.clone().requires_grad_(true);
+      const auto wide = recon::detail::small_conv3x3(wide_x, w, b, 0);
+      wide.backward(gy);
+      const auto narrow_x = x.narrow(3, 0, 15).contiguous().requires_grad_(true);
+      const auto narrow = recon::detail::small_conv3x3(narrow_x, w, b, 0);
+      narrow.backward(gy.narrow(3, 0, 13).contiguous());
+      EXPECT_TRUE(at::equal(wide.narrow(3, 0, 13), narrow)) << "output";
+      // Input column c gathers output columns c − 2 … c: the first 13 see the same gradient in both.
+      EXPECT_TRUE(at::equal(wide_x.grad().narrow(3, 0, 13), narrow_x.grad().narrow(3, 0, 13))) << "input gradient";
+    }
+  }
+}
+
 TEST(decoder, non_negative_activations_give_non_negative_output) {
   for (auto a : {recon::OutputActivation::relu, recon::OutputActivation::sigmoid, recon::OutputActivation::softplus,
                  recon::OutputActivation::abs}) {
