@@ -1,7 +1,8 @@
 // profile_step: a Chrome trace (chrome://tracing, Perfetto) of training steps of the seed workload, recorded with
 // LibTorch's legacy profiler (RecordProfile; real timestamps of every ATen operator and autograd node).
 // Usage: profile_step <trace.json> [reference|optimized] [steps] [grid]
-// Contract: writes only the named trace file; exit 2 with one line on bad arguments.
+// Contract: writes only the named trace file; --help prints the usage; exit 2 with one line on bad arguments, among
+// them a trace path that begins with '-' (an option mistyped, or one this program does not have, is never a file name).
 #include "scenarios.h"
 
 #include <torch/csrc/autograd/profiler_legacy.h>
@@ -12,8 +13,10 @@
 
 namespace {
 
+constexpr const char* kUsage = "usage: profile_step <trace.json> [reference|optimized] [steps] [grid]";
+
 int usage(const char* why) {
-  std::fprintf(stderr, "profile_step: %s (usage: profile_step <trace.json> [reference|optimized] [steps] [grid])\n", why);
+  std::fprintf(stderr, "profile_step: %s (%s)\n", why, kUsage);
   return 2;
 }
 
@@ -26,8 +29,13 @@ bool parse_positive(const char* text, long max, long& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+    std::printf("%s\n", kUsage);
+    return 0;
+  }
   if (argc < 2 || argc > 5) return usage("wrong number of arguments");
   const std::string trace = argv[1];
+  if (trace.empty() || trace.front() == '-') return usage("the trace path must not be empty or begin with '-'");
   recon::PipelineOptions pipeline;
   if (argc > 2) {
     const std::string kind = argv[2];
