@@ -52,7 +52,7 @@ std::string dirty_tree_message(const RepositoryState& state) {
 
 CLI::App* add_update_command(CLI::App& app, UpdateArgs& a) {
   auto* cmd = app.add_subcommand("update", "create or rewrite a baseline from results (atomically, with provenance and a diff)");
-  cmd->footer(command_footer("perfgate update --baseline baselines/sorting.json --reason 'first baseline' --track comparisons:either:exact --track real_time:lower:rel=0.5 -- build/sort_benchmarks --benchmark_repetitions=3\n  perfgate update --baseline baselines/sorting.json --reason 'BM_Old is gone' --drop 'BM_Old/64:comparisons' --results build/results/sorting.json",
+  cmd->footer(command_footer("perfgate update --baseline baselines/sorting.json --reason 'first baseline' --track comparisons:either:exact --track real_time:lower:rel=0.5 -- build/sort_benchmarks --benchmark_repetitions=3\n  perfgate update --baseline baselines/sorting.json --reason 'BM_Old is gone' --drop 'BM_Old/64:comparisons' --results build/results/sorting.json\n  perfgate update --baseline baselines/sorting.json --reason 'one allocation fewer per sort' --only 'BM_Sort/1024:allocations' --results build/results/sorting.json",
                               {Exit::pass}, "0 the baseline was created or updated; 2 refused, nothing written"));
   cmd->add_option("--results", a.results,
                   "Google Benchmark JSON; twice for timing-derived entries (or give the suite's command after --); a function "
@@ -63,6 +63,9 @@ CLI::App* add_update_command(CLI::App& app, UpdateArgs& a) {
                   "track FIELD:higher|lower|either:abs=X|rel=X|exact[:limit=X][:unit=U][:advisory] for every benchmark reporting it; "
                   "a field already tracked takes this criterion");
   cmd->add_option("--drop", a.drop, "stop tracking BENCHMARK:FIELD (a metric gone on purpose)");
+  cmd->add_option("--only", a.only,
+                  "re-record only BENCHMARK:FIELD (repeatable; a metric that moved on purpose): every other entry keeps its value, "
+                  "and the provenance names this update");
   cmd->add_flag("--allow-dirty", a.allow_dirty, "accept uncommitted changes in the working tree (recorded as <commit>-dirty)");
   cmd->add_flag("--ratchet", a.ratchet, "only move values the good way");
   cmd->add_flag("--move-timings", a.move_timings,
@@ -79,7 +82,8 @@ int run_update(const UpdateArgs& a) {
   UpdateRequest request;
   request.ratchet = a.ratchet;
   for (const auto& spec : a.track) request.track.push_back(parse_track_spec(spec));
-  for (const auto& key : a.drop) request.drop.push_back(parse_entry_key(key));
+  for (const auto& key : a.drop) request.drop.push_back(parse_entry_key(key, "--drop"));
+  for (const auto& key : a.only) request.only.push_back(parse_entry_key(key, "--only"));
   std::vector<std::string> texts;
   std::vector<Results> captures;
   for (const auto& path : a.results) {
@@ -112,15 +116,24 @@ int run_update(const UpdateArgs& a) {
   }
   const auto& ctx = captures.front().context;
   // Timings belong to the machine that recorded them: re-recording them elsewhere moves the timing gate to this
-  // machine (and leaves the recording machine's runs SKIPPED), which is done only when asked for.
-  if (current && !a.move_timings && !current->provenance.machine_fingerprint.empty()) {
+  // machine (and leaves the recording machine's runs SKIPPED), which is done only when asked for. Timings that --only
+  // leaves as they are would keep their values under this machine's name in the provenance: refused outright.
+  if (current && !current->provenance.machine_fingerprint.empty()) {
     const auto here = ctx.count("machine_fingerprint") != 0 ? ctx.at("machine_fingerprint") : std::string();
+    const auto there = current->provenance.machine_fingerprint;
+    const auto here_text = here.empty() ? std::string("an unknown one") : here;
+    auto among = [&](const std::vector<EntryKey>& keys, const Entry& e) {
+      return std::any_of(keys.begin(), keys.end(), [&](const EntryKey& k) { return k.benchmark == e.benchmark && k.field == e.field; });
+    };
     for (const auto& e : current->entries) {
-      const bool kept = std::none_of(request.drop.begin(), request.drop.end(),
-                                     [&](const EntryKey& k) { return k.benchmark == e.benchmark && k.field == e.field; });
-      if (!kept || !is_time_unit(e.unit) || here == current->provenance.machine_fingerprint) continue;
-      throw InputError("update: the baseline's timings were recorded on machine " + current->provenance.machine_fingerprint + ", these runs on " +
-                       (here.empty() ? std::string("an unknown one") : here) +
+      if (among(request.drop, e) || !is_time_unit(e.unit) || here == there) continue;
+      if (!request.only.empty() && !among(request.only, e)) {
+        throw InputError("update: --only leaves " + e.benchmark + " / " + e.field + ", a timing recorded on machine " + there +
+                         ", as it is, while these runs are on " + here_text +
+                         ", whose name the provenance would then give it; run this update on the recording machine");
+      }
+      if (a.move_timings) continue;
+      throw InputError("update: the baseline's timings were recorded on machine " + there + ", these runs on " + here_text +
                        "; recording them here moves the timing gate to this machine: add --move-timings to do so, or run the update on the recording machine");
     }
   }

@@ -21,7 +21,7 @@ int run_compare(const CompareArgs& args);
 struct UpdateArgs {
   std::vector<std::string> results;
   std::string baseline, reason;
-  std::vector<std::string> track, drop;
+  std::vector<std::string> track, drop, only;
   bool allow_dirty = false, ratchet = false;
   bool move_timings = false;  ///< accept captures from another machine than the one the baseline's timings were recorded on
   std::vector<std::string> command;  ///< the suite's benchmark command: perfgate runs it for the captures

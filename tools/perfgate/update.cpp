@@ -66,22 +66,25 @@ TrackSpec parse_track_spec(const std::string& spec) {
   return t;
 }
 
-EntryKey parse_entry_key(const std::string& text) {
+EntryKey parse_entry_key(const std::string& text, const std::string& option) {
   const auto colon = text.rfind(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == text.size()) {
-    throw InputError("--drop '" + text + "': expected BENCHMARK:FIELD, e.g. 'BM_Sort/1024:comparisons'");
+    throw InputError(option + " '" + text + "': expected BENCHMARK:FIELD, e.g. 'BM_Sort/1024:comparisons'");
   }
   return {text.substr(0, colon), text.substr(colon + 1)};
 }
 
 namespace {
 
-bool dropped(const UpdateRequest& request, const Entry& e) {
-  for (const auto& key : request.drop) {
+bool named(const std::vector<EntryKey>& keys, const Entry& e) {
+  for (const auto& key : keys) {
     if (key.benchmark == e.benchmark && key.field == e.field) return true;
   }
   return false;
 }
+bool dropped(const UpdateRequest& request, const Entry& e) { return named(request.drop, e); }
+// An entry of the baseline that this update leaves as it is: --only names others.
+bool left_alone(const UpdateRequest& request, const Entry& e) { return !request.only.empty() && !named(request.only, e); }
 
 // The criterion of an entry as --track writes it, for the diff of a changed criterion.
 std::string criterion_of(const Entry& e) {
@@ -106,7 +109,7 @@ void take_criterion(Entry& e, const TrackSpec& spec) {
 bool needs_two_captures(const Results& first, const std::optional<Baseline>& current, const UpdateRequest& request) {
   if (current) {
     for (const auto& e : current->entries) {
-      if (!dropped(request, e) && is_time_unit(e.unit)) return true;
+      if (!dropped(request, e) && !left_alone(request, e) && is_time_unit(e.unit)) return true;
     }
   }
   for (const auto& spec : request.track) {
@@ -131,6 +134,16 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
   for (const auto& key : request.drop) {
     if (held.count({key.benchmark, key.field}) == 0) {
       throw InputError("--drop '" + key.benchmark + ":" + key.field + "': the baseline has no such entry");
+    }
+  }
+  for (const auto& key : request.only) {
+    if (held.count({key.benchmark, key.field}) == 0) {
+      throw InputError("--only '" + key.benchmark + ":" + key.field + "': the baseline has no such entry (new metrics come in with --track)");
+    }
+    for (const auto& gone : request.drop) {
+      if (gone.benchmark == key.benchmark && gone.field == key.field) {
+        throw InputError("--only '" + key.benchmark + ":" + key.field + "' is also dropped; give it to one of them");
+      }
     }
   }
   std::set<std::string> tracked_fields;
@@ -187,6 +200,10 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
   const std::optional<MeasurementIndex> second_index = captures.size() > 1 ? std::optional<MeasurementIndex>(std::in_place, captures[1])
                                                                            : std::nullopt;
   for (auto& e : entries) {
+    if (!std::isnan(e.value) && left_alone(request, e)) {
+      plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format_value(e.value, e.integer) + " kept (not named by --only)");
+      continue;
+    }
     const auto values = first_index.values_in_unit(e.benchmark, e.field, e.unit);
     if (values.empty()) {
       throw InputError("update: baselined metric " + e.benchmark + " / " + e.field + " is absent from " + first.source +

@@ -23,11 +23,13 @@ struct TrackSpec {
 };
 TrackSpec parse_track_spec(const std::string& spec);  ///< throws InputError on a malformed spec
 
-/// An entry to stop tracking: "BENCHMARK:FIELD", split at the last ':' (benchmark names hold ':', field names do not).
+/// A baselined entry named on the command line: "BENCHMARK:FIELD", split at the last ':' (benchmark names hold ':',
+/// field names do not).
 struct EntryKey {
   std::string benchmark, field;
 };
-EntryKey parse_entry_key(const std::string& text);  ///< throws InputError when there is no ':' or a side is empty
+/// Throws InputError naming `option` when there is no ':' or a side is empty.
+EntryKey parse_entry_key(const std::string& text, const std::string& option = "--drop");
 
 struct UpdatePlan {
   Baseline next;
@@ -38,13 +40,15 @@ struct UpdatePlan {
 struct UpdateRequest {
   std::vector<TrackSpec> track;  ///< at most one per field
   std::vector<EntryKey> drop;    ///< entries to remove; each must be in the baseline
+  std::vector<EntryKey> only;    ///< when given, the only entries that take new values; each must be in the baseline
   bool ratchet = false;          ///< an entry only moves the good way
 };
 
 /// True when the update will hold a timing (an entry in a time unit) and so needs two captures.
 bool needs_two_captures(const Results& first, const std::optional<Baseline>& current, const UpdateRequest& request);
 
-/// New values are the medians of the first capture. A timing-derived entry (a time unit) needs a second capture
+/// New values are the medians of the first capture. With `only`, every baselined entry it does not name keeps its
+/// value (it need not be in the results); entries new through `track` are still added. A timing-derived entry (a time unit) needs a second capture
 /// whose median agrees with the first within the entry's tolerance. Refused with InputError, naming the way out: a
 /// baselined metric absent from the results (drop it), a new value beyond the entry's own hard limit (the baseline
 /// would fail at once), a field tracked twice, a drop of an entry the baseline does not hold. The planned baseline

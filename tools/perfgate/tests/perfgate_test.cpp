@@ -1,5 +1,6 @@
 // Contract: perfgate reads results and baselines strictly, judges them by the stated tolerance rules, and plans
 // baseline updates that refuse absent metrics and disagreeing timing captures.
+#include <algorithm>
 #include "number_format.h"
 #include "baseline.h"
 #include "compare.h"
@@ -274,6 +275,33 @@ TEST(perfgate_update, drop_removes_a_vanished_metric) {
   EXPECT_EQ(r.drop[0].benchmark, "BM_Nothing/n:1");
   EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), r, {}), perfgate::InputError);
   EXPECT_THROW(perfgate::parse_entry_key("no_colon"), perfgate::InputError);
+}
+
+// --only re-records the named entries and leaves every other one as recorded, even one the results lack; a name the
+// baseline does not hold, or one also dropped, is refused.
+TEST(perfgate_update, only_moves_the_named_entries) {
+  auto r = req();
+  r.only = {perfgate::parse_entry_key("BM_Accuracy:spread_db", "--only")};
+  const auto plan = perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), r, {});
+  ASSERT_EQ(plan.next.entries.size(), 2u);
+  EXPECT_DOUBLE_EQ(plan.next.entries[0].value, 22.5);  // psnr_db measured 22.0: kept
+  EXPECT_DOUBLE_EQ(plan.next.entries[1].value, 0.4);   // spread_db: re-recorded
+  bool said = false;
+  for (const auto& line : plan.diff) said = said || line.find("psnr_db: 22.5 kept (not named by --only)") != std::string::npos;
+  EXPECT_TRUE(said);
+  // An entry left alone need not be in the results at all.
+  auto partial = results("results_ok.json");
+  partial.measurements.erase(std::remove_if(partial.measurements.begin(), partial.measurements.end(),
+                                            [](const perfgate::Measurement& m) { return m.field == "psnr_db"; }),
+                             partial.measurements.end());
+  EXPECT_NO_THROW(perfgate::plan_update({partial}, baseline("baseline_ok.json"), r, {}));
+  EXPECT_THROW(perfgate::plan_update({partial}, baseline("baseline_ok.json"), req(), {}), perfgate::InputError);
+  r.only = {perfgate::parse_entry_key("BM_Accuracy:ssim", "--only")};
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), r, {}), perfgate::InputError);
+  r.only = {perfgate::parse_entry_key("BM_Accuracy:spread_db", "--only")};
+  r.drop = r.only;
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), r, {}), perfgate::InputError);
+  EXPECT_THROW(perfgate::parse_entry_key("no_colon", "--only"), perfgate::InputError);
 }
 
 // A value already beyond the entry's own hard limit is never written: the baseline would fail at once.
