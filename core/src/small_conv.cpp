@@ -267,9 +267,26 @@ RECON_VECTOR_KERNEL void weight_gradient_kernel(const float* xp, const float* gy
   }
 }
 
-// x [1, C, H, W] zero-padded by p: [C, H + 2p, W + 2p] (x itself when p = 0).
-at::Tensor pad(const at::Tensor& x, int64_t p) {
-  return p == 0 ? x.contiguous() : at::constant_pad_nd(x, {p, p, p, p}, 0.0).contiguous();
+// x [1, C, H, W] with py zero rows above and below and px zero columns left and right: [1, C, H + 2py, W + 2px], in
+// one pass that writes each element once (at::constant_pad_nd fills the whole result, then copies x into it).
+at::Tensor zero_padded(const at::Tensor& x, int64_t py, int64_t px) {
+  const auto xc = x.contiguous();
+  const int64_t c = xc.size(1), h = xc.size(2), w = xc.size(3), hp = h + 2 * py, wp = w + 2 * px;
+  auto out = at::empty({1, c, hp, wp}, xc.options());
+  const float* src = xc.data_ptr<float>();
+  float* dst = out.data_ptr<float>();
+  for (int64_t ch = 0; ch < c; ++ch) {
+    float* plane = dst + ch * hp * wp;
+    std::fill_n(plane, py * wp, 0.0f);
+    for (int64_t i = 0; i < h; ++i) {
+      float* row = plane + (py + i) * wp;
+      std::fill_n(row, px, 0.0f);
+      std::copy_n(src + (ch * h + i) * w, w, row + px);
+      std::fill_n(row + px + w, px, 0.0f);
+    }
+    std::fill_n(plane + (py + h) * wp, py * wp, 0.0f);
+  }
+  return out;
 }
 
 struct SmallConv : torch::autograd::Function<SmallConv> {
@@ -278,7 +295,7 @@ struct SmallConv : torch::autograd::Function<SmallConv> {
     TORCH_CHECK(x.dim() == 4 && x.size(0) == 1 && weight.dim() == 4 && weight.size(2) == 3 && weight.size(3) == 3 &&
                     weight.size(1) == x.size(1) && x.scalar_type() == at::kFloat,
                 "small_conv3x3: expects x [1, C_in, H, W] float32 and weight [C_out, C_in, 3, 3]");
-    auto xp = pad(x.detach(), padding);
+    auto xp = padding == 0 ? x.detach().contiguous() : zero_padded(x.detach(), padding, padding);
     auto wc = weight.detach().contiguous();
     const Shape s{x.size(1), weight.size(0), xp.size(2), xp.size(3)};
     auto y = at::empty({1, s.cout, s.ho(), s.wo()}, x.options());
@@ -298,7 +315,7 @@ struct SmallConv : torch::autograd::Function<SmallConv> {
     at::Tensor gx;
     if (ctx->needs_input_grad(0)) {
       gx = at::empty({1, s.cin, s.hp - 2 * padding, s.wp - 2 * padding}, xp.options());
-      const auto gyp = at::constant_pad_nd(gy, {2, 2}, 0.0).contiguous();
+      const auto gyp = zero_padded(gy, 0, 2);
       input_gradient_kernel(w.data_ptr<float>(), gyp.data_ptr<float>(), gx.data_ptr<float>(), s, padding);
     }
     const bool has_bias = ctx->needs_input_grad(2);
