@@ -96,7 +96,6 @@ namespace {
 // Four complex floats as four 64-bit lanes: one AVX register in the x86-64-v3 clone of transpose(), two SSE
 // registers in the baseline one. Only moved and shuffled, never computed with, so every bit pattern passes unchanged.
 typedef long long Lanes4 __attribute__((vector_size(32)));
-typedef long long Index4 __attribute__((vector_size(32)));
 
 // (Loaded through a reference: a 32-byte vector returned by value from a function built without AVX changes the ABI.)
 __attribute__((always_inline)) inline void load4(Lanes4& v, const cfloat* p) { std::memcpy(&v, static_cast<const void*>(p), sizeof v); }
@@ -109,12 +108,12 @@ __attribute__((always_inline)) inline void transpose4(const cfloat* src, int64_t
   load4(b, src + src_stride);
   load4(c, src + 2 * src_stride);
   load4(d, src + 3 * src_stride);
-  const Lanes4 ab_even = __builtin_shuffle(a, b, Index4{0, 4, 2, 6}), ab_odd = __builtin_shuffle(a, b, Index4{1, 5, 3, 7});
-  const Lanes4 cd_even = __builtin_shuffle(c, d, Index4{0, 4, 2, 6}), cd_odd = __builtin_shuffle(c, d, Index4{1, 5, 3, 7});
-  store4(dst, __builtin_shuffle(ab_even, cd_even, Index4{0, 1, 4, 5}));
-  store4(dst + dst_stride, __builtin_shuffle(ab_odd, cd_odd, Index4{0, 1, 4, 5}));
-  store4(dst + 2 * dst_stride, __builtin_shuffle(ab_even, cd_even, Index4{2, 3, 6, 7}));
-  store4(dst + 3 * dst_stride, __builtin_shuffle(ab_odd, cd_odd, Index4{2, 3, 6, 7}));
+  const Lanes4 ab_even = __builtin_shufflevector(a, b, 0, 4, 2, 6), ab_odd = __builtin_shufflevector(a, b, 1, 5, 3, 7);
+  const Lanes4 cd_even = __builtin_shufflevector(c, d, 0, 4, 2, 6), cd_odd = __builtin_shufflevector(c, d, 1, 5, 3, 7);
+  store4(dst, __builtin_shufflevector(ab_even, cd_even, 0, 1, 4, 5));
+  store4(dst + dst_stride, __builtin_shufflevector(ab_odd, cd_odd, 0, 1, 4, 5));
+  store4(dst + 2 * dst_stride, __builtin_shufflevector(ab_even, cd_even, 2, 3, 6, 7));
+  store4(dst + 3 * dst_stride, __builtin_shufflevector(ab_odd, cd_odd, 2, 3, 6, 7));
 }
 
 }  // namespace

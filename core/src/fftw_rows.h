@@ -4,7 +4,8 @@
 // strided column passes over 4 KiB-stride rows are several times slower here than row passes plus a transpose.
 //
 // Contracts: plans are made once per length with FFTW_ESTIMATE (no timing-based planning, so results are
-// bit-identical run to run) and shared by all threads; execution is thread-safe. Transforms are unnormalised.
+// bit-identical run to run) and shared by all threads; execution is thread-safe (each thread transforms through a
+// scratch row of its own, kept at the longest length it has used until the thread ends). Transforms are unnormalised.
 // Rows passed in must start at a 64-byte aligned address (every row of an AlignedBuffer whose row length is a
 // multiple of 16 elements does).
 #include <complex>

@@ -270,6 +270,7 @@ RECON_VECTOR_KERNEL void weight_gradient_kernel(const float* xp, const float* gy
 // x [1, C, H, W] with py zero rows above and below and px zero columns left and right: [1, C, H + 2py, W + 2px], in
 // one pass that writes each element once (at::constant_pad_nd fills the whole result, then copies x into it).
 at::Tensor zero_padded(const at::Tensor& x, int64_t py, int64_t px) {
+  TORCH_CHECK(py >= 0 && px >= 0, "zero_padded: padding must not be negative");
   const auto xc = x.contiguous();
   const int64_t c = xc.size(1), h = xc.size(2), w = xc.size(3), hp = h + 2 * py, wp = w + 2 * px;
   auto out = at::empty({1, c, hp, wp}, xc.options());

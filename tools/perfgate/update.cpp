@@ -199,8 +199,18 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
   const MeasurementIndex first_index(first);
   const std::optional<MeasurementIndex> second_index = captures.size() > 1 ? std::optional<MeasurementIndex>(std::in_place, captures[1])
                                                                            : std::nullopt;
+  // A value beyond its entry's own hard limit is never written, kept or new: the baseline would fail at once (a kept
+  // value meets a limit when --track gives its entry a new criterion).
+  auto require_within_limit = [](const Entry& e, double value, const std::optional<int64_t>& integer, const std::string& fix) {
+    if (e.limit && e.direction != Direction::either && (e.direction == Direction::higher ? value < *e.limit : value > *e.limit)) {
+      throw InputError("update: " + e.benchmark + " / " + e.field + " = " + format_value(value, integer) + " is beyond its own hard limit " +
+                       format_number(*e.limit) + "; a baseline holding it would fail at once (" + fix + ")");
+    }
+  };
+  const std::string fix_a_kept_value = "give the entry a limit it meets with --track, or re-record it";
   for (auto& e : entries) {
     if (!std::isnan(e.value) && left_alone(request, e)) {
+      require_within_limit(e, e.value, e.integer, fix_a_kept_value);
       plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format_value(e.value, e.integer) + " kept (not named by --only)");
       continue;
     }
@@ -231,15 +241,12 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
     }
     const bool better = !is_new && (e.direction == Direction::higher ? fresh > e.value : e.direction == Direction::lower && fresh < e.value);
     if (!is_new && request.ratchet && !better) {
+      require_within_limit(e, e.value, e.integer, fix_a_kept_value);
       plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format_value(e.value, e.integer) + " kept (ratchet; measured " +
                           format_value(fresh, fresh_integer) + ")");
       continue;
     }
-    if (e.limit && e.direction != Direction::either && (e.direction == Direction::higher ? fresh < *e.limit : fresh > *e.limit)) {
-      throw InputError("update: " + e.benchmark + " / " + e.field + " = " + format_value(fresh, fresh_integer) + " is beyond its own hard limit " +
-                       format_number(*e.limit) + "; a baseline holding it would fail at once (fix the cause, or give the limit anew with --track " +
-                       e.field + ":...)");
-    }
+    require_within_limit(e, fresh, fresh_integer, "fix the cause, or give the limit anew with --track " + e.field + ":...");
     if (is_new) {
       plan.diff.push_back("+ " + e.benchmark + " " + e.field + ": " + format_value(fresh, fresh_integer) + (e.unit.empty() ? "" : " " + e.unit) + " (new)");
     } else {

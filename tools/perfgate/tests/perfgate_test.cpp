@@ -302,6 +302,10 @@ TEST(perfgate_update, only_moves_the_named_entries) {
   r.drop = r.only;
   EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), r, {}), perfgate::InputError);
   EXPECT_THROW(perfgate::parse_entry_key("no_colon", "--only"), perfgate::InputError);
+  // A kept value is held to its entry's limit too: here a new criterion's floor above the kept 22.5.
+  r.drop.clear();
+  r.track = {perfgate::parse_track_spec("psnr_db:higher:abs=1:limit=23")};
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), r, {}), perfgate::InputError);
 }
 
 // A value already beyond the entry's own hard limit is never written: the baseline would fail at once.
