@@ -69,11 +69,10 @@ const RowTransforms& RowTransforms::of_length(int64_t n) {
 }
 
 // The in-place transforms run the out-of-place plan into this thread's scratch row and copy the result back. For an
-// in-place transform FFTW_ESTIMATE plans either the same codelets behind a buffered copy (lengths 256 and 512) or
-// another decomposition with an SSE2 codelet (128); out of place it runs the codelets directly. Per row, the
-// out-of-place transform and the copy back take 0.66 µs at 512, 0.24 µs at 256 and 0.11 µs at 128, against 0.83,
-// 0.35 and 0.27 µs in place (inverse transforms, this machine). The results are the same bits at 256 and 512 (the same
-// codelets in the same order) and differ by float rounding at 128 (another decomposition).
+// in-place transform FFTW_ESTIMATE plans either the same codelets behind a buffered copy with a malloc per call
+// (lengths 256 and 512: the same bits, slower) or another decomposition with an SSE2 codelet (128: float rounding,
+// slower still); out of place it runs the codelets directly. Measurements: docs/decisions/
+// 2026-11-27-out-of-place-row-transform-plans.md.
 namespace {
 void through_scratch(void* plan, cfloat* row, int64_t n) {
   thread_local AlignedBuffer<cfloat> scratch;
