@@ -14,8 +14,8 @@ namespace {
 
 // Row-major C += op(A) · op(B) (BLAS takes int dimensions; these are far below 2³¹). Every product accumulates into
 // a buffer allocated with at::zeros rather than asking BLAS for beta = 0, which gives the same bits (BLAS then adds
-// its sum to a zeroed C too) without OpenBLAS's own zeroing pass, a third slower than a memset (measured on the column
-// layers' weight gradient, C of 256 × 2048: 444 µs per call with beta = 0, 332 µs with memset and beta = 1).
+// its sum to a zeroed C too) without OpenBLAS's own zeroing pass, which is slower than a memset (measured in
+// docs/results.md, "End to end").
 void add_product(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
                  int64_t ldb, float* c, int64_t ldc) {
   cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, static_cast<int>(m),
