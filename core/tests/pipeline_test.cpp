@@ -514,4 +514,31 @@ TEST(optimizer, factored_first_layer_gradient_gives_the_dense_update) {
   EXPECT_FALSE(at::equal(dense, recon::ProgressiveDecoder(recon::DecoderOptions(64, 16))->first_layer_weight()));
 }
 
+// A factored parameter may also receive a dense gradient in the same step (the weight used elsewhere too): both
+// optimizers must update from the sum of the two parts, the fused one like torch's.
+TEST(optimizer, factored_and_dense_gradient_parts_are_summed) {
+  constexpr double kAdamTolerance = 1e-6;  // float32, 4 steps, same operation order
+  at::manual_seed(7);
+  const auto start = at::randn({6, 40});
+  auto train = [&start](bool fused, bool with_dense_part) {
+    auto weight = start.clone().requires_grad_(true);
+    auto sink = std::make_shared<recon::FactoredGradient>();
+    const std::vector<recon::FactoredParameter> factored = {{weight, sink}};
+    auto adam = fused ? recon::make_fused_adam({weight}, 1e-2, factored) : recon::make_torch_adam({weight}, 1e-2, factored);
+    at::manual_seed(11);  // the same draws whether or not the dense part is used
+    for (int step = 0; step < 4; ++step) {
+      adam->zero_grad();
+      const auto dense = at::randn({6, 40}), left = at::randn({6}), right = at::randn({40});
+      if (with_dense_part) (weight * dense).sum().backward();
+      sink->terms.emplace_back(left, right);
+      adam->step();
+    }
+    return weight.detach().clone();
+  };
+  const auto by_torch = train(false, true);
+  EXPECT_LT(recon::testing::max_relative_difference(train(true, true), by_torch), kAdamTolerance);
+  // Not vacuous: without the dense part the weights end elsewhere.
+  EXPECT_GT(recon::testing::max_relative_difference(train(true, false), by_torch), 100 * kAdamTolerance);
+}
+
 }  // namespace
