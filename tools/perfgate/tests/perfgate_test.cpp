@@ -104,6 +104,20 @@ TEST(perfgate_compare, hard_limit_fails_even_within_tolerance) {
   EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::pass);
 }
 
+// The limit itself is allowed on both sides: only a value past it fails.
+TEST(perfgate_compare, a_value_on_its_hard_limit_passes) {
+  auto b = baseline("baseline_ok.json");
+  b.entries[0].limit = 22.0;  // psnr 22.0 measured, "higher": exactly on the floor
+  b.entries[1].limit = 0.4;   // spread 0.4 measured, "lower": exactly on the ceiling
+  const auto rows = perfgate::compare(results("results_ok.json"), b);
+  for (const char* field : {"psnr_db", "spread_db"}) {
+    const auto& r = row_of(rows, "BM_Accuracy", field);
+    EXPECT_EQ(r.verdict, perfgate::Verdict::pass) << field;
+    EXPECT_TRUE(r.findings.empty()) << field;
+  }
+  EXPECT_EQ(perfgate::exit_code_of(rows), 0);
+}
+
 TEST(perfgate_compare, exact_tolerance) {
   auto b = baseline("baseline_ok.json");
   b.entries[0].tolerance.kind = perfgate::Tolerance::Kind::exact;
@@ -315,6 +329,23 @@ TEST(perfgate_update, refuses_a_value_beyond_its_own_limit) {
   EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, b, req(), {}), perfgate::InputError);
   b.entries[0].limit = 21.0;
   EXPECT_NO_THROW(perfgate::plan_update({results("results_ok.json")}, b, req(), {}));
+}
+
+// An entry already tracked takes the whole criterion of its --track spec: a spec without limit= removes the limit
+// the entry had, and the plan says so.
+TEST(perfgate_update, a_track_spec_without_a_limit_removes_the_entrys_limit) {
+  auto b = baseline("baseline_ok.json");
+  b.entries[0].limit = 21.0;  // psnr_db, "higher", measured 22.0
+  auto r = req();
+  r.track = {perfgate::parse_track_spec("psnr_db:higher:abs=1")};
+  const auto plan = perfgate::plan_update({results("results_ok.json")}, b, r, {});
+  ASSERT_EQ(plan.next.entries.size(), 2u);
+  EXPECT_FALSE(plan.next.entries[0].limit.has_value());
+  bool said = false;
+  for (const auto& line : plan.diff) said = said || (line.find("psnr_db") != std::string::npos && line.find("criterion") != std::string::npos);
+  EXPECT_TRUE(said);
+  r.track = {perfgate::parse_track_spec("psnr_db:higher:abs=1:limit=21.5")};
+  EXPECT_EQ(perfgate::plan_update({results("results_ok.json")}, b, r, {}).next.entries[0].limit, 21.5);
 }
 
 // Two captures are needed exactly when the update will hold a timing.
