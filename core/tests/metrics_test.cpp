@@ -43,6 +43,22 @@ TEST(metrics, agree_with_independent_oracle) {
   }
 }
 
+// data_range is the images' scale: images k times brighter, measured with a range k times larger, give the same
+// PSNR, SSIM and MS-SSIM (SSIM's constants scale with L², not L).
+TEST(metrics, data_range_scales_with_the_images) {
+  auto [a, b] = recon::testing::oracle_image_pair(256, 0.1);
+  const double psnr_1 = recon::psnr(b, a), ssim_1 = recon::ssim(b, a).item<double>();
+  const double ms_ssim_1 = recon::ms_ssim(b, a).item<double>();
+  for (const double k : {255.0, 0.1}) {
+    SCOPED_TRACE("data range " + std::to_string(k));
+    EXPECT_NEAR(recon::psnr(b * k, a * k, k), psnr_1, kFloat64Tolerance * 1e3);
+    EXPECT_NEAR(recon::ssim(b * k, a * k, k).item<double>(), ssim_1, kSsimTolerance);
+    EXPECT_NEAR(recon::ms_ssim(b * k, a * k, k).item<double>(), ms_ssim_1, kSsimTolerance);
+  }
+  // Not vacuous: the same images under another range score differently.
+  EXPECT_GT(std::abs(recon::ssim(b * 255.0, a * 255.0).item<double>() - ssim_1), 1e-3);
+}
+
 TEST(metrics, identical_images) {
   auto [a, b] = recon::testing::oracle_image_pair(32);
   (void)b;
