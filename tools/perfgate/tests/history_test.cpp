@@ -62,9 +62,13 @@ TEST(history_store, keeps_runs_in_order_and_reopens) {
   for (int run = 0; run < 3; ++run) {
     r.measurements = {{"BM_A", "real_time", 10.0 + run, "ms", 0, std::nullopt}, {"BM_A", "real_time", 12.0 + run, "ms", 1, std::nullopt}};
     perfgate::HistoryStore store(path, perfgate::HistoryStore::Access::create);
-    EXPECT_EQ(store.record({"sha" + std::to_string(run), "main", "2026-11-22T00:00:0" + std::to_string(run) + "Z", "m"}, {r}), 1u);
+    // Recorded on machines whose clocks disagree: each run's time is earlier than the one before. The order is the
+    // order of recording, never of the recorded times.
+    EXPECT_EQ(store.record({"sha" + std::to_string(run), "main", "2026-11-22T00:00:0" + std::to_string(2 - run) + "Z", "m"}, {r}), 1u);
   }
   const perfgate::HistoryStore store(path, perfgate::HistoryStore::Access::read_only);
+  ASSERT_EQ(store.runs().size(), 3u);
+  for (int run = 0; run < 3; ++run) EXPECT_EQ(store.runs()[static_cast<size_t>(run)].info.commit, "sha" + std::to_string(run));
   const auto series = store.series("main", "BM_A", "real_time", 2);
   ASSERT_EQ(series.size(), 2u);  // the last two, oldest first
   EXPECT_EQ(series[0].commit, "sha1");
