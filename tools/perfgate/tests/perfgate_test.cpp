@@ -417,6 +417,11 @@ TEST(perfgate_numbers, whole_numbers_in_all_digits_and_changes_without_exponents
   EXPECT_EQ(perfgate::format_number(225960.0), "225960");
   EXPECT_EQ(perfgate::format_number(225961.0), "225961");
   EXPECT_EQ(perfgate::format_number(1054460.354), "1054460.35");
+  // From 10^5 on, not from 10^6: six significant digits would print 123456.6 and 123457.4 alike, 999999.5 as 1e+06.
+  EXPECT_EQ(perfgate::format_number(123456.6), "123456.6");
+  EXPECT_EQ(perfgate::format_number(123457.4), "123457.4");
+  EXPECT_EQ(perfgate::format_number(999999.5), "999999.5");
+  EXPECT_EQ(perfgate::format_number(99999.25), "99999.2");  // below 10^5: six significant digits
   EXPECT_EQ(perfgate::format_number(12.14041234), "12.1404");
   EXPECT_EQ(perfgate::format_number(-0.0), "0");
   EXPECT_EQ(perfgate::format_value(9007199254740993.0, int64_t{9007199254740993}), "9007199254740993");
