@@ -119,6 +119,13 @@ TEST(recon_args, refuses_bad_values) {
   expect_refused({"--disable", "warp"}, "--disable");
   expect_refused({"--grid", "abc"}, "--grid");
   expect_refused({"--no-such-option"}, "no-such-option");
+  // A seed beyond 2^63 − 1 is refused, never capped to the largest one (another run than the one asked for).
+  expect_refused({"--seed", "9223372036854775808"}, "--seed");
+  expect_refused({"--seed", "99999999999999999999"}, "--seed");
+  expect_refused({"--seed", "-1"}, "--seed");
+  const auto largest = parse({"--seed", "9223372036854775807"});
+  ASSERT_TRUE(largest.args.has_value()) << largest.output;
+  EXPECT_EQ(largest.args->seed, 9223372036854775807u);
 }
 
 TEST(recon_args, missing_subcommand_is_an_error_and_help_is_not) {
