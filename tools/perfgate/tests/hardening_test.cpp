@@ -1,6 +1,7 @@
 // The shared disciplines behind perfgate's handling of hostile input: one JSON reader with a depth bound, time
-// units reconciled, one tolerance band, one-line text, the process time limit, and history stores that are
-// never created or altered by mistake.
+// units reconciled, one tolerance band, one-line text, the process time limit, writes confined to their target, and
+// history stores that are never created or altered by mistake.
+#include "atomic_write.h"
 #include "baseline.h"
 #include "compare.h"
 #include "error.h"
@@ -8,6 +9,7 @@
 #include "json_input.h"
 #include "one_line.h"
 #include "process.h"
+#include "read_file.h"
 #include "results.h"
 #include "speedup_series.h"
 #include "temporary_folder.h"
@@ -181,6 +183,30 @@ TEST(temporary_folder, is_removed_when_an_error_leaves_its_scope) {
   } catch (const InputError&) {
   }
   EXPECT_FALSE(std::filesystem::exists(kept));
+}
+
+// A link inside a folder perfgate writes is replaced by the file itself (AtLink::replace): what it points to outside
+// is never touched, and a dangling one is no error. A link the user named (AtLink::follow) is written through.
+TEST(write_file_atomically, a_link_in_a_written_folder_is_replaced_and_its_target_left_alone) {
+  namespace fs = std::filesystem;
+  const perfgate::TemporaryFolder scratch("atomic-write-test");
+  const fs::path& root = scratch.path();
+  const auto read = [](const fs::path& p) { return perfgate::read_whole_file(p.string(), "test file"); };
+  fs::create_directories(root / "out");
+  std::ofstream(root / "outside.txt") << "keep";
+  fs::create_symlink(root / "outside.txt", root / "out" / "summary.md");
+  perfgate::write_file_atomically((root / "out" / "summary.md").string(), "new", perfgate::AtLink::replace);
+  EXPECT_EQ(read(root / "outside.txt"), "keep");
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(root / "out" / "summary.md")));
+  EXPECT_EQ(read(root / "out" / "summary.md"), "new");
+  fs::create_symlink(root / "nowhere.txt", root / "out" / "report.html");
+  EXPECT_NO_THROW(perfgate::write_file_atomically((root / "out" / "report.html").string(), "page", perfgate::AtLink::replace));
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(root / "out" / "report.html")));
+  EXPECT_FALSE(fs::exists(root / "nowhere.txt"));
+  fs::create_symlink(root / "outside.txt", root / "named.json");
+  perfgate::write_file_atomically((root / "named.json").string(), "through", perfgate::AtLink::follow);
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(root / "named.json")));
+  EXPECT_EQ(read(root / "outside.txt"), "through");
 }
 
 TEST(history_store, read_only_never_creates_and_a_foreign_database_is_left_as_it_was) {

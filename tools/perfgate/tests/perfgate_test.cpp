@@ -2,7 +2,6 @@
 // baseline updates that refuse absent metrics and disagreeing timing captures.
 #include <algorithm>
 #include "number_format.h"
-#include "atomic_write.h"
 #include "baseline.h"
 #include "compare.h"
 #include "error.h"
@@ -18,9 +17,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <limits>
 
 namespace {
@@ -480,32 +476,4 @@ TEST(perfgate_svg, interval_figures_stay_inside_the_picture) {
   EXPECT_NE(with_room.find(">3.69 [3.55, 3.8]</text>"), std::string::npos) << with_room;
   const auto at_the_edge = plot(2.33959, 2.59685, 2.7982, {{1.8, "gate 1.8x"}});  // the interval ends where the axis does
   EXPECT_NE(at_the_edge.find("text-anchor=\"end\">2.597 [2.34, 2.798]</text>"), std::string::npos) << at_the_edge;
-}
-
-// A link inside a folder perfgate writes is replaced by the file itself (AtLink::replace): what it points to outside
-// is never touched, and a dangling one is no error. A link the user named (AtLink::follow) is written through.
-TEST(perfgate_atomic_write, a_link_in_a_written_folder_is_replaced_and_its_target_left_alone) {
-  namespace fs = std::filesystem;
-  const fs::path root = fs::temp_directory_path() / "perfgate_atomic_write_link_test";
-  fs::remove_all(root);
-  fs::create_directories(root / "out");
-  const auto read = [](const fs::path& p) {
-    std::ifstream in(p);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
-  std::ofstream(root / "outside.txt") << "keep";
-  fs::create_symlink(root / "outside.txt", root / "out" / "summary.md");
-  perfgate::write_file_atomically((root / "out" / "summary.md").string(), "new", perfgate::AtLink::replace);
-  EXPECT_EQ(read(root / "outside.txt"), "keep");
-  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(root / "out" / "summary.md")));
-  EXPECT_EQ(read(root / "out" / "summary.md"), "new");
-  fs::create_symlink(root / "nowhere.txt", root / "out" / "report.html");
-  EXPECT_NO_THROW(perfgate::write_file_atomically((root / "out" / "report.html").string(), "page", perfgate::AtLink::replace));
-  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(root / "out" / "report.html")));
-  EXPECT_FALSE(fs::exists(root / "nowhere.txt"));
-  fs::create_symlink(root / "outside.txt", root / "named.json");
-  perfgate::write_file_atomically((root / "named.json").string(), "through", perfgate::AtLink::follow);
-  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(root / "named.json")));
-  EXPECT_EQ(read(root / "outside.txt"), "through");
-  fs::remove_all(root);
 }
