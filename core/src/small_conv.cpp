@@ -51,11 +51,6 @@ __attribute__((always_inline)) inline void forward_chunk(const float* xp, const 
 typedef float Vec8 __attribute__((vector_size(32)));
 // (Passed by reference: a 32-byte vector returned by value from a function built without AVX changes the ABI.)
 __attribute__((always_inline)) inline void load8(Vec8& v, const float* x) { std::memcpy(&v, x, sizeof v); }
-__attribute__((always_inline)) inline void multiply_add8(Vec8& acc, const Vec8& g, const float* x) {
-  Vec8 v;
-  load8(v, x);
-  acc += g * v;
-}
 
 // Channel blocks: sixteen columns of up to kChannels channels (output channels in the forward, input channels in the
 // input gradient), summed together in registers (kChannels × 2 accumulators), so that each shifted load feeds
@@ -209,31 +204,69 @@ RECON_VECTOR_KERNEL void input_gradient_kernel(const float* w, const float* gyp,
 }
 
 // columns[t · wo + j] = Σ_i g[i][j] · x[i + dy][j + dx] for tap t = 3 dy + dx and the eight columns j0 ≤ j < j0 + 8,
-// summed over the rows i in order: the nine sums live in nine registers for the whole column block, so each row
-// costs one load of g, nine loads of x and nine multiply-adds (summing a whole row into memory per tap costs two
-// more loads and a store per multiply-add). Each column's sum is the same sequence of float operations either way.
+// summed over the rows i in order: the nine sums live in nine registers for the whole column block. The padded input's
+// rows are walked once: row r's three shifted loads feed the taps of row dy through the output gradient's row r − dy,
+// kept in one of three registers, so a row costs one load of g, three loads of x and nine multiply-adds (a load of x
+// per tap, nine a row, bound the loop by the load ports: docs/results.md, "End to end"; summing a whole row into
+// memory per tap costs two more loads and a store per multiply-add).
+// As r rises so does each tap's i = r − dy: each column's sum is the same sequence of float operations either way.
+template <bool Top, bool Middle, bool Bottom>
+__attribute__((always_inline)) inline void weight_gradient_row(Vec8 (&a)[9], const Vec8& g_top, const Vec8& g_middle,
+                                                                const Vec8& g_bottom, const float* x_row) {
+  Vec8 x0, x1, x2;
+  load8(x0, x_row);
+  load8(x1, x_row + 1);
+  load8(x2, x_row + 2);
+  if (Top) {  // dy = 0: output row r
+    a[0] += g_top * x0;
+    a[1] += g_top * x1;
+    a[2] += g_top * x2;
+  }
+  if (Middle) {  // dy = 1: output row r − 1
+    a[3] += g_middle * x0;
+    a[4] += g_middle * x1;
+    a[5] += g_middle * x2;
+  }
+  if (Bottom) {  // dy = 2: output row r − 2
+    a[6] += g_bottom * x0;
+    a[7] += g_bottom * x1;
+    a[8] += g_bottom * x2;
+  }
+}
+
 __attribute__((always_inline)) inline void weight_gradient_block(const float* g_plane, const float* x_plane,
                                                                   float* columns, int64_t ho, int64_t wo, int64_t wp,
                                                                   int64_t j0) {
-  Vec8 a0 = {}, a1 = {}, a2 = {}, a3 = {}, a4 = {}, a5 = {}, a6 = {}, a7 = {}, a8 = {};
-  for (int64_t i = 0; i < ho; ++i) {
-    Vec8 g;
-    std::memcpy(&g, g_plane + i * wo + j0, sizeof g);
-    const float* r0 = x_plane + i * wp + j0;
-    const float* r1 = r0 + wp;
-    const float* r2 = r1 + wp;
-    multiply_add8(a0, g, r0);
-    multiply_add8(a1, g, r0 + 1);
-    multiply_add8(a2, g, r0 + 2);
-    multiply_add8(a3, g, r1);
-    multiply_add8(a4, g, r1 + 1);
-    multiply_add8(a5, g, r1 + 2);
-    multiply_add8(a6, g, r2);
-    multiply_add8(a7, g, r2 + 1);
-    multiply_add8(a8, g, r2 + 2);
+  Vec8 a[9] = {};
+  const float* g = g_plane + j0;
+  const float* x = x_plane + j0;
+  Vec8 g0 = {}, g1 = {}, g2 = {};  // output gradient rows r, r − 1, r − 2
+  if (ho < 2) {  // the walk below needs two output rows; with one, each tap row sees it once
+    if (ho == 1) {
+      load8(g0, g);
+      weight_gradient_row<true, false, false>(a, g0, g0, g0, x);
+      weight_gradient_row<false, true, false>(a, g0, g0, g0, x + wp);
+      weight_gradient_row<false, false, true>(a, g0, g0, g0, x + 2 * wp);
+    }
+  } else {
+    load8(g0, g);
+    weight_gradient_row<true, false, false>(a, g0, g1, g2, x);
+    g1 = g0;
+    load8(g0, g + wo);
+    weight_gradient_row<true, true, false>(a, g0, g1, g2, x + wp);
+    for (int64_t r = 2; r < ho; ++r) {
+      g2 = g1;
+      g1 = g0;
+      load8(g0, g + r * wo);
+      weight_gradient_row<true, true, true>(a, g0, g1, g2, x + r * wp);
+    }
+    g2 = g1;
+    g1 = g0;
+    weight_gradient_row<false, true, true>(a, g0, g1, g2, x + ho * wp);
+    g2 = g1;
+    weight_gradient_row<false, false, true>(a, g0, g1, g2, x + (ho + 1) * wp);
   }
-  const Vec8* sums[9] = {&a0, &a1, &a2, &a3, &a4, &a5, &a6, &a7, &a8};
-  for (int64_t t = 0; t < 9; ++t) std::memcpy(columns + t * wo + j0, sums[t], sizeof(Vec8));
+  for (int64_t t = 0; t < 9; ++t) std::memcpy(columns + t * wo + j0, &a[t], sizeof(Vec8));
 }
 
 // gw[co][ci][tap] = Σ gy[co] · shifted xp[ci]: per column in `columns` (9 rows of wo; blocks of eight columns in

@@ -146,19 +146,21 @@ TEST(decoder, small_channel_conv_equals_library_convolution_at_every_width) {
   }
 }
 
-// The direct kernel at every channel count it accepts (1 to 8 in and out: blocks of four and each remainder) and at
-// widths with no full block of sixteen columns, exactly one, and blocks with a tail, padded and unpadded, against
-// LibTorch's convolution in float64: output and the three gradients. The decoder's own shapes reach only some of
-// these (C_in 8, 4, 2 at power-of-two widths); a block or tail path that is wrong for the others passes the tests above.
+// The direct kernel at every channel count it accepts (1 to 8 in and out: blocks of four and each remainder), at
+// widths with no full block of sixteen columns, exactly one, and blocks with a tail, at heights that leave the weight
+// gradient's row walk one to five output rows, padded and unpadded, against LibTorch's convolution in float64:
+// output and the three gradients. The decoder's own shapes reach only some of these (C_in 8, 4, 2 at power-of-two
+// sizes); a block, tail or edge path that is wrong for the others passes the tests above.
 TEST(decoder, small_channel_conv_kernel_equals_float64_convolution_at_every_shape) {
   at::manual_seed(11);
   for (const int64_t padding : {0, 1}) {
     for (const int64_t width : {3, 5, 16, 18, 33}) {
       for (int64_t cin = 1; cin <= 8; ++cin) {
         for (int64_t cout = 1; cout <= 8; ++cout) {
+          const int64_t height = 1 + (cin + cout + width) % 5 + 2 * (1 - padding);  // 1 to 5 output rows
           SCOPED_TRACE("C_in " + std::to_string(cin) + ", C_out " + std::to_string(cout) + ", width " +
-                       std::to_string(width) + ", padding " + std::to_string(padding));
-          const auto x = at::randn({1, cin, 5, width}).requires_grad_(true);
+                       std::to_string(width) + ", height " + std::to_string(height) + ", padding " + std::to_string(padding));
+          const auto x = at::randn({1, cin, height, width}).requires_grad_(true);
           const auto w = at::randn({cout, cin, 3, 3}).requires_grad_(true);
           const auto b = at::randn({cout}).requires_grad_(true);
           const auto y = recon::detail::small_conv3x3(x, w, b, padding);
