@@ -8,6 +8,7 @@
 #include <torch/csrc/autograd/custom_function.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace recon::detail {
 namespace {
@@ -90,19 +91,321 @@ at::Tensor unpack_weight(const at::Tensor& packed, const Geometry& g) {
   return weight;
 }
 
+// ---- The phases' own kernels ---------------------------------------------------------------------------------------
+//
+// Eight consecutive floats as one value (GCC's vector extension: one AVX register in a kernel's x86-64-v3 clone, two
+// SSE registers in the baseline one); loads and stores through memcpy (no alignment).
+typedef float Vec8 __attribute__((vector_size(32)));
+__attribute__((always_inline)) inline void load8(Vec8& v, const float* x) { std::memcpy(&v, x, sizeof v); }
+__attribute__((always_inline)) inline void store8(float* x, const Vec8& v) { std::memcpy(x, &v, sizeof v); }
+
+// Runs Blocks<C>::run(first, args…) over `count` channels in blocks of four and then one block of the 1 to 3 left,
+// each block size a compile-time constant (so that a block's sums live in registers). No lambdas: a kernel's
+// x86-64-v3 clone (cpu_dispatch.h) inlines these, where a lambda's body would be compiled for the baseline.
+template <template <int64_t> class Blocks, typename... Args>
+__attribute__((always_inline)) inline void in_blocks_of_four(int64_t count, const Args&... args) {
+  int64_t first = 0;
+  for (; first + 4 <= count; first += 4) Blocks<4>::run(first, args...);
+  switch (count - first) {
+    case 3: Blocks<3>::run(first, args...); break;
+    case 2: Blocks<2>::run(first, args...); break;
+    case 1: Blocks<1>::run(first, args...); break;
+    default: break;
+  }
+}
+
+// The sixteen (phase, tap) pairs in for_each_tap's order, with each tap's input shift.
+struct TapTable {
+  int64_t phase[16], dy[16], dx[16], tap[16];
+};
+const TapTable& tap_table() {
+  static const TapTable table = [] {
+    TapTable t{};
+    int64_t k = 0;
+    for_each_tap([&](int64_t phase, int64_t dy, int64_t dx, int64_t tap) {
+      t.phase[k] = phase;
+      t.dy[k] = dy;
+      t.dx[k] = dx;
+      t.tap[k] = tap;
+      ++k;
+    });
+    return t;
+  }();
+  return table;
+}
+
+// One phase's four taps: {input offset of the tap's shifted slice, tap index}, in for_each_tap's order.
+struct PhaseTaps {
+  int64_t offset[4], tap[4];
+};
+PhaseTaps phase_taps(const Geometry& g, int64_t phase) {
+  const TapTable& table = tap_table();
+  PhaseTaps t{};
+  for (int64_t k = 0; k < 4; ++k) {
+    t.offset[k] = g.slice(table.dy[4 * phase + k], table.dx[4 * phase + k]);
+    t.tap[k] = table.tap[4 * phase + k];
+  }
+  return t;
+}
+
+// phases[p][co][s] = Σ_taps Σ_ci packed[tap][ci][co] · padded[ci][offset(tap) + s] for s < span: output channels in
+// blocks of up to four and sixteen positions, the sums in registers, each shifted load feeding every channel of the
+// block. Each element sums its taps in for_each_tap's order and each tap's channels in order.
+template <int64_t C>
+__attribute__((always_inline)) inline void phase_forward_block(const float* xp, const float* wp, float* y, const Geometry& g,
+                                                               const PhaseTaps& t, int64_t co0, int64_t s0) {
+  Vec8 lo[C], hi[C];
+  for (int64_t c = 0; c < C; ++c) lo[c] = hi[c] = Vec8{};
+  for (int64_t k = 0; k < 4; ++k) {
+    const float* x = xp + t.offset[k] + s0;
+    const float* w = wp + t.tap[k] * g.taps() + co0;
+    for (int64_t ci = 0; ci < g.cin; ++ci) {
+      Vec8 x0, x1;
+      load8(x0, x + ci * g.channel());
+      load8(x1, x + ci * g.channel() + 8);
+      for (int64_t c = 0; c < C; ++c) {
+        const float k_c = w[ci * g.cout + c];
+        lo[c] += k_c * x0;
+        hi[c] += k_c * x1;
+      }
+    }
+  }
+  for (int64_t c = 0; c < C; ++c) {
+    store8(y + (co0 + c) * g.span() + s0, lo[c]);
+    store8(y + (co0 + c) * g.span() + s0 + 8, hi[c]);
+  }
+}
+
+// The span's last positions (fewer than sixteen), one at a time: the same operations per element as a block.
+__attribute__((always_inline)) inline void phase_forward_tail(const float* xp, const float* wp, float* y, const Geometry& g,
+                                                              const PhaseTaps& t, int64_t co, int64_t s0) {
+  for (int64_t s = s0; s < g.span(); ++s) {
+    float acc = 0.0f;
+    for (int64_t k = 0; k < 4; ++k)
+      for (int64_t ci = 0; ci < g.cin; ++ci) acc += wp[t.tap[k] * g.taps() + ci * g.cout + co] * xp[ci * g.channel() + t.offset[k] + s];
+    y[co * g.span() + s] = acc;
+  }
+}
+
+template <int64_t C>
+struct PhaseForwardBlocks {
+  __attribute__((always_inline)) static void run(int64_t co0, const float* xp, const float* wp, float* y, const Geometry& g,
+                                                 const PhaseTaps& t, int64_t full) {
+    for (int64_t s0 = 0; s0 < full; s0 += 16) phase_forward_block<C>(xp, wp, y, g, t, co0, s0);
+  }
+};
+
+RECON_VECTOR_KERNEL void phase_forward_kernel(const float* xp, const float* wp, float* phases, const Geometry& g) {
+  const int64_t full = g.span() - g.span() % 16;
+  for (int64_t p = 0; p < 4; ++p) {
+    const PhaseTaps t = phase_taps(g, p);
+    float* y = phases + p * g.cout * g.span();
+    in_blocks_of_four<PhaseForwardBlocks>(g.cout, xp, wp, y, g, t, full);
+    for (int64_t co = 0; co < g.cout; ++co) phase_forward_tail(xp, wp, y, g, t, co, full);
+  }
+}
+
+// The output gradient per phase with a zero margin: phase p's channel co is (h + 2) rows of row() floats, its pixel
+// (m, n) at (m + 1) · row() + n + 1, zero in the first and last row and in the first and last column. Read from
+// row() + 1 on, at s, it is the phase's product layout (s = m · row() + n, zero in the two garbage columns);
+// read at (i − dy + 1) · row() + (j − dx + 1) it is the phase's gradient at input pixel (i, j) through shift (dy, dx),
+// zero where that falls outside.
+int64_t margined(const Geometry& g) { return (g.h + 2) * g.row(); }
+
+// The eight lanes summed pairwise, then the products of positions [full, span) added one at a time.
+__attribute__((always_inline)) inline float lanes_and_tail(const Vec8& lanes, const float* x, const float* gr, int64_t full,
+                                                          int64_t span) {
+  float sum = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
+  for (int64_t s = full; s < span; ++s) sum += x[s] * gr[s];
+  return sum;
+}
+
+// gw[tap][ci][co] = Σ_s padded[ci][offset(tap) + s] · phase gradient[co][s]: two input and four output channels per
+// pass over the span, eight lanes each, then each lane set summed in a fixed order.
+template <int64_t C>
+__attribute__((always_inline)) inline void phase_weight_gradient_block(const float* xp, const float* gym, float* gw,
+                                                                       const Geometry& g, int64_t offset, int64_t tap,
+                                                                       int64_t ci0, int64_t ci_count, int64_t co0) {
+  const float* x0p = xp + ci0 * g.channel() + offset;
+  const float* x1p = x0p + (ci_count > 1 ? g.channel() : 0);
+  const float* gp = gym + co0 * margined(g) + g.row() + 1;
+  Vec8 a0[C], a1[C];
+  for (int64_t c = 0; c < C; ++c) a0[c] = a1[c] = Vec8{};
+  const int64_t span = g.span(), full = span - span % 8;
+  for (int64_t s = 0; s < full; s += 8) {
+    Vec8 x0, x1;
+    load8(x0, x0p + s);
+    load8(x1, x1p + s);
+    for (int64_t c = 0; c < C; ++c) {
+      Vec8 gv;
+      load8(gv, gp + c * margined(g) + s);
+      a0[c] += x0 * gv;
+      a1[c] += x1 * gv;
+    }
+  }
+  for (int64_t c = 0; c < C; ++c) {
+    const float* gr = gp + c * margined(g);
+    gw[tap * g.taps() + ci0 * g.cout + co0 + c] = lanes_and_tail(a0[c], x0p, gr, full, span);
+    if (ci_count > 1) gw[tap * g.taps() + (ci0 + 1) * g.cout + co0 + c] = lanes_and_tail(a1[c], x1p, gr, full, span);
+  }
+}
+
+template <int64_t C>
+struct PhaseWeightGradientBlocks {
+  __attribute__((always_inline)) static void run(int64_t co0, const float* xp, const float* gyp, float* gw, const Geometry& g,
+                                                 int64_t offset, int64_t tap, int64_t ci0) {
+    phase_weight_gradient_block<C>(xp, gyp, gw, g, offset, tap, ci0, std::min<int64_t>(2, g.cin - ci0), co0);
+  }
+};
+
+RECON_VECTOR_KERNEL void phase_weight_gradient_kernel(const float* xp, const float* gym, float* gw, const Geometry& g) {
+  for (int64_t p = 0; p < 4; ++p) {
+    const PhaseTaps t = phase_taps(g, p);
+    const float* gyp = gym + p * g.cout * margined(g);
+    for (int64_t k = 0; k < 4; ++k)
+      for (int64_t ci0 = 0; ci0 < g.cin; ci0 += 2)
+        in_blocks_of_four<PhaseWeightGradientBlocks>(g.cout, xp, gyp, gw, g, t.offset[k], t.tap[k], ci0);
+  }
+}
+
+// The same weight gradient for output channels in multiples of eight, where it measured faster than the lane sums
+// (docs/results.md, "End to end"): V vectors of eight output channels over the phase gradient transposed
+// ([phase][s][co], `gyt`), C input channels per pass (4 × 16 or 8 × 8 channels: eight sums in registers), each element
+// summed over s in order.
+template <int64_t C, int64_t V>
+__attribute__((always_inline)) inline void phase_weight_gradient_by_channels_block(const float* xp, const float* gyt, float* gw,
+                                                                                   const Geometry& g, int64_t offset,
+                                                                                   int64_t tap, int64_t ci0, int64_t co0) {
+  Vec8 acc[C][V];
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t v = 0; v < V; ++v) acc[c][v] = Vec8{};
+  const float* x = xp + ci0 * g.channel() + offset;
+  for (int64_t s = 0; s < g.span(); ++s) {
+    Vec8 gv[V];
+    for (int64_t v = 0; v < V; ++v) load8(gv[v], gyt + s * g.cout + co0 + 8 * v);
+    for (int64_t c = 0; c < C; ++c) {
+      const float xv = x[c * g.channel() + s];
+      for (int64_t v = 0; v < V; ++v) acc[c][v] += xv * gv[v];
+    }
+  }
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t v = 0; v < V; ++v) store8(gw + tap * g.taps() + (ci0 + c) * g.cout + co0 + 8 * v, acc[c][v]);
+}
+
+template <int64_t V>
+struct ByChannels {
+  template <int64_t C>
+  struct Blocks {
+    __attribute__((always_inline)) static void run(int64_t ci0, const float* xp, const float* gyt, float* gw, const Geometry& g,
+                                                   int64_t offset, int64_t tap) {
+      for (int64_t co0 = 0; co0 < g.cout; co0 += 8 * V)
+        phase_weight_gradient_by_channels_block<C, V>(xp, gyt, gw, g, offset, tap, ci0, co0);
+    }
+  };
+};
+
+// Runs Blocks<C>::run(first, args…) over `count` channels in blocks of eight and then one block of the 1 to 7 left.
+template <template <int64_t> class Blocks, int64_t C = 7, typename... Args>
+__attribute__((always_inline)) inline void last_block_of_up_to(int64_t left, int64_t first, const Args&... args) {
+  if constexpr (C > 0) {
+    if (left == C) Blocks<C>::run(first, args...);
+    else last_block_of_up_to<Blocks, C - 1>(left, first, args...);
+  }
+}
+template <template <int64_t> class Blocks, typename... Args>
+__attribute__((always_inline)) inline void in_blocks_of_eight(int64_t count, const Args&... args) {
+  int64_t first = 0;
+  for (; first + 8 <= count; first += 8) Blocks<8>::run(first, args...);
+  last_block_of_up_to<Blocks>(count - first, first, args...);
+}
+
+RECON_VECTOR_KERNEL void phase_weight_gradient_by_channels_kernel(const float* xp, const float* gyt, float* gw,
+                                                                  const Geometry& g) {
+  for (int64_t p = 0; p < 4; ++p) {
+    const PhaseTaps t = phase_taps(g, p);
+    const float* phase = gyt + p * g.span() * g.cout;
+    for (int64_t k = 0; k < 4; ++k) {
+      if (g.cout % 16 == 0) {
+        in_blocks_of_four<ByChannels<2>::Blocks>(g.cin, xp, phase, gw, g, t.offset[k], t.tap[k]);
+      } else {
+        in_blocks_of_eight<ByChannels<1>::Blocks>(g.cin, xp, phase, gw, g, t.offset[k], t.tap[k]);
+      }
+    }
+  }
+}
+
+// gx[ci][i][j] = Σ_(phase, tap) Σ_co packed[tap][ci][co] · phase gradient[co][(i − dy + 1) · row() + j − dx + 1]:
+// input channels in blocks of up to four and sixteen columns, the sums in registers; each element sums the sixteen
+// (phase, tap) pairs in for_each_tap's order and each pair's channels in order.
+template <int64_t C>
+__attribute__((always_inline)) inline void phase_input_gradient_block(const float* wp, const float* gym, float* gx,
+                                                                      const Geometry& g, const TapTable& table, int64_t ci0,
+                                                                      int64_t i, int64_t j0) {
+  Vec8 lo[C], hi[C];
+  for (int64_t c = 0; c < C; ++c) lo[c] = hi[c] = Vec8{};
+  for (int64_t pair = 0; pair < 16; ++pair) {
+    const float* gr = gym + table.phase[pair] * g.cout * margined(g) + (i - table.dy[pair] + 1) * g.row() + j0 - table.dx[pair] + 1;
+    const float* w = wp + table.tap[pair] * g.taps() + ci0 * g.cout;
+    for (int64_t co = 0; co < g.cout; ++co) {
+      Vec8 g0, g1;
+      load8(g0, gr + co * margined(g));
+      load8(g1, gr + co * margined(g) + 8);
+      for (int64_t c = 0; c < C; ++c) {
+        const float k = w[c * g.cout + co];
+        lo[c] += k * g0;
+        hi[c] += k * g1;
+      }
+    }
+  }
+  const int64_t plane = g.h * g.w;
+  float* out = gx + ci0 * plane + i * g.w + j0;
+  for (int64_t c = 0; c < C; ++c) {
+    store8(out + c * plane, lo[c]);
+    store8(out + c * plane + 8, hi[c]);
+  }
+}
+
+// A row's last columns (fewer than sixteen), one at a time: the same operations per element as a block.
+__attribute__((always_inline)) inline void phase_input_gradient_tail(const float* wp, const float* gym, float* gx,
+                                                                     const Geometry& g, const TapTable& table, int64_t ci,
+                                                                     int64_t i, int64_t j0) {
+  for (int64_t j = j0; j < g.w; ++j) {
+    float acc = 0.0f;
+    for (int64_t pair = 0; pair < 16; ++pair) {
+      const float* gr = gym + table.phase[pair] * g.cout * margined(g) + (i - table.dy[pair] + 1) * g.row() + j - table.dx[pair] + 1;
+      const float* w = wp + table.tap[pair] * g.taps() + ci * g.cout;
+      for (int64_t co = 0; co < g.cout; ++co) acc += w[co] * gr[co * margined(g)];
+    }
+    gx[ci * g.h * g.w + i * g.w + j] = acc;
+  }
+}
+
+template <int64_t C>
+struct PhaseInputGradientBlocks {
+  __attribute__((always_inline)) static void run(int64_t ci0, const float* wp, const float* gym, float* gx, const Geometry& g,
+                                                 const TapTable& table, int64_t full) {
+    for (int64_t i = 0; i < g.h; ++i)
+      for (int64_t j0 = 0; j0 < full; j0 += 16) phase_input_gradient_block<C>(wp, gym, gx, g, table, ci0, i, j0);
+  }
+};
+
+RECON_VECTOR_KERNEL void phase_input_gradient_kernel(const float* wp, const float* gym, float* gx, const Geometry& g,
+                                                     const TapTable& table) {
+  const int64_t full = g.w - g.w % 16;
+  in_blocks_of_four<PhaseInputGradientBlocks>(g.cin, wp, gym, gx, g, table, full);
+  for (int64_t ci = 0; ci < g.cin; ++ci)
+    for (int64_t i = 0; i < g.h; ++i) phase_input_gradient_tail(wp, gym, gx, g, table, ci, i, full);
+}
+
 struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
   static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x, const at::Tensor& weight) {
     const Geometry g{x.size(1), weight.size(1), x.size(2), x.size(3)};
     auto padded = pad_input(x.detach().contiguous(), g);
     auto packed = pack_weight(weight.detach(), g);
-    auto phases = at::zeros({4, g.cout, g.span()}, x.options());
-    const float* xp = padded.data_ptr<float>();
+    auto phases = at::empty({4, g.cout, g.span()}, x.options());
     const float* wp = packed.data_ptr<float>();
     float* y = phases.data_ptr<float>();
-    for_each_tap([&](int64_t phase, int64_t dy, int64_t dx, int64_t tap) {
-      add_product(true, false, g.cout, g.span(), g.cin, wp + tap * g.taps(), g.cout, xp + g.slice(dy, dx), g.channel(),
-                  y + phase * g.cout * g.span(), g.span());
-    });
+    phase_forward_kernel(padded.data_ptr<float>(), wp, y, g);
     // Interleave: out[c][2m + a][2n + b] = phase (a, b)[c][m · row() + n].
     auto out = at::empty({1, g.cout, 2 * g.h, 2 * g.w}, x.options());
     float* o = out.data_ptr<float>();
@@ -129,46 +432,47 @@ struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
     const auto padded = ctx->saved_data["padded"].toTensor();
     const auto packed = ctx->saved_data["packed"].toTensor();
     const auto grad_out = grads[0].contiguous();
-    // De-interleave the output gradient into the four phases, zero in the garbage columns (so that they add
-    // nothing to either gradient).
-    auto phases = at::empty({4, g.cout, g.span()}, grad_out.options());
+    // De-interleave the output gradient into the four phases with their zero margins (see margined()).
+    auto phases = at::empty({4 * g.cout * margined(g)}, grad_out.options());
     const float* go = grad_out.data_ptr<float>();
-    float* gy = phases.data_ptr<float>();
+    float* gym = phases.data_ptr<float>();
+    for (int64_t p = 0; p < 4; ++p)
+      for (int64_t c = 0; c < g.cout; ++c) {
+        float* plane = gym + (p * g.cout + c) * margined(g);
+        std::fill_n(plane, g.row(), 0.0f);
+        std::fill_n(plane + (g.h + 1) * g.row(), g.row(), 0.0f);
+      }
     for (int64_t c = 0; c < g.cout; ++c)
       for (int64_t m = 0; m < g.h; ++m)
         for (int64_t a = 0; a < 2; ++a) {
           const float* src = go + (c * 2 * g.h + 2 * m + a) * 2 * g.w;
-          float* even = gy + ((2 * a) * g.cout + c) * g.span() + m * g.row();
-          float* odd = gy + ((2 * a + 1) * g.cout + c) * g.span() + m * g.row();
+          float* even = gym + ((2 * a) * g.cout + c) * margined(g) + (m + 1) * g.row();
+          float* odd = gym + ((2 * a + 1) * g.cout + c) * margined(g) + (m + 1) * g.row();
+          even[0] = odd[0] = even[g.w + 1] = odd[g.w + 1] = 0.0f;
           for (int64_t n = 0; n < g.w; ++n) {
-            even[n] = src[2 * n];
-            odd[n] = src[2 * n + 1];
+            even[n + 1] = src[2 * n];
+            odd[n + 1] = src[2 * n + 1];
           }
-          even[g.w] = even[g.w + 1] = odd[g.w] = odd[g.w + 1] = 0.0f;
         }
-    const float* xp = padded.data_ptr<float>();
-    const float* wp = packed.data_ptr<float>();
-
-    auto grad_packed = at::zeros_like(packed);
-    float* gw = grad_packed.data_ptr<float>();
-    for_each_tap([&](int64_t phase, int64_t dy, int64_t dx, int64_t tap) {
-      add_product(false, true, g.cin, g.cout, g.span(), xp + g.slice(dy, dx), g.channel(), gy + phase * g.cout * g.span(),
-                  g.span(), gw + tap * g.taps(), g.cout);
-    });
-
+    auto grad_packed = at::empty_like(packed);
+    if (g.cout % 8 == 0) {
+      // The phase gradient transposed, [phase][s][co], zero in the garbage columns.
+      auto transposed = at::empty({4 * g.span() * g.cout}, grad_out.options());
+      float* gyt = transposed.data_ptr<float>();
+      for (int64_t p = 0; p < 4; ++p)
+        for (int64_t c = 0; c < g.cout; ++c) {
+          const float* src = gym + (p * g.cout + c) * margined(g) + g.row() + 1;
+          float* dst = gyt + p * g.span() * g.cout + c;
+          for (int64_t k = 0; k < g.span(); ++k) dst[k * g.cout] = src[k];
+        }
+      phase_weight_gradient_by_channels_kernel(padded.data_ptr<float>(), gyt, grad_packed.data_ptr<float>(), g);
+    } else {
+      phase_weight_gradient_kernel(padded.data_ptr<float>(), gym, grad_packed.data_ptr<float>(), g);
+    }
     at::Tensor grad_x;
     if (ctx->needs_input_grad(0)) {
-      auto grad_padded = at::zeros_like(padded);
-      float* gxp = grad_padded.data_ptr<float>();
-      for_each_tap([&](int64_t phase, int64_t dy, int64_t dx, int64_t tap) {
-        add_product(false, false, g.cin, g.span(), g.cout, wp + tap * g.taps(), g.cout, gy + phase * g.cout * g.span(),
-                    g.span(), gxp + g.slice(dy, dx), g.channel());
-      });
       grad_x = at::empty({1, g.cin, g.h, g.w}, grad_out.options());
-      float* gx = grad_x.data_ptr<float>();
-      for (int64_t c = 0; c < g.cin; ++c)
-        for (int64_t i = 0; i < g.h; ++i)
-          std::copy_n(gxp + c * g.channel() + g.slice(i, 0), g.w, gx + (c * g.h + i) * g.w);
+      phase_input_gradient_kernel(packed.data_ptr<float>(), gym, grad_x.data_ptr<float>(), g, tap_table());
     }
     return {grad_x, unpack_weight(grad_packed, g)};
   }

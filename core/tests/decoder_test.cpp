@@ -2,6 +2,7 @@
 // and the matrix-vector first layer computes the same function as the transposed convolution.
 #include "recon/decoder.h"
 #include "small_conv.h"
+#include "strided_upsample.h"
 #include "test_util.h"
 
 #include <torch/autograd.h>
@@ -102,6 +103,35 @@ recon::ProgressiveDecoder expect_exact_at_seed_workload(uint64_t seed, const std
 // Every doubling of the seed workload's decoder (256→128 at 4² up to 16→8 at 64²: both BLAS formulations).
 TEST(decoder, blas_upsampling_equals_transposed_convolution) {
   expect_exact_at_seed_workload(7, [](recon::DecoderOptions& o) { o.kernels().blas_upsampling = true; });
+}
+
+// The phase layers' own kernels at channel counts that leave every block size's remainder (input channels in blocks of
+// four, or of two for the weight gradient's lane sums; output channels in blocks of four, in vector pairs of sixteen,
+// in single vectors of eight, or none of these) and at sizes whose rows and spans end in a partial block, against
+// LibTorch's transposed convolution in float64: output and both gradients. The decoder reaches only powers of two.
+TEST(decoder, phase_upsampling_kernels_equal_float64_transposed_convolution_at_every_shape) {
+  at::manual_seed(13);
+  const std::vector<std::pair<int64_t, int64_t>> sizes = {{9, 9}, {8, 12}, {16, 16}, {5, 17}, {11, 18}};
+  for (const auto& [h, w] : sizes) {
+    for (const int64_t cin : {1, 2, 3, 4, 5, 9}) {
+      for (const int64_t cout : {1, 3, 4, 5, 8, 12, 16, 24, 32}) {
+        SCOPED_TRACE("C_in " + std::to_string(cin) + ", C_out " + std::to_string(cout) + ", " + std::to_string(h) + " × " +
+                     std::to_string(w));
+        const auto x = at::randn({1, cin, h, w}).requires_grad_(true);
+        const auto weight = at::randn({cin, cout, 4, 4}).requires_grad_(true);
+        const auto y = recon::detail::upsample_k4_s2(x, weight);
+        const auto weights = at::rand(y.sizes());
+        (y * weights).sum().backward();
+        const auto xd = x.detach().to(at::kDouble).requires_grad_(true);
+        const auto wd = weight.detach().to(at::kDouble).requires_grad_(true);
+        const auto yd = at::conv_transpose2d(xd, wd, {}, 2, 1);
+        (yd * weights.to(at::kDouble)).sum().backward();
+        EXPECT_LT(recon::testing::max_relative_difference(y, yd), 1e-5);
+        EXPECT_LT(recon::testing::max_relative_difference(x.grad(), xd.grad()), 1e-5);
+        EXPECT_LT(recon::testing::max_relative_difference(weight.grad(), wd.grad()), 1e-5);
+      }
+    }
+  }
 }
 
 // Every BatchNorm + ReLU pair of the seed workload's decoder (4² to 128², 256 to 2 channels); the running
