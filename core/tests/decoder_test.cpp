@@ -100,21 +100,23 @@ recon::ProgressiveDecoder expect_exact_at_seed_workload(uint64_t seed, const std
   return d;
 }
 
-// Every doubling of the seed workload's decoder (256→128 at 4² up to 16→8 at 64²: both BLAS formulations).
+// Every doubling of the seed workload's decoder (256→128 at 4² up to 16→8 at 64²: the columns on BLAS and the phases
+// in the core's own loops).
 TEST(decoder, blas_upsampling_equals_transposed_convolution) {
   expect_exact_at_seed_workload(7, [](recon::DecoderOptions& o) { o.kernels().blas_upsampling = true; });
 }
 
 // The phase layers' own kernels at channel counts that leave every block size's remainder (input channels in blocks of
-// four, or of two for the weight gradient's lane sums; output channels in blocks of four, in vector pairs of sixteen,
-// in single vectors of eight, or none of these) and at sizes whose rows and spans end in a partial block, against
-// LibTorch's transposed convolution in float64: output and both gradients. The decoder reaches only powers of two.
+// four or eight, or of two for the weight gradient's lane sums; output channels in blocks of four, in vector pairs of
+// sixteen, in single vectors of eight, or none of these) and at sizes whose rows and spans end in a partial block or
+// hold several, against LibTorch's transposed convolution in float64: output and both gradients. The decoder reaches
+// only powers of two.
 TEST(decoder, phase_upsampling_kernels_equal_float64_transposed_convolution_at_every_shape) {
   at::manual_seed(13);
-  const std::vector<std::pair<int64_t, int64_t>> sizes = {{9, 9}, {8, 12}, {16, 16}, {5, 17}, {11, 18}};
+  const std::vector<std::pair<int64_t, int64_t>> sizes = {{9, 9}, {8, 12}, {16, 16}, {5, 17}, {11, 18}, {3, 35}};
   for (const auto& [h, w] : sizes) {
-    for (const int64_t cin : {1, 2, 3, 4, 5, 9}) {
-      for (const int64_t cout : {1, 3, 4, 5, 8, 12, 16, 24, 32}) {
+    for (const int64_t cin : {1, 2, 3, 4, 5, 6, 7, 9}) {
+      for (const int64_t cout : {1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32}) {
         SCOPED_TRACE("C_in " + std::to_string(cin) + ", C_out " + std::to_string(cout) + ", " + std::to_string(h) + " × " +
                      std::to_string(w));
         const auto x = at::randn({1, cin, h, w}).requires_grad_(true);

@@ -37,8 +37,8 @@ struct DecoderOptions {
   TORCH_ARG(OutputActivation, output_activation) = OutputActivation::none;
   /// The optimisation switches (recon/optimization_switches.h) whose kernels live in the decoder; it reads these
   /// and no other: matvec_first_layer (the first layer as one matrix-vector product), subpixel_upsampling (stride-2
-  /// transposed convolutions as convolution + pixel shuffle), blas_upsampling (the same on BLAS directly; takes
-  /// precedence), fused_batchnorm_relu (each BatchNorm and its ReLU as one node), small_channel_conv (3×3
+  /// transposed convolutions as convolution + pixel shuffle), blas_upsampling (the same without LibTorch's col2im: BLAS
+  /// products up to 8 × 8 inputs, the core's own loops above; takes precedence), fused_batchnorm_relu (each BatchNorm and its ReLU as one node), small_channel_conv (3×3
   /// convolutions with ≤ 8 input channels through a direct kernel) and factored_first_layer_grad (the first layer's
   /// weight gradient left in factored_gradient()). All off by default: the library's layers. The execution plan sets
   /// them (configure_decoder). blas_upsampling and small_channel_conv are CPU loops, and fused_batchnorm_relu runs on

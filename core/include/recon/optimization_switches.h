@@ -24,7 +24,7 @@ namespace recon {
   X(matvec_first_layer, true, any_device, "", "the decoder's first layer as a matrix-vector product")                  \
   X(subpixel_upsampling, false, any_device, "",                                                                        \
     "stride-2 transposed convolutions as conv + pixel shuffle (measured slower: off; blas_upsampling takes precedence)") \
-  X(blas_upsampling, true, cpu_only, "", "stride-2 transposed convolutions on BLAS directly, without LibTorch's col2im") \
+  X(blas_upsampling, true, cpu_only, "", "stride-2 transposed convolutions without LibTorch's col2im: BLAS products up to 8x8 inputs, the core's own loops above") \
   X(fused_batchnorm_relu, true, own_cuda_kernel, "", "each BatchNorm and its ReLU as one node with its own loops")     \
   X(small_channel_conv, true, cpu_only, "", "the decoder's <= 8-channel 3x3 convolutions run a direct kernel")         \
   X(fused_adam, true, own_cuda_kernel, "", "Adam as one loop per parameter, gradients released instead of zeroed")     \
