@@ -2,6 +2,7 @@
 
 #include "cpu_dispatch.h"
 #include "lane_sum.h"
+#include "vector_blocks.h"
 
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>
@@ -46,32 +47,12 @@ __attribute__((always_inline)) inline void forward_chunk(const float* xp, const 
   for (int64_t l = 0; l < n; ++l) out[l] = acc[l];
 }
 
-// Eight consecutive floats as one value: GCC's vector extension, which becomes one AVX register in the x86-64-v3
-// clone of a kernel and two SSE registers in the baseline one. Loads and stores go through memcpy (no alignment).
-typedef float Vec8 __attribute__((vector_size(32)));
-// (Passed by reference: a 32-byte vector returned by value from a function built without AVX changes the ABI.)
-__attribute__((always_inline)) inline void load8(Vec8& v, const float* x) { std::memcpy(&v, x, sizeof v); }
-
 // Channel blocks: sixteen columns of up to kChannels channels (output channels in the forward, input channels in the
 // input gradient), summed together in registers (kChannels × 2 accumulators), so that each shifted load feeds
 // kChannels multiply-adds instead of one (one channel at a time loads once per multiply-add, which bounds it by the
 // load ports: measured on the three layers at 128², forward and backward, 1.83 → 1.36 ms). Every element is the
 // same sequence of float operations either way: the same start, the same terms in the same order.
 constexpr int64_t kChannels = 4, kBlockColumns = kChunk;
-
-// Runs Channels<C>::run(first, args…) over `count` channels in blocks of kChannels and then one block of the 1 to 3
-// left, each block size a compile-time constant (so that its accumulators live in registers).
-template <template <int64_t> class Channels, typename... Args>
-__attribute__((always_inline)) inline void in_channel_blocks(int64_t count, const Args&... args) {
-  int64_t first = 0;
-  for (; first + kChannels <= count; first += kChannels) Channels<kChannels>::run(first, args...);
-  switch (count - first) {
-    case 3: Channels<3>::run(first, args...); break;
-    case 2: Channels<2>::run(first, args...); break;
-    case 1: Channels<1>::run(first, args...); break;
-    default: break;
-  }
-}
 
 // Stores a block's C × 16 sums: channel c's sixteen columns at out + c · plane.
 template <int64_t C>
@@ -128,7 +109,7 @@ struct ForwardChannels {
 
 // y[co] = b[co] + Σ_ci Σ_taps w · shifted xp[ci], in blocks of up to kChannels output channels.
 RECON_VECTOR_KERNEL void forward_kernel(const float* xp, const float* w, const float* b, float* y, const Shape& s) {
-  in_channel_blocks<ForwardChannels>(s.cout, xp, w, b, y, s);
+  in_channel_blocks<kChannels, ForwardChannels>(s.cout, xp, w, b, y, s);
 }
 
 // out[l] = Σ_co Σ_taps w · gy[co][a + p − dy][c0 + l + p − dx] for l < len ≤ kChunk. gyp is gy with two zero columns
@@ -200,7 +181,7 @@ struct InputGradientChannels {
 // gx[ci] = Σ_co Σ_taps w · (gy[co] shifted back), for the unpadded input [C_in][h][width], in blocks of up to
 // kChannels input channels.
 RECON_VECTOR_KERNEL void input_gradient_kernel(const float* w, const float* gyp, float* gx, const Shape& s, int64_t p) {
-  in_channel_blocks<InputGradientChannels>(s.cin, w, gyp, gx, s, p);
+  in_channel_blocks<kChannels, InputGradientChannels>(s.cin, w, gyp, gx, s, p);
 }
 
 // columns[t · wo + j] = Σ_i g[i][j] · x[i + dy][j + dx] for tap t = 3 dy + dx and the eight columns j0 ≤ j < j0 + 8,

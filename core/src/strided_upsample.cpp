@@ -1,6 +1,7 @@
 #include "strided_upsample.h"
 
 #include "cpu_dispatch.h"
+#include "vector_blocks.h"
 
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>
@@ -92,27 +93,6 @@ at::Tensor unpack_weight(const at::Tensor& packed, const Geometry& g) {
 }
 
 // ---- The phases' own kernels ---------------------------------------------------------------------------------------
-//
-// Eight consecutive floats as one value (GCC's vector extension: one AVX register in a kernel's x86-64-v3 clone, two
-// SSE registers in the baseline one); loads and stores through memcpy (no alignment).
-typedef float Vec8 __attribute__((vector_size(32)));
-__attribute__((always_inline)) inline void load8(Vec8& v, const float* x) { std::memcpy(&v, x, sizeof v); }
-__attribute__((always_inline)) inline void store8(float* x, const Vec8& v) { std::memcpy(x, &v, sizeof v); }
-
-// Runs Blocks<C>::run(first, args…) over `count` channels in blocks of four and then one block of the 1 to 3 left,
-// each block size a compile-time constant (so that a block's sums live in registers). No lambdas: a kernel's
-// x86-64-v3 clone (cpu_dispatch.h) inlines these, where a lambda's body would be compiled for the baseline.
-template <template <int64_t> class Blocks, typename... Args>
-__attribute__((always_inline)) inline void in_blocks_of_four(int64_t count, const Args&... args) {
-  int64_t first = 0;
-  for (; first + 4 <= count; first += 4) Blocks<4>::run(first, args...);
-  switch (count - first) {
-    case 3: Blocks<3>::run(first, args...); break;
-    case 2: Blocks<2>::run(first, args...); break;
-    case 1: Blocks<1>::run(first, args...); break;
-    default: break;
-  }
-}
 
 // The sixteen (phase, tap) pairs in for_each_tap's order, with each tap's input shift.
 struct TapTable {
@@ -200,7 +180,7 @@ RECON_VECTOR_KERNEL void phase_forward_kernel(const float* xp, const float* wp, 
   for (int64_t p = 0; p < 4; ++p) {
     const PhaseTaps t = phase_taps(g, p);
     float* y = phases + p * g.cout * g.span();
-    in_blocks_of_four<PhaseForwardBlocks>(g.cout, xp, wp, y, g, t, full);
+    in_channel_blocks<4, PhaseForwardBlocks>(g.cout, xp, wp, y, g, t, full);
     for (int64_t co = 0; co < g.cout; ++co) phase_forward_tail(xp, wp, y, g, t, co, full);
   }
 }
@@ -264,7 +244,7 @@ RECON_VECTOR_KERNEL void phase_weight_gradient_kernel(const float* xp, const flo
     const float* gyp = gym + p * g.cout * margined(g);
     for (int64_t k = 0; k < 4; ++k)
       for (int64_t ci0 = 0; ci0 < g.cin; ci0 += 2)
-        in_blocks_of_four<PhaseWeightGradientBlocks>(g.cout, xp, gyp, gw, g, t.offset[k], t.tap[k], ci0);
+        in_channel_blocks<4, PhaseWeightGradientBlocks>(g.cout, xp, gyp, gw, g, t.offset[k], t.tap[k], ci0);
   }
 }
 
@@ -304,21 +284,6 @@ struct ByChannels {
   };
 };
 
-// Runs Blocks<C>::run(first, args…) over `count` channels in blocks of eight and then one block of the 1 to 7 left.
-template <template <int64_t> class Blocks, int64_t C = 7, typename... Args>
-__attribute__((always_inline)) inline void last_block_of_up_to(int64_t left, int64_t first, const Args&... args) {
-  if constexpr (C > 0) {
-    if (left == C) Blocks<C>::run(first, args...);
-    else last_block_of_up_to<Blocks, C - 1>(left, first, args...);
-  }
-}
-template <template <int64_t> class Blocks, typename... Args>
-__attribute__((always_inline)) inline void in_blocks_of_eight(int64_t count, const Args&... args) {
-  int64_t first = 0;
-  for (; first + 8 <= count; first += 8) Blocks<8>::run(first, args...);
-  last_block_of_up_to<Blocks>(count - first, first, args...);
-}
-
 RECON_VECTOR_KERNEL void phase_weight_gradient_by_channels_kernel(const float* xp, const float* gyt, float* gw,
                                                                   const Geometry& g) {
   for (int64_t p = 0; p < 4; ++p) {
@@ -326,9 +291,9 @@ RECON_VECTOR_KERNEL void phase_weight_gradient_by_channels_kernel(const float* x
     const float* phase = gyt + p * g.span() * g.cout;
     for (int64_t k = 0; k < 4; ++k) {
       if (g.cout % 16 == 0) {
-        in_blocks_of_four<ByChannels<2>::Blocks>(g.cin, xp, phase, gw, g, t.offset[k], t.tap[k]);
+        in_channel_blocks<4, ByChannels<2>::Blocks>(g.cin, xp, phase, gw, g, t.offset[k], t.tap[k]);
       } else {
-        in_blocks_of_eight<ByChannels<1>::Blocks>(g.cin, xp, phase, gw, g, t.offset[k], t.tap[k]);
+        in_channel_blocks<8, ByChannels<1>::Blocks>(g.cin, xp, phase, gw, g, t.offset[k], t.tap[k]);
       }
     }
   }
@@ -392,7 +357,7 @@ struct PhaseInputGradientBlocks {
 RECON_VECTOR_KERNEL void phase_input_gradient_kernel(const float* wp, const float* gym, float* gx, const Geometry& g,
                                                      const TapTable& table) {
   const int64_t full = g.w - g.w % 16;
-  in_blocks_of_four<PhaseInputGradientBlocks>(g.cin, wp, gym, gx, g, table, full);
+  in_channel_blocks<4, PhaseInputGradientBlocks>(g.cin, wp, gym, gx, g, table, full);
   for (int64_t ci = 0; ci < g.cin; ++ci)
     for (int64_t i = 0; i < g.h; ++i) phase_input_gradient_tail(wp, gym, gx, g, table, ci, i, full);
 }

@@ -1,0 +1,35 @@
+#pragma once
+// What the core's register-blocked kernels share: eight floats as one vector value, and the dispatch of a channel
+// count into blocks whose size is a compile-time constant.
+#include <cstdint>
+#include <cstring>
+
+namespace recon::detail {
+
+// Eight consecutive floats as one value: GCC's vector extension, which becomes one AVX register in the x86-64-v3
+// clone of a kernel (cpu_dispatch.h) and two SSE registers in the baseline one. Loads and stores go through memcpy
+// (no alignment). Passed by reference: a 32-byte vector returned by value from a function built without AVX changes
+// the ABI.
+typedef float Vec8 __attribute__((vector_size(32)));
+__attribute__((always_inline)) inline void load8(Vec8& v, const float* x) { std::memcpy(&v, x, sizeof v); }
+__attribute__((always_inline)) inline void store8(float* x, const Vec8& v) { std::memcpy(x, &v, sizeof v); }
+
+template <template <int64_t> class Blocks, int64_t C, typename... Args>
+__attribute__((always_inline)) inline void last_block(int64_t left, int64_t first, const Args&... args) {
+  if constexpr (C > 0) {
+    if (left == C) Blocks<C>::run(first, args...);
+    else last_block<Blocks, C - 1>(left, first, args...);
+  }
+}
+
+// Runs Blocks<Size>::run(first, args…) over `count` channels in blocks of Size and then one block of the 1 to Size − 1
+// left, each block size a compile-time constant, so that a block's sums live in registers. No lambdas: a kernel's
+// x86-64-v3 clone inlines these, where a lambda's body would be compiled for the baseline.
+template <int64_t Size, template <int64_t> class Blocks, typename... Args>
+__attribute__((always_inline)) inline void in_channel_blocks(int64_t count, const Args&... args) {
+  int64_t first = 0;
+  for (; first + Size <= count; first += Size) Blocks<Size>::run(first, args...);
+  last_block<Blocks, Size - 1>(count - first, first, args...);
+}
+
+}  // namespace recon::detail
