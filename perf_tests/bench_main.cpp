@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("threads", std::to_string(info.threads));
   benchmark::AddCustomContext("cpu_model", info.cpu_model);
   benchmark::AddCustomContext("isa", info.cpu_capability);
+  benchmark::AddCustomContext("blas_kernels", info.blas_kernels);
   // Absolute timings in a baseline are advisory and compared only on a machine with the same fingerprint.
   auto machine = perf::machine_description(info.cpu_model, info.cpu_capability, static_cast<int>(info.threads), PERFGATE_BUILD_TYPE);
   // The accelerator, where the caller names it (tools/gpu-check: the GPU, its driver, CUDA and LibTorch): part of the

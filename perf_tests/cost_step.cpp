@@ -85,8 +85,9 @@ int main(int argc, char** argv) {
   }
   recon::set_threads(1);
   const auto info = recon::runtime_info();
-  std::printf("context threads %lld\ncontext torch_version %s\ncontext isa %s\ncontext measured_steps %d\n",
-              static_cast<long long>(info.threads), info.torch_version.c_str(), info.cpu_capability.c_str(), steps);
+  std::printf("context threads %lld\ncontext torch_version %s\ncontext isa %s\ncontext blas_kernels %s\ncontext measured_steps %d\n",
+              static_cast<long long>(info.threads), info.torch_version.c_str(), info.cpu_capability.c_str(),
+              info.blas_kernels.c_str(), steps);
   for (const auto& b : benchmarks()) {
     if (b.name.find(only) == std::string::npos) continue;
     auto step = b.prepare();

@@ -344,6 +344,7 @@ int run(const ReconArgs& given) {
   metrics["torch_version"] = info.torch_version;
   metrics["cpu_capability"] = info.cpu_capability;
   metrics["cpu_model"] = info.cpu_model;
+  metrics["blas_kernels"] = info.blas_kernels;
   // Only now, and removed again if the outputs cannot be written: a failed run leaves no empty output folder behind.
   const bool created = std::filesystem::create_directories(a.out);
   try {

@@ -1,18 +1,33 @@
 #include "recon/runtime.h"
 
+#include "blas_kernels.h"
+
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
 #include <ATen/Version.h>
 #include <torch/version.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <stdexcept>
 
 namespace recon {
 
 void set_threads(int64_t threads) {
   if (threads < 1) throw std::invalid_argument("threads = " + std::to_string(threads) + ", must be >= 1");
+  choose_blas_kernels();
   at::set_num_threads(static_cast<int>(threads));
+}
+
+std::string choose_blas_kernels() {
+  static std::once_flag chosen;
+  std::call_once(chosen, [] {
+    const auto replacement = detail::replacement_blas_kernels(detail::loaded_blas_kernels(), detail::cpu_vector_support(),
+                                                              std::getenv("OPENBLAS_CORETYPE") != nullptr);
+    if (!replacement.empty()) detail::reinitialise_blas(replacement);
+  });
+  return detail::loaded_blas_kernels();
 }
 
 void seed_everything(uint64_t seed) { at::manual_seed(seed); }
@@ -21,6 +36,7 @@ RuntimeInfo runtime_info() {
   RuntimeInfo info;
   info.torch_version = TORCH_VERSION;
   info.threads = at::get_num_threads();
+  info.blas_kernels = detail::loaded_blas_kernels();
   // ATen reports its kernel dispatch level only inside its configuration text ("CPU capability usage: AVX2").
   const std::string config = at::show_config();
   const std::string key = "CPU capability usage: ";

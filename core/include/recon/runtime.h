@@ -5,8 +5,17 @@
 
 namespace recon {
 
-/// Sets LibTorch's intra-op threads (and OpenMP's) to exactly `threads` (≥ 1); throws std::invalid_argument.
+/// Sets LibTorch's intra-op threads (and OpenMP's) to exactly `threads` (≥ 1); throws std::invalid_argument. Its first
+/// call also runs choose_blas_kernels(), so that every program that sets its threads runs the same BLAS kernels.
 void set_threads(int64_t threads);
+
+/// The BLAS library's kernels for this CPU. OpenBLAS picks its kernel set by CPU model when it loads; on a CPU its table
+/// does not know it falls back to its SSE3 set ("Prescott") whatever the CPU supports. There, and only there, this
+/// re-initialises OpenBLAS with the set the CPU supports: "SkylakeX" with AVX-512 (F, CD, BW, DQ, VL), "Haswell" with
+/// AVX2 and FMA. Left as loaded: another BLAS, another choice of OpenBLAS's, or OPENBLAS_CORETYPE set (the user's
+/// choice). Call before any BLAS work, from one thread; later calls do nothing. Returns the kernel set in use
+/// (runtime_info().blas_kernels).
+std::string choose_blas_kernels();
 
 /// Seeds LibTorch's global CPU generator: the decoder's weights and latent are drawn from it.
 void seed_everything(uint64_t seed);
@@ -17,6 +26,7 @@ struct RuntimeInfo {
   int64_t threads = 1;
   std::string cpu_capability;  ///< ATen's dispatch level, e.g. "AVX512"
   std::string cpu_model;       ///< from /proc/cpuinfo when readable, else empty
+  std::string blas_kernels;    ///< OpenBLAS's kernel set, e.g. "Haswell"; "" when the BLAS is not OpenBLAS
 };
 RuntimeInfo runtime_info();
 
