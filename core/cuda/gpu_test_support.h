@@ -26,6 +26,7 @@
 namespace gpu_test {
 
 inline std::string why_no_gpu() {
+  recon::choose_blas_kernels();  // before CUDA starts its threads (recon/runtime.h), as a program's main would
   std::string why;
   if (!recon::cuda::device_available(&why)) return "no usable CUDA device: " + why;
   if (!at::hasCUDA()) return "LibTorch " + std::string(TORCH_VERSION) + " has no CUDA support (a CPU-only build)";

@@ -1,8 +1,11 @@
 #include "blas_kernels.h"
 
+#include "recon/runtime.h"
+
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <mutex>
 
 namespace recon::detail {
 
@@ -55,3 +58,17 @@ std::string reinitialise_blas(const std::string& kernels) {
 }
 
 }  // namespace recon::detail
+
+namespace recon {
+
+std::string choose_blas_kernels() {
+  static std::once_flag chosen;
+  std::call_once(chosen, [] {
+    const auto replacement = detail::replacement_blas_kernels(detail::loaded_blas_kernels(), detail::cpu_vector_support(),
+                                                              std::getenv("OPENBLAS_CORETYPE") != nullptr);
+    if (!replacement.empty()) detail::reinitialise_blas(replacement);
+  });
+  return detail::loaded_blas_kernels();
+}
+
+}  // namespace recon

@@ -17,9 +17,13 @@ CpuVectorSupport cpu_vector_support();
 /// named one (`coretype_set`: OPENBLAS_CORETYPE is in the environment).
 std::string replacement_blas_kernels(const std::string& loaded, const CpuVectorSupport& cpu, bool coretype_set);
 
-/// OpenBLAS's kernel set in this process ("" when the BLAS is not OpenBLAS), and the re-initialisation with another.
+/// OpenBLAS's kernel set in this process; "" when OpenBLAS's entry points are not found in the process (another BLAS,
+/// or an OpenBLAS linked without exporting them).
 std::string loaded_blas_kernels();
-/// Re-initialises OpenBLAS with `kernels`; returns the set in use afterwards (unchanged when OpenBLAS offers no way).
+/// Re-initialises OpenBLAS with `kernels` (an OPENBLAS_CORETYPE name; an unknown one gets OpenBLAS's own choice) and
+/// returns the set in use afterwards, unchanged where OpenBLAS offers no way. The process's environment is as before.
+/// Only while no BLAS call runs on any thread, and before the process starts other threads (it sets and unsets an
+/// environment variable).
 std::string reinitialise_blas(const std::string& kernels);
 
 }  // namespace recon::detail

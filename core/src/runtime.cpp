@@ -7,9 +7,7 @@
 #include <ATen/Version.h>
 #include <torch/version.h>
 
-#include <cstdlib>
 #include <fstream>
-#include <mutex>
 #include <stdexcept>
 
 namespace recon {
@@ -20,15 +18,6 @@ void set_threads(int64_t threads) {
   at::set_num_threads(static_cast<int>(threads));
 }
 
-std::string choose_blas_kernels() {
-  static std::once_flag chosen;
-  std::call_once(chosen, [] {
-    const auto replacement = detail::replacement_blas_kernels(detail::loaded_blas_kernels(), detail::cpu_vector_support(),
-                                                              std::getenv("OPENBLAS_CORETYPE") != nullptr);
-    if (!replacement.empty()) detail::reinitialise_blas(replacement);
-  });
-  return detail::loaded_blas_kernels();
-}
 
 void seed_everything(uint64_t seed) { at::manual_seed(seed); }
 

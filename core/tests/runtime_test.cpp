@@ -25,20 +25,43 @@ TEST(blas_kernels, only_openblas_fallback_is_replaced_by_the_widest_set_the_cpu_
   EXPECT_EQ(replacement_blas_kernels("Prescott", avx512, true), "");
 }
 
-TEST(blas_kernels, this_process_runs_kernels_the_cpu_supports_and_they_compute_products) {
-  recon::set_threads(1);  // chooses the kernels, as in every program
-  const auto kernels = recon::choose_blas_kernels();
-  EXPECT_EQ(kernels, recon::runtime_info().blas_kernels);
-  const auto cpu = recon::detail::cpu_vector_support();
-  if (!kernels.empty() && std::getenv("OPENBLAS_CORETYPE") == nullptr && cpu.avx2_fma) {
-    EXPECT_NE(kernels, "Prescott") << "OpenBLAS runs its SSE3 kernels on a CPU with AVX2 and FMA";
-  }
-  // A product large enough for the library's blocked kernels, against the same product in double precision.
+// A product large enough for the library's blocked kernels, against the same product in double precision.
+double largest_product_error() {
   at::manual_seed(3);
   const auto a = at::randn({96, 200}), b = at::randn({200, 72});
   const auto product = at::mm(a, b);
   const auto exact = at::mm(a.to(at::kDouble), b.to(at::kDouble));
-  EXPECT_LT((product.to(at::kDouble) - exact).abs().max().item<double>(), 1e-3);
+  return (product.to(at::kDouble) - exact).abs().max().item<double>();
+}
+
+TEST(blas_kernels, setting_the_threads_chooses_the_kernels_the_cpu_supports) {
+  const bool coretype_before = std::getenv("OPENBLAS_CORETYPE") != nullptr;
+  recon::set_threads(1);  // chooses the kernels, as in every program
+  const auto kernels = recon::runtime_info().blas_kernels;
+  const auto cpu = recon::detail::cpu_vector_support();
+  if (!kernels.empty() && !coretype_before && cpu.avx2_fma) {
+    EXPECT_NE(kernels, "Prescott") << "OpenBLAS runs its SSE3 kernels on a CPU with AVX2 and FMA";
+  }
+  EXPECT_EQ(recon::choose_blas_kernels(), kernels);  // once per process: a later call changes nothing
+  // The choice is this process's: a child process (the environment it inherits) chooses for itself.
+  EXPECT_EQ(std::getenv("OPENBLAS_CORETYPE") != nullptr, coretype_before);
+  EXPECT_LT(largest_product_error(), 1e-3);
+}
+
+// The re-initialisation itself, on every machine (where OpenBLAS knows the CPU, set_threads never runs it): to the
+// SSE3 set and back, each set computing products, the environment as before.
+TEST(blas_kernels, reinitialisation_switches_the_kernel_set_and_leaves_the_environment) {
+  recon::set_threads(1);
+  const auto chosen = recon::runtime_info().blas_kernels;
+  if (chosen.empty()) GTEST_SKIP() << "the BLAS in this process is not OpenBLAS";
+  const char* before = std::getenv("OPENBLAS_CORETYPE");
+  const std::string coretype_before = before != nullptr ? before : "(unset)";
+  EXPECT_EQ(recon::detail::reinitialise_blas("Prescott"), "Prescott");
+  EXPECT_LT(largest_product_error(), 1e-3);
+  EXPECT_EQ(recon::detail::reinitialise_blas(chosen), chosen);
+  EXPECT_LT(largest_product_error(), 1e-3);
+  const char* after = std::getenv("OPENBLAS_CORETYPE");
+  EXPECT_EQ(after != nullptr ? after : "(unset)", coretype_before);
 }
 
 }  // namespace

@@ -16,7 +16,7 @@ endforeach()
 file(READ "${OUT}/metrics.json" json)
 foreach(key psnr_db ssim rmse_pct steps seconds_total seconds_per_step parameters pipeline seed threads trajectory
             trajectory_gain_db seconds_to_quality memory epie psnr_minus_epie_db init_candidates chosen_candidate
-            init_candidate_fits error_unmeasured_fraction error_disc_phase_fraction neighbour_overlap)
+            init_candidate_fits error_unmeasured_fraction error_disc_phase_fraction neighbour_overlap blas_kernels)
   string(JSON value ERROR_VARIABLE missing GET "${json}" ${key})
   if(missing)
     message(FATAL_ERROR "metrics.json lacks '${key}'")
@@ -64,6 +64,21 @@ execute_process(COMMAND "${RECON}" reconstruct --target "${OUT}/ground_truth.png
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0 OR NOT EXISTS "${OUT}/from_png/metrics.json")
   message(FATAL_ERROR "reconstructing from a PNG file failed (${rc}): ${err}")
+endif()
+
+# The BLAS kernels are recorded as run: OPENBLAS_CORETYPE, the user's choice, wins over recon's own (empty where the
+# BLAS is not OpenBLAS).
+execute_process(COMMAND ${CMAKE_COMMAND} -E env OPENBLAS_CORETYPE=Prescott "${RECON}" reconstruct --target planet
+                        --grid 64 --object 16 --radius 4 --samples 2 --steps 1 --init-steps 1 --init-candidates 1
+                        --out "${OUT}/sse3_kernels" --progress off
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "recon with OPENBLAS_CORETYPE=Prescott failed (${rc}): ${err}")
+endif()
+file(READ "${OUT}/sse3_kernels/metrics.json" json)
+string(JSON kernels GET "${json}" blas_kernels)
+if(NOT kernels STREQUAL "Prescott" AND NOT kernels STREQUAL "")
+  message(FATAL_ERROR "with OPENBLAS_CORETYPE=Prescott, metrics.json records the BLAS kernels as '${kernels}'")
 endif()
 
 # A scenario supplies the geometry and budgets the command line does not give.

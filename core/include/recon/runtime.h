@@ -13,7 +13,8 @@ void set_threads(int64_t threads);
 /// does not know it falls back to its SSE3 set ("Prescott") whatever the CPU supports. There, and only there, this
 /// re-initialises OpenBLAS with the set the CPU supports: "SkylakeX" with AVX-512 (F, CD, BW, DQ, VL), "Haswell" with
 /// AVX2 and FMA. Left as loaded: another BLAS, another choice of OpenBLAS's, or OPENBLAS_CORETYPE set (the user's
-/// choice). Call before any BLAS work, from one thread; later calls do nothing. Returns the kernel set in use
+/// choice). Call before any BLAS work and before the process starts other threads (it re-initialises the library and
+/// sets an environment variable for the moment it takes); later calls do nothing. Returns the kernel set in use
 /// (runtime_info().blas_kernels).
 std::string choose_blas_kernels();
 
@@ -26,7 +27,7 @@ struct RuntimeInfo {
   int64_t threads = 1;
   std::string cpu_capability;  ///< ATen's dispatch level, e.g. "AVX512"
   std::string cpu_model;       ///< from /proc/cpuinfo when readable, else empty
-  std::string blas_kernels;    ///< OpenBLAS's kernel set, e.g. "Haswell"; "" when the BLAS is not OpenBLAS
+  std::string blas_kernels;    ///< OpenBLAS's kernel set, e.g. "Haswell"; "" where OpenBLAS is not found in the process
 };
 RuntimeInfo runtime_info();
 
