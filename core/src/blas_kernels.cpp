@@ -46,14 +46,19 @@ std::string loaded_blas_kernels() {
 
 std::string reinitialise_blas(const std::string& kernels) {
   // gotoblas_quit and gotoblas_init are the library's own teardown and start-up (its load runs the latter); start-up
-  // reads OPENBLAS_CORETYPE. The variable is set only for that call: a child process chooses for itself again.
+  // reads OPENBLAS_CORETYPE. The variable holds `kernels` only for that call, then what it held before: a child
+  // process chooses for itself again.
   auto* quit = openblas_symbol<void()>("gotoblas_quit");
   auto* init = openblas_symbol<void()>("gotoblas_init");
   if (quit == nullptr || init == nullptr) return loaded_blas_kernels();
+  const char* given = std::getenv("OPENBLAS_CORETYPE");
+  const bool was_set = given != nullptr;
+  const std::string before = was_set ? given : "";
   quit();
   setenv("OPENBLAS_CORETYPE", kernels.c_str(), 1);
   init();
-  unsetenv("OPENBLAS_CORETYPE");
+  if (was_set) setenv("OPENBLAS_CORETYPE", before.c_str(), 1);
+  else unsetenv("OPENBLAS_CORETYPE");
   return loaded_blas_kernels();
 }
 
