@@ -18,7 +18,6 @@ void set_threads(int64_t threads) {
   at::set_num_threads(static_cast<int>(threads));
 }
 
-
 void seed_everything(uint64_t seed) { at::manual_seed(seed); }
 
 RuntimeInfo runtime_info() {
