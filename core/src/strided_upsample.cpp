@@ -128,32 +128,39 @@ PhaseTaps phase_taps(const Geometry& g, int64_t phase) {
   return t;
 }
 
+// The phase kernels come in two widths (cpu_dispatch.h): sixteen positions as two Vec8 in the x86-64-v3 and
+// baseline versions, as one Vec16 in the wide one. A register block keeps eight vectors of sums either way: four
+// channels of two Vec8, or eight channels of one Vec16. The width changes how many elements one instruction
+// computes, never the operations of an element or their order.
+template <typename V>
+constexpr int64_t kParts = 16 / kLanes<V>;
+template <typename V>
+constexpr int64_t kChannelBlock = 8 / kParts<V>;
+
 // phases[p][co][s] = Σ_taps Σ_ci packed[tap][ci][co] · padded[ci][offset(tap) + s] for s < span: output channels in
-// blocks of up to four and sixteen positions, the sums in registers, each shifted load feeding every channel of the
-// block. Each element sums its taps in for_each_tap's order and each tap's channels in order.
-template <int64_t C>
+// blocks and sixteen positions, the sums in registers, each shifted load feeding every channel of the block. Each
+// element sums its taps in for_each_tap's order and each tap's channels in order.
+template <int64_t C, typename V>
 __attribute__((always_inline)) inline void phase_forward_block(const float* xp, const float* wp, float* y, const Geometry& g,
                                                                const PhaseTaps& t, int64_t co0, int64_t s0) {
-  Vec8 lo[C], hi[C];
-  for (int64_t c = 0; c < C; ++c) lo[c] = hi[c] = Vec8{};
+  constexpr int64_t P = kParts<V>, L = kLanes<V>;
+  V acc[C][P];
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t q = 0; q < P; ++q) acc[c][q] = V{};
   for (int64_t k = 0; k < 4; ++k) {
     const float* x = xp + t.offset[k] + s0;
     const float* w = wp + t.tap[k] * g.taps() + co0;
     for (int64_t ci = 0; ci < g.cin; ++ci) {
-      Vec8 x0, x1;
-      load8(x0, x + ci * g.channel());
-      load8(x1, x + ci * g.channel() + 8);
+      V xv[P];
+      for (int64_t q = 0; q < P; ++q) load(xv[q], x + ci * g.channel() + q * L);
       for (int64_t c = 0; c < C; ++c) {
         const float k_c = w[ci * g.cout + c];
-        lo[c] += k_c * x0;
-        hi[c] += k_c * x1;
+        for (int64_t q = 0; q < P; ++q) acc[c][q] += k_c * xv[q];
       }
     }
   }
-  for (int64_t c = 0; c < C; ++c) {
-    store8(y + (co0 + c) * g.span() + s0, lo[c]);
-    store8(y + (co0 + c) * g.span() + s0 + 8, hi[c]);
-  }
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t q = 0; q < P; ++q) store(y + (co0 + c) * g.span() + s0 + q * L, acc[c][q]);
 }
 
 // The span's last positions (fewer than sixteen), one at a time: the same operations per element as a block.
@@ -167,22 +174,32 @@ __attribute__((always_inline)) inline void phase_forward_tail(const float* xp, c
   }
 }
 
-template <int64_t C>
-struct PhaseForwardBlocks {
-  __attribute__((always_inline)) static void run(int64_t co0, const float* xp, const float* wp, float* y, const Geometry& g,
-                                                 const PhaseTaps& t, int64_t full) {
-    for (int64_t s0 = 0; s0 < full; s0 += 16) phase_forward_block<C>(xp, wp, y, g, t, co0, s0);
-  }
+template <typename V>
+struct PhaseForward {
+  template <int64_t C>
+  struct Blocks {
+    __attribute__((always_inline)) static void run(int64_t co0, const float* xp, const float* wp, float* y, const Geometry& g,
+                                                   const PhaseTaps& t, int64_t full) {
+      for (int64_t s0 = 0; s0 < full; s0 += 16) phase_forward_block<C, V>(xp, wp, y, g, t, co0, s0);
+    }
+  };
 };
 
-RECON_VECTOR_KERNEL void phase_forward_kernel(const float* xp, const float* wp, float* phases, const Geometry& g) {
+template <typename V>
+__attribute__((always_inline)) inline void phase_forward(const float* xp, const float* wp, float* phases, const Geometry& g) {
   const int64_t full = g.span() - g.span() % 16;
   for (int64_t p = 0; p < 4; ++p) {
     const PhaseTaps t = phase_taps(g, p);
     float* y = phases + p * g.cout * g.span();
-    in_channel_blocks<4, PhaseForwardBlocks>(g.cout, xp, wp, y, g, t, full);
+    in_channel_blocks<kChannelBlock<V>, PhaseForward<V>::template Blocks>(g.cout, xp, wp, y, g, t, full);
     for (int64_t co = 0; co < g.cout; ++co) phase_forward_tail(xp, wp, y, g, t, co, full);
   }
+}
+RECON_VECTOR_KERNEL void phase_forward_kernel(const float* xp, const float* wp, float* phases, const Geometry& g) {
+  phase_forward<Vec8>(xp, wp, phases, g);
+}
+RECON_WIDE_KERNEL void phase_forward_wide_kernel(const float* xp, const float* wp, float* phases, const Geometry& g) {
+  phase_forward<Vec16>(xp, wp, phases, g);
 }
 
 // The output gradient per phase with a zero margin: phase p's channel co is (h + 2) rows of row() floats, its pixel
@@ -249,85 +266,96 @@ RECON_VECTOR_KERNEL void phase_weight_gradient_kernel(const float* xp, const flo
 }
 
 // The same weight gradient for output channels in multiples of eight, where it measured faster than the lane sums
-// (docs/results.md, "End to end"): V vectors of eight output channels over the phase gradient transposed
-// ([phase][s][co], `gyt`), C input channels per pass (4 × 16 or 8 × 8 channels: eight sums in registers), each element
-// summed over s in order.
-template <int64_t C, int64_t V>
+// (docs/results.md, "End to end"): N vectors of V over consecutive output channels of the phase gradient transposed
+// ([phase][s][co], `gyt`), C input channels per pass (eight sums in registers: 4 × 16 or 8 × 8 channels in Vec8,
+// 8 × 16 in Vec16), each element summed over s in order.
+template <int64_t C, int64_t N, typename V>
 __attribute__((always_inline)) inline void phase_weight_gradient_by_channels_block(const float* xp, const float* gyt, float* gw,
                                                                                    const Geometry& g, int64_t offset,
                                                                                    int64_t tap, int64_t ci0, int64_t co0) {
-  Vec8 acc[C][V];
+  constexpr int64_t L = kLanes<V>;
+  V acc[C][N];
   for (int64_t c = 0; c < C; ++c)
-    for (int64_t v = 0; v < V; ++v) acc[c][v] = Vec8{};
+    for (int64_t n = 0; n < N; ++n) acc[c][n] = V{};
   const float* x = xp + ci0 * g.channel() + offset;
   for (int64_t s = 0; s < g.span(); ++s) {
-    Vec8 gv[V];
-    for (int64_t v = 0; v < V; ++v) load8(gv[v], gyt + s * g.cout + co0 + 8 * v);
+    V gv[N];
+    for (int64_t n = 0; n < N; ++n) load(gv[n], gyt + s * g.cout + co0 + L * n);
     for (int64_t c = 0; c < C; ++c) {
       const float xv = x[c * g.channel() + s];
-      for (int64_t v = 0; v < V; ++v) acc[c][v] += xv * gv[v];
+      for (int64_t n = 0; n < N; ++n) acc[c][n] += xv * gv[n];
     }
   }
   for (int64_t c = 0; c < C; ++c)
-    for (int64_t v = 0; v < V; ++v) store8(gw + tap * g.taps() + (ci0 + c) * g.cout + co0 + 8 * v, acc[c][v]);
+    for (int64_t n = 0; n < N; ++n) store(gw + tap * g.taps() + (ci0 + c) * g.cout + co0 + L * n, acc[c][n]);
 }
 
-template <int64_t V>
+template <int64_t N, typename V>
 struct ByChannels {
   template <int64_t C>
   struct Blocks {
     __attribute__((always_inline)) static void run(int64_t ci0, const float* xp, const float* gyt, float* gw, const Geometry& g,
                                                    int64_t offset, int64_t tap) {
-      for (int64_t co0 = 0; co0 < g.cout; co0 += 8 * V)
-        phase_weight_gradient_by_channels_block<C, V>(xp, gyt, gw, g, offset, tap, ci0, co0);
+      for (int64_t co0 = 0; co0 < g.cout; co0 += N * kLanes<V>)
+        phase_weight_gradient_by_channels_block<C, N, V>(xp, gyt, gw, g, offset, tap, ci0, co0);
     }
   };
 };
 
-RECON_VECTOR_KERNEL void phase_weight_gradient_by_channels_kernel(const float* xp, const float* gyt, float* gw,
-                                                                  const Geometry& g) {
+// Output channels in multiples of sixteen take blocks of sixteen (two Vec8 or one Vec16); other multiples of eight
+// take one Vec8 in either width.
+template <typename V>
+__attribute__((always_inline)) inline void phase_weight_gradient_by_channels(const float* xp, const float* gyt, float* gw,
+                                                                             const Geometry& g) {
   for (int64_t p = 0; p < 4; ++p) {
     const PhaseTaps t = phase_taps(g, p);
     const float* phase = gyt + p * g.span() * g.cout;
     for (int64_t k = 0; k < 4; ++k) {
       if (g.cout % 16 == 0) {
-        in_channel_blocks<4, ByChannels<2>::Blocks>(g.cin, xp, phase, gw, g, t.offset[k], t.tap[k]);
+        in_channel_blocks<kChannelBlock<V>, ByChannels<kParts<V>, V>::template Blocks>(g.cin, xp, phase, gw, g, t.offset[k],
+                                                                                        t.tap[k]);
       } else {
-        in_channel_blocks<8, ByChannels<1>::Blocks>(g.cin, xp, phase, gw, g, t.offset[k], t.tap[k]);
+        in_channel_blocks<8, ByChannels<1, Vec8>::template Blocks>(g.cin, xp, phase, gw, g, t.offset[k], t.tap[k]);
       }
     }
   }
 }
+RECON_VECTOR_KERNEL void phase_weight_gradient_by_channels_kernel(const float* xp, const float* gyt, float* gw,
+                                                                  const Geometry& g) {
+  phase_weight_gradient_by_channels<Vec8>(xp, gyt, gw, g);
+}
+RECON_WIDE_KERNEL void phase_weight_gradient_by_channels_wide_kernel(const float* xp, const float* gyt, float* gw,
+                                                                     const Geometry& g) {
+  phase_weight_gradient_by_channels<Vec16>(xp, gyt, gw, g);
+}
 
 // gx[ci][i][j] = Σ_(phase, tap) Σ_co packed[tap][ci][co] · phase gradient[co][(i − dy + 1) · row() + j − dx + 1]:
-// input channels in blocks of up to four and sixteen columns, the sums in registers; each element sums the sixteen
-// (phase, tap) pairs in for_each_tap's order and each pair's channels in order.
-template <int64_t C>
+// input channels in blocks and sixteen columns, the sums in registers; each element sums the sixteen (phase, tap)
+// pairs in for_each_tap's order and each pair's channels in order.
+template <int64_t C, typename V>
 __attribute__((always_inline)) inline void phase_input_gradient_block(const float* wp, const float* gym, float* gx,
                                                                       const Geometry& g, const TapTable& table, int64_t ci0,
                                                                       int64_t i, int64_t j0) {
-  Vec8 lo[C], hi[C];
-  for (int64_t c = 0; c < C; ++c) lo[c] = hi[c] = Vec8{};
+  constexpr int64_t P = kParts<V>, L = kLanes<V>;
+  V acc[C][P];
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t q = 0; q < P; ++q) acc[c][q] = V{};
   for (int64_t pair = 0; pair < 16; ++pair) {
     const float* gr = gym + table.phase[pair] * g.cout * margined(g) + (i - table.dy[pair] + 1) * g.row() + j0 - table.dx[pair] + 1;
     const float* w = wp + table.tap[pair] * g.taps() + ci0 * g.cout;
     for (int64_t co = 0; co < g.cout; ++co) {
-      Vec8 g0, g1;
-      load8(g0, gr + co * margined(g));
-      load8(g1, gr + co * margined(g) + 8);
+      V gv[P];
+      for (int64_t q = 0; q < P; ++q) load(gv[q], gr + co * margined(g) + q * L);
       for (int64_t c = 0; c < C; ++c) {
         const float k = w[c * g.cout + co];
-        lo[c] += k * g0;
-        hi[c] += k * g1;
+        for (int64_t q = 0; q < P; ++q) acc[c][q] += k * gv[q];
       }
     }
   }
   const int64_t plane = g.h * g.w;
   float* out = gx + ci0 * plane + i * g.w + j0;
-  for (int64_t c = 0; c < C; ++c) {
-    store8(out + c * plane, lo[c]);
-    store8(out + c * plane + 8, hi[c]);
-  }
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t q = 0; q < P; ++q) store(out + c * plane + q * L, acc[c][q]);
 }
 
 // A row's last columns (fewer than sixteen), one at a time: the same operations per element as a block.
@@ -345,21 +373,33 @@ __attribute__((always_inline)) inline void phase_input_gradient_tail(const float
   }
 }
 
-template <int64_t C>
-struct PhaseInputGradientBlocks {
-  __attribute__((always_inline)) static void run(int64_t ci0, const float* wp, const float* gym, float* gx, const Geometry& g,
-                                                 const TapTable& table, int64_t full) {
-    for (int64_t i = 0; i < g.h; ++i)
-      for (int64_t j0 = 0; j0 < full; j0 += 16) phase_input_gradient_block<C>(wp, gym, gx, g, table, ci0, i, j0);
-  }
+template <typename V>
+struct PhaseInputGradient {
+  template <int64_t C>
+  struct Blocks {
+    __attribute__((always_inline)) static void run(int64_t ci0, const float* wp, const float* gym, float* gx, const Geometry& g,
+                                                   const TapTable& table, int64_t full) {
+      for (int64_t i = 0; i < g.h; ++i)
+        for (int64_t j0 = 0; j0 < full; j0 += 16) phase_input_gradient_block<C, V>(wp, gym, gx, g, table, ci0, i, j0);
+    }
+  };
 };
 
-RECON_VECTOR_KERNEL void phase_input_gradient_kernel(const float* wp, const float* gym, float* gx, const Geometry& g,
-                                                     const TapTable& table) {
+template <typename V>
+__attribute__((always_inline)) inline void phase_input_gradient(const float* wp, const float* gym, float* gx, const Geometry& g,
+                                                                const TapTable& table) {
   const int64_t full = g.w - g.w % 16;
-  in_channel_blocks<4, PhaseInputGradientBlocks>(g.cin, wp, gym, gx, g, table, full);
+  in_channel_blocks<kChannelBlock<V>, PhaseInputGradient<V>::template Blocks>(g.cin, wp, gym, gx, g, table, full);
   for (int64_t ci = 0; ci < g.cin; ++ci)
     for (int64_t i = 0; i < g.h; ++i) phase_input_gradient_tail(wp, gym, gx, g, table, ci, i, full);
+}
+RECON_VECTOR_KERNEL void phase_input_gradient_kernel(const float* wp, const float* gym, float* gx, const Geometry& g,
+                                                     const TapTable& table) {
+  phase_input_gradient<Vec8>(wp, gym, gx, g, table);
+}
+RECON_WIDE_KERNEL void phase_input_gradient_wide_kernel(const float* wp, const float* gym, float* gx, const Geometry& g,
+                                                        const TapTable& table) {
+  phase_input_gradient<Vec16>(wp, gym, gx, g, table);
 }
 
 struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
@@ -370,7 +410,7 @@ struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
     auto phases = at::empty({4, g.cout, g.span()}, x.options());
     const float* wp = packed.data_ptr<float>();
     float* y = phases.data_ptr<float>();
-    phase_forward_kernel(padded.data_ptr<float>(), wp, y, g);
+    (wide_kernels() ? phase_forward_wide_kernel : phase_forward_kernel)(padded.data_ptr<float>(), wp, y, g);
     // Interleave: out[c][2m + a][2n + b] = phase (a, b)[c][m · row() + n].
     auto out = at::empty({1, g.cout, 2 * g.h, 2 * g.w}, x.options());
     float* o = out.data_ptr<float>();
@@ -430,14 +470,16 @@ struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
           float* dst = gyt + p * g.span() * g.cout + c;
           for (int64_t k = 0; k < g.span(); ++k) dst[k * g.cout] = src[k];
         }
-      phase_weight_gradient_by_channels_kernel(padded.data_ptr<float>(), gyt, grad_packed.data_ptr<float>(), g);
+      (wide_kernels() ? phase_weight_gradient_by_channels_wide_kernel : phase_weight_gradient_by_channels_kernel)(
+          padded.data_ptr<float>(), gyt, grad_packed.data_ptr<float>(), g);
     } else {
       phase_weight_gradient_kernel(padded.data_ptr<float>(), gym, grad_packed.data_ptr<float>(), g);
     }
     at::Tensor grad_x;
     if (ctx->needs_input_grad(0)) {
       grad_x = at::empty({1, g.cin, g.h, g.w}, grad_out.options());
-      phase_input_gradient_kernel(packed.data_ptr<float>(), gym, grad_x.data_ptr<float>(), g, tap_table());
+      (wide_kernels() ? phase_input_gradient_wide_kernel : phase_input_gradient_kernel)(packed.data_ptr<float>(), gym,
+                                                                                          grad_x.data_ptr<float>(), g, tap_table());
     }
     return {grad_x, unpack_weight(grad_packed, g)};
   }

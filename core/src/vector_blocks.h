@@ -1,6 +1,6 @@
 #pragma once
-// What the core's register-blocked kernels share: eight floats as one vector value, and the dispatch of a channel
-// count into blocks whose size is a compile-time constant.
+// What the core's register-blocked kernels share: eight or sixteen floats as one vector value, and the dispatch of a
+// channel count into blocks whose size is a compile-time constant.
 #include <cstdint>
 #include <cstring>
 
@@ -13,6 +13,17 @@ namespace recon::detail {
 typedef float Vec8 __attribute__((vector_size(32)));
 __attribute__((always_inline)) inline void load8(Vec8& v, const float* x) { std::memcpy(&v, x, sizeof v); }
 __attribute__((always_inline)) inline void store8(float* x, const Vec8& v) { std::memcpy(x, &v, sizeof v); }
+
+// Sixteen consecutive floats as one value: one AVX-512 register in a RECON_WIDE_KERNEL (cpu_dispatch.h).
+typedef float Vec16 __attribute__((vector_size(64)));
+
+// The kernels written for either width: how many floats a vector holds, and its loads and stores.
+template <typename V>
+constexpr int64_t kLanes = static_cast<int64_t>(sizeof(V) / sizeof(float));
+template <typename V>
+__attribute__((always_inline)) inline void load(V& v, const float* x) { std::memcpy(&v, x, sizeof v); }
+template <typename V>
+__attribute__((always_inline)) inline void store(float* x, const V& v) { std::memcpy(x, &v, sizeof v); }
 
 template <template <int64_t> class Blocks, int64_t C, typename... Args>
 __attribute__((always_inline)) inline void last_block(int64_t left, int64_t first, const Args&... args) {
