@@ -47,39 +47,43 @@ __attribute__((always_inline)) inline void forward_chunk(const float* xp, const 
   for (int64_t l = 0; l < n; ++l) out[l] = acc[l];
 }
 
-// Channel blocks: sixteen columns of up to kChannels channels (output channels in the forward, input channels in the
-// input gradient), summed together in registers (kChannels × 2 accumulators), so that each shifted load feeds
-// kChannels multiply-adds instead of one (one channel at a time loads once per multiply-add, which bounds it by the
-// load ports: measured on the three layers at 128², forward and backward, 1.83 → 1.36 ms). Every element is the
-// same sequence of float operations either way: the same start, the same terms in the same order.
-constexpr int64_t kChannels = 4, kBlockColumns = kChunk;
+// Channel blocks: two vectors of columns (sixteen in Vec8, thirty-two in Vec16: the kernels' two widths,
+// cpu_dispatch.h) of up to kChannels channels (output channels in the forward, input channels in the input gradient),
+// summed together in registers (kChannels × 2 accumulators), so that each shifted load feeds kChannels multiply-adds
+// instead of one (one channel at a time loads once per multiply-add, which bounds it by the load ports: measured on
+// the three layers at 128², forward and backward, 1.83 → 1.36 ms). Every element is the same sequence of float
+// operations in every block and chunk: the same start, the same terms in the same order. A wide kernel's rows take
+// blocks of thirty-two columns, then of sixteen, then chunks.
+constexpr int64_t kChannels = 4;
+template <typename V>
+constexpr int64_t kBlockColumns = 2 * kLanes<V>;
+static_assert(kBlockColumns<Vec8> == kChunk, "a narrow block is one chunk wide");
 
-// Stores a block's C × 16 sums: channel c's sixteen columns at out + c · plane.
-template <int64_t C>
-__attribute__((always_inline)) inline void store_block(const Vec8 (&lo)[C], const Vec8 (&hi)[C], float* out,
-                                                       int64_t plane) {
+// Stores a block's C × kBlockColumns sums: channel c's columns at out + c · plane.
+template <int64_t C, typename V>
+__attribute__((always_inline)) inline void store_block(const V (&lo)[C], const V (&hi)[C], float* out, int64_t plane) {
   for (int64_t c = 0; c < C; ++c) {
-    std::memcpy(out + c * plane, &lo[c], sizeof(Vec8));
-    std::memcpy(out + c * plane + 8, &hi[c], sizeof(Vec8));
+    store(out + c * plane, lo[c]);
+    store(out + c * plane + kLanes<V>, hi[c]);
   }
 }
 
-// out[c][l] = bias[c] + Σ_ci Σ_taps w(co0 + c) · xp[ci][i + dy][l + dx] for c < C, l < 16.
-template <int64_t C>
+// out[c][l] = bias[c] + Σ_ci Σ_taps w(co0 + c) · xp[ci][i + dy][l + dx] for c < C, l < kBlockColumns.
+template <int64_t C, typename V>
 __attribute__((always_inline)) inline void forward_block(const float* xp, const float* w, const float* bias, float* y,
                                                          const Shape& s, int64_t co0, int64_t i, int64_t j0) {
-  Vec8 lo[C], hi[C];
+  V lo[C], hi[C];
   for (int64_t c = 0; c < C; ++c) {
-    const float b = bias ? bias[co0 + c] : 0.0f;
-    lo[c] = hi[c] = Vec8{b, b, b, b, b, b, b, b};
+    splat(lo[c], bias ? bias[co0 + c] : 0.0f);
+    hi[c] = lo[c];
   }
   for (int64_t ci = 0; ci < s.cin; ++ci)
     for (int64_t dy = 0; dy < 3; ++dy) {
       const float* row = xp + (ci * s.hp + i + dy) * s.wp + j0;
       for (int64_t dx = 0; dx < 3; ++dx) {
-        Vec8 x0, x1;
-        load8(x0, row + dx);
-        load8(x1, row + dx + 8);
+        V x0, x1;
+        load(x0, row + dx);
+        load(x1, row + dx + kLanes<V>);
         for (int64_t c = 0; c < C; ++c) {
           const float k = w[s.weight(co0 + c, ci, dy, dx)];
           lo[c] += k * x0;
@@ -88,28 +92,36 @@ __attribute__((always_inline)) inline void forward_block(const float* xp, const 
       }
     }
   const int64_t ho = s.ho(), wo = s.wo();
-  store_block<C>(lo, hi, y + (co0 * ho + i) * wo + j0, ho * wo);
+  store_block<C, V>(lo, hi, y + (co0 * ho + i) * wo + j0, ho * wo);
 }
 
 // Output channels [co0, co0 + C): every row's full blocks, then its last columns one channel at a time.
-template <int64_t C>
-struct ForwardChannels {
-  __attribute__((always_inline)) static void run(int64_t co0, const float* xp, const float* w, const float* b, float* y,
-                                                 const Shape& s) {
-    const int64_t ho = s.ho(), wo = s.wo();
-    for (int64_t i = 0; i < ho; ++i) {
-      int64_t j0 = 0;
-      for (; j0 + kBlockColumns <= wo; j0 += kBlockColumns) forward_block<C>(xp, w, b, y, s, co0, i, j0);
-      if (j0 < wo)
-        for (int64_t co = co0; co < co0 + C; ++co)
-          forward_chunk(xp + j0, w, b ? b[co] : 0.0f, y + (co * ho + i) * wo + j0, s, co, i, wo - j0);
+template <typename V>
+struct Forward {
+  template <int64_t C>
+  struct Channels {
+    __attribute__((always_inline)) static void run(int64_t co0, const float* xp, const float* w, const float* b, float* y,
+                                                   const Shape& s) {
+      const int64_t ho = s.ho(), wo = s.wo();
+      for (int64_t i = 0; i < ho; ++i) {
+        int64_t j0 = 0;
+        for (; j0 + kBlockColumns<V> <= wo; j0 += kBlockColumns<V>) forward_block<C, V>(xp, w, b, y, s, co0, i, j0);
+        if constexpr (kBlockColumns<V> > kChunk)
+          for (; j0 + kChunk <= wo; j0 += kChunk) forward_block<C, Vec8>(xp, w, b, y, s, co0, i, j0);
+        if (j0 < wo)
+          for (int64_t co = co0; co < co0 + C; ++co)
+            forward_chunk(xp + j0, w, b ? b[co] : 0.0f, y + (co * ho + i) * wo + j0, s, co, i, wo - j0);
+      }
     }
-  }
+  };
 };
 
 // y[co] = b[co] + Σ_ci Σ_taps w · shifted xp[ci], in blocks of up to kChannels output channels.
 RECON_VECTOR_KERNEL void forward_kernel(const float* xp, const float* w, const float* b, float* y, const Shape& s) {
-  in_channel_blocks<kChannels, ForwardChannels>(s.cout, xp, w, b, y, s);
+  in_channel_blocks<kChannels, Forward<Vec8>::Channels>(s.cout, xp, w, b, y, s);
+}
+RECON_WIDE_KERNEL void forward_wide_kernel(const float* xp, const float* w, const float* b, float* y, const Shape& s) {
+  in_channel_blocks<kChannels, Forward<Vec16>::Channels>(s.cout, xp, w, b, y, s);
 }
 
 // out[l] = Σ_co Σ_taps w · gy[co][a + p − dy][c0 + l + p − dx] for l < len ≤ kChunk. gyp is gy with two zero columns
@@ -133,24 +145,24 @@ __attribute__((always_inline)) inline void input_gradient_chunk(const float* w, 
   for (int64_t l = 0; l < n; ++l) out[l] = acc[l];
 }
 
-// out[c][l] = Σ_co Σ_taps w(co, ci0 + c) · gy[co][a + p − dy][c0 + l + p − dx] for c < C, l < 16: the input
-// gradient's channel block (see forward_block), each shifted load of gy feeding C multiply-adds.
-template <int64_t C>
+// out[c][l] = Σ_co Σ_taps w(co, ci0 + c) · gy[co][a + p − dy][c0 + l + p − dx] for c < C, l < kBlockColumns: the
+// input gradient's channel block (see forward_block), each shifted load of gy feeding C multiply-adds.
+template <int64_t C, typename V>
 __attribute__((always_inline)) inline void input_gradient_block(const float* w, const float* gyp, float* gx,
                                                                 const Shape& s, int64_t p, int64_t ci0, int64_t a,
                                                                 int64_t c0) {
   const int64_t ho = s.ho(), row_length = s.wo() + 4;
-  Vec8 lo[C], hi[C];
-  for (int64_t c = 0; c < C; ++c) lo[c] = hi[c] = Vec8{};
+  V lo[C], hi[C];
+  for (int64_t c = 0; c < C; ++c) lo[c] = hi[c] = V{};
   for (int64_t co = 0; co < s.cout; ++co)
     for (int64_t dy = 0; dy < 3; ++dy) {
       const int64_t i = a + p - dy;
       if (i < 0 || i >= ho) continue;
       const float* g = gyp + (co * ho + i) * row_length + 2 + c0 + p;
       for (int64_t dx = 0; dx < 3; ++dx) {
-        Vec8 g0, g1;
-        load8(g0, g - dx);
-        load8(g1, g - dx + 8);
+        V g0, g1;
+        load(g0, g - dx);
+        load(g1, g - dx + kLanes<V>);
         for (int64_t c = 0; c < C; ++c) {
           const float k = w[s.weight(co, ci0 + c, dy, dx)];
           lo[c] += k * g0;
@@ -159,45 +171,53 @@ __attribute__((always_inline)) inline void input_gradient_block(const float* w, 
       }
     }
   const int64_t h = s.hp - 2 * p, width = s.wp - 2 * p;
-  store_block<C>(lo, hi, gx + (ci0 * h + a) * width + c0, h * width);
+  store_block<C, V>(lo, hi, gx + (ci0 * h + a) * width + c0, h * width);
 }
 
 // Input channels [ci0, ci0 + C): every row's full blocks, then its last columns one channel at a time.
-template <int64_t C>
-struct InputGradientChannels {
-  __attribute__((always_inline)) static void run(int64_t ci0, const float* w, const float* gyp, float* gx, const Shape& s,
-                                                 int64_t p) {
-    const int64_t h = s.hp - 2 * p, width = s.wp - 2 * p;
-    for (int64_t a = 0; a < h; ++a) {
-      int64_t c0 = 0;
-      for (; c0 + kBlockColumns <= width; c0 += kBlockColumns) input_gradient_block<C>(w, gyp, gx, s, p, ci0, a, c0);
-      if (c0 < width)
-        for (int64_t ci = ci0; ci < ci0 + C; ++ci)
-          input_gradient_chunk(w, gyp, gx + (ci * h + a) * width + c0, s, p, ci, a, c0, width - c0);
+template <typename V>
+struct InputGradient {
+  template <int64_t C>
+  struct Channels {
+    __attribute__((always_inline)) static void run(int64_t ci0, const float* w, const float* gyp, float* gx, const Shape& s,
+                                                   int64_t p) {
+      const int64_t h = s.hp - 2 * p, width = s.wp - 2 * p;
+      for (int64_t a = 0; a < h; ++a) {
+        int64_t c0 = 0;
+        for (; c0 + kBlockColumns<V> <= width; c0 += kBlockColumns<V>) input_gradient_block<C, V>(w, gyp, gx, s, p, ci0, a, c0);
+        if constexpr (kBlockColumns<V> > kChunk)
+          for (; c0 + kChunk <= width; c0 += kChunk) input_gradient_block<C, Vec8>(w, gyp, gx, s, p, ci0, a, c0);
+        if (c0 < width)
+          for (int64_t ci = ci0; ci < ci0 + C; ++ci)
+            input_gradient_chunk(w, gyp, gx + (ci * h + a) * width + c0, s, p, ci, a, c0, width - c0);
+      }
     }
-  }
+  };
 };
 
 // gx[ci] = Σ_co Σ_taps w · (gy[co] shifted back), for the unpadded input [C_in][h][width], in blocks of up to
 // kChannels input channels.
 RECON_VECTOR_KERNEL void input_gradient_kernel(const float* w, const float* gyp, float* gx, const Shape& s, int64_t p) {
-  in_channel_blocks<kChannels, InputGradientChannels>(s.cin, w, gyp, gx, s, p);
+  in_channel_blocks<kChannels, InputGradient<Vec8>::Channels>(s.cin, w, gyp, gx, s, p);
+}
+RECON_WIDE_KERNEL void input_gradient_wide_kernel(const float* w, const float* gyp, float* gx, const Shape& s, int64_t p) {
+  in_channel_blocks<kChannels, InputGradient<Vec16>::Channels>(s.cin, w, gyp, gx, s, p);
 }
 
-// columns[t · wo + j] = Σ_i g[i][j] · x[i + dy][j + dx] for tap t = 3 dy + dx and the eight columns j0 ≤ j < j0 + 8,
-// summed over the rows i in order: the nine sums live in nine registers for the whole column block. The padded input's
+// columns[t · wo + j] = Σ_i g[i][j] · x[i + dy][j + dx] for tap t = 3 dy + dx and the columns of one vector V (eight
+// or sixteen) from j0, summed over the rows i in order: the nine sums live in nine registers for the whole column block. The padded input's
 // rows are walked once: row r's three shifted loads feed the taps of row dy through the output gradient's row r − dy,
 // kept in one of three registers, so a row costs one load of g, three loads of x and nine multiply-adds (a load of x
 // per tap, nine a row, bound the loop by the load ports: docs/results.md, "End to end"; summing a whole row into
 // memory per tap costs two more loads and a store per multiply-add).
 // As r rises so does each tap's i = r − dy: each column's sum is the same sequence of float operations either way.
-template <bool Top, bool Middle, bool Bottom>
-__attribute__((always_inline)) inline void weight_gradient_row(Vec8 (&a)[9], const Vec8& g_top, const Vec8& g_middle,
-                                                                const Vec8& g_bottom, const float* x_row) {
-  Vec8 x0, x1, x2;
-  load8(x0, x_row);
-  load8(x1, x_row + 1);
-  load8(x2, x_row + 2);
+template <bool Top, bool Middle, bool Bottom, typename V>
+__attribute__((always_inline)) inline void weight_gradient_row(V (&a)[9], const V& g_top, const V& g_middle,
+                                                                const V& g_bottom, const float* x_row) {
+  V x0, x1, x2;
+  load(x0, x_row);
+  load(x1, x_row + 1);
+  load(x2, x_row + 2);
   if (Top) {  // dy = 0: output row r
     a[0] += g_top * x0;
     a[1] += g_top * x1;
@@ -215,30 +235,31 @@ __attribute__((always_inline)) inline void weight_gradient_row(Vec8 (&a)[9], con
   }
 }
 
+template <typename V>
 __attribute__((always_inline)) inline void weight_gradient_block(const float* g_plane, const float* x_plane,
                                                                   float* columns, int64_t ho, int64_t wo, int64_t wp,
                                                                   int64_t j0) {
-  Vec8 a[9] = {};
+  V a[9] = {};
   const float* g = g_plane + j0;
   const float* x = x_plane + j0;
-  Vec8 g0 = {}, g1 = {}, g2 = {};  // output gradient rows r, r − 1, r − 2
+  V g0 = {}, g1 = {}, g2 = {};  // output gradient rows r, r − 1, r − 2
   if (ho < 2) {  // the walk below needs two output rows; with one, each tap row sees it once
     if (ho == 1) {
-      load8(g0, g);
+      load(g0, g);
       weight_gradient_row<true, false, false>(a, g0, g0, g0, x);
       weight_gradient_row<false, true, false>(a, g0, g0, g0, x + wp);
       weight_gradient_row<false, false, true>(a, g0, g0, g0, x + 2 * wp);
     }
   } else {
-    load8(g0, g);
+    load(g0, g);
     weight_gradient_row<true, false, false>(a, g0, g1, g2, x);
     g1 = g0;
-    load8(g0, g + wo);
+    load(g0, g + wo);
     weight_gradient_row<true, true, false>(a, g0, g1, g2, x + wp);
     for (int64_t r = 2; r < ho; ++r) {
       g2 = g1;
       g1 = g0;
-      load8(g0, g + r * wo);
+      load(g0, g + r * wo);
       weight_gradient_row<true, true, true>(a, g0, g1, g2, x + r * wp);
     }
     g2 = g1;
@@ -247,13 +268,15 @@ __attribute__((always_inline)) inline void weight_gradient_block(const float* g_
     g2 = g1;
     weight_gradient_row<false, false, true>(a, g0, g1, g2, x + (ho + 1) * wp);
   }
-  for (int64_t t = 0; t < 9; ++t) std::memcpy(columns + t * wo + j0, &a[t], sizeof(Vec8));
+  for (int64_t t = 0; t < 9; ++t) store(columns + t * wo + j0, a[t]);
 }
 
-// gw[co][ci][tap] = Σ gy[co] · shifted xp[ci]: per column in `columns` (9 rows of wo; blocks of eight columns in
-// registers, the last wo mod 8 one at a time), then the columns summed in double; gb[co] = Σ gy[co].
-RECON_VECTOR_KERNEL void weight_gradient_kernel(const float* xp, const float* gy, float* gw, float* gb, float* columns,
-                                                const Shape& s) {
+// gw[co][ci][tap] = Σ gy[co] · shifted xp[ci]: per column in `columns` (9 rows of wo; blocks of one vector V of
+// columns in registers, a wide kernel's remainder in blocks of eight, the last wo mod 8 one at a time), then the
+// columns summed in double; gb[co] = Σ gy[co].
+template <typename V>
+__attribute__((always_inline)) inline void weight_gradient(const float* xp, const float* gy, float* gw, float* gb,
+                                                           float* columns, const Shape& s) {
   const int64_t ho = s.ho(), wo = s.wo();
   auto total = [wo](const float* sums) { return static_cast<float>(lane_sum(wo, [sums](int64_t j) { return sums[j]; })); };
   for (int64_t co = 0; co < s.cout; ++co) {
@@ -267,7 +290,9 @@ RECON_VECTOR_KERNEL void weight_gradient_kernel(const float* xp, const float* gy
     for (int64_t ci = 0; ci < s.cin; ++ci) {
       const float* x_plane = xp + ci * s.hp * s.wp;
       int64_t j0 = 0;
-      for (; j0 + 8 <= wo; j0 += 8) weight_gradient_block(g_plane, x_plane, columns, ho, wo, s.wp, j0);
+      for (; j0 + kLanes<V> <= wo; j0 += kLanes<V>) weight_gradient_block<V>(g_plane, x_plane, columns, ho, wo, s.wp, j0);
+      if constexpr (kLanes<V> > 8)
+        for (; j0 + 8 <= wo; j0 += 8) weight_gradient_block<Vec8>(g_plane, x_plane, columns, ho, wo, s.wp, j0);
       for (; j0 < wo; ++j0)
         for (int64_t t = 0; t < 9; ++t) {
           const int64_t dy = t / 3, dx = t % 3;
@@ -279,6 +304,14 @@ RECON_VECTOR_KERNEL void weight_gradient_kernel(const float* xp, const float* gy
         for (int64_t dx = 0; dx < 3; ++dx) gw[s.weight(co, ci, dy, dx)] = total(columns + (dy * 3 + dx) * wo);
     }
   }
+}
+RECON_VECTOR_KERNEL void weight_gradient_kernel(const float* xp, const float* gy, float* gw, float* gb, float* columns,
+                                                const Shape& s) {
+  weight_gradient<Vec8>(xp, gy, gw, gb, columns, s);
+}
+RECON_WIDE_KERNEL void weight_gradient_wide_kernel(const float* xp, const float* gy, float* gw, float* gb, float* columns,
+                                                   const Shape& s) {
+  weight_gradient<Vec16>(xp, gy, gw, gb, columns, s);
 }
 
 // x [1, C, H, W] with py zero rows above and below and px zero columns left and right: [1, C, H + 2py, W + 2px], in
@@ -315,7 +348,8 @@ struct SmallConv : torch::autograd::Function<SmallConv> {
     const Shape s{x.size(1), weight.size(0), xp.size(2), xp.size(3)};
     auto y = at::empty({1, s.cout, s.ho(), s.wo()}, x.options());
     const at::Tensor bc = bias.detach().contiguous();
-    forward_kernel(xp.data_ptr<float>(), wc.data_ptr<float>(), bc.data_ptr<float>(), y.data_ptr<float>(), s);
+    (wide_kernels() ? forward_wide_kernel : forward_kernel)(xp.data_ptr<float>(), wc.data_ptr<float>(), bc.data_ptr<float>(),
+                                                            y.data_ptr<float>(), s);
     ctx->saved_data["padded"] = xp;
     ctx->saved_data["weight"] = wc;
     ctx->saved_data["padding"] = padding;
@@ -331,14 +365,16 @@ struct SmallConv : torch::autograd::Function<SmallConv> {
     if (ctx->needs_input_grad(0)) {
       gx = at::empty({1, s.cin, s.hp - 2 * padding, s.wp - 2 * padding}, xp.options());
       const auto gyp = zero_padded(gy, 0, 2);
-      input_gradient_kernel(w.data_ptr<float>(), gyp.data_ptr<float>(), gx.data_ptr<float>(), s, padding);
+      (wide_kernels() ? input_gradient_wide_kernel : input_gradient_kernel)(w.data_ptr<float>(), gyp.data_ptr<float>(),
+                                                                            gx.data_ptr<float>(), s, padding);
     }
     const bool has_bias = ctx->needs_input_grad(2);
     auto gw = at::empty_like(w);  // the decoder's weights always need theirs
     auto gb = has_bias ? at::empty({s.cout}, w.options()) : at::Tensor();
     std::vector<float> columns(static_cast<size_t>(9 * s.wo()));
-    weight_gradient_kernel(xp.data_ptr<float>(), gy.data_ptr<float>(), gw.data_ptr<float>(),
-                           has_bias ? gb.data_ptr<float>() : nullptr, columns.data(), s);
+    (wide_kernels() ? weight_gradient_wide_kernel : weight_gradient_kernel)(
+        xp.data_ptr<float>(), gy.data_ptr<float>(), gw.data_ptr<float>(), has_bias ? gb.data_ptr<float>() : nullptr,
+        columns.data(), s);
     return {gx, gw, gb, torch::autograd::Variable()};
   }
 };

@@ -24,6 +24,14 @@ template <typename V>
 __attribute__((always_inline)) inline void load(V& v, const float* x) { std::memcpy(&v, x, sizeof v); }
 template <typename V>
 __attribute__((always_inline)) inline void store(float* x, const V& v) { std::memcpy(x, &v, sizeof v); }
+// Every lane set to b. Through memory, as a load: assigning lanes one by one reads the vector first where a kernel's
+// width is not native (the baseline compilation of a wide kernel's template), which GCC reports as uninitialised.
+template <typename V>
+__attribute__((always_inline)) inline void splat(V& v, float b) {
+  float lanes[kLanes<V>];
+  for (float& lane : lanes) lane = b;
+  load(v, lanes);
+}
 
 template <template <int64_t> class Blocks, int64_t C, typename... Args>
 __attribute__((always_inline)) inline void last_block(int64_t left, int64_t first, const Args&... args) {

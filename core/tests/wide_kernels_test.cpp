@@ -1,6 +1,7 @@
 // The kernels with an AVX-512 version (RECON_WIDE_KERNEL, core/src/cpu_dispatch.h) give the same bits as their narrow
 // versions: the same operations per element in the same order, only more elements per instruction.
 #include "cpu_dispatch.h"
+#include "small_conv.h"
 #include "strided_upsample.h"
 
 #include <ATen/ATen.h>
@@ -68,6 +69,42 @@ TEST(wide_kernels, phase_upsampling_gives_the_narrow_kernels_bits) {
     EXPECT_TRUE(at::equal(wide.y, narrow.y));
     EXPECT_TRUE(at::equal(wide.grad_x, narrow.grad_x));
     EXPECT_TRUE(at::equal(wide.grad_weight, narrow.grad_weight));
+  }
+}
+
+// The small convolutions at widths whose rows end after blocks of thirty-two, sixteen and eight columns and chunks,
+// channel counts that leave every remainder of the blocks of four, both paddings, and the seed workload's three
+// layers: output and all three gradients bit for bit.
+TEST(wide_kernels, small_convolutions_give_the_narrow_kernels_bits) {
+  DefaultWidthAfterwards restore;
+  if (!recon::detail::set_wide_kernels(true)) GTEST_SKIP() << "this CPU or build has no x86-64-v4 kernels";
+  at::manual_seed(22);
+  struct Shape {
+    int64_t cin, cout, h, w, padding;
+  };
+  std::vector<Shape> shapes = {{8, 4, 128, 128, 1}, {4, 2, 256, 256, 1}, {2, 1, 514, 514, 0}};
+  for (const int64_t padding : {0, 1})
+    for (const int64_t width : {3, 9, 18, 26, 34, 50, 58, 66, 83})
+      for (const int64_t cin : {1, 2, 5})
+        for (const int64_t cout : {1, 3, 4, 5, 8}) shapes.push_back({cin, cout, 1 + (cin + cout + width) % 5 + 2, width, padding});
+  for (const auto& s : shapes) {
+    SCOPED_TRACE("C_in " + std::to_string(s.cin) + ", C_out " + std::to_string(s.cout) + ", " + std::to_string(s.h) +
+                 " × " + std::to_string(s.w) + ", padding " + std::to_string(s.padding));
+    const auto x = at::randn({1, s.cin, s.h, s.w}), weight = at::randn({s.cout, s.cin, 3, 3}), bias = at::randn({s.cout});
+    const int64_t ho = s.h + 2 * s.padding - 2, wo = s.w + 2 * s.padding - 2;
+    const auto output_weights = at::randn({1, s.cout, ho, wo});
+    auto run = [&] {
+      const auto xr = x.clone().requires_grad_(true), wr = weight.clone().requires_grad_(true),
+                 br = bias.clone().requires_grad_(true);
+      const auto y = recon::detail::small_conv3x3(xr, wr, br, s.padding);
+      (y * output_weights).sum().backward();
+      return std::vector<at::Tensor>{y.detach(), xr.grad(), wr.grad(), br.grad()};
+    };
+    ASSERT_TRUE(recon::detail::set_wide_kernels(true));
+    const auto wide = run();
+    recon::detail::set_wide_kernels(false);
+    const auto narrow = run();
+    for (size_t i = 0; i < wide.size(); ++i) EXPECT_TRUE(at::equal(wide[i], narrow[i])) << "result " << i << " of output, input, weight and bias gradients";
   }
 }
 
