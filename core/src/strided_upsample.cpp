@@ -402,6 +402,80 @@ RECON_WIDE_KERNEL void phase_input_gradient_wide_kernel(const float* wp, const f
   phase_input_gradient<Vec16>(wp, gym, gx, g, table);
 }
 
+// ---- Moving the phases in and out ---------------------------------------------------------------------------------
+// Data movement only: every float is copied, never computed with, so the bits pass unchanged.
+
+// out[c][2m + a][2n + b] = phase (a, b)[c][m · row() + n].
+RECON_VECTOR_KERNEL void interleave_phases(const float* y, float* o, const Geometry& g) {
+  for (int64_t c = 0; c < g.cout; ++c)
+    for (int64_t m = 0; m < g.h; ++m)
+      for (int64_t a = 0; a < 2; ++a) {
+        float* dst = o + (c * 2 * g.h + 2 * m + a) * 2 * g.w;
+        const float* even = y + ((2 * a) * g.cout + c) * g.span() + m * g.row();
+        const float* odd = y + ((2 * a + 1) * g.cout + c) * g.span() + m * g.row();
+        for (int64_t n = 0; n < g.w; ++n) {
+          dst[2 * n] = even[n];
+          dst[2 * n + 1] = odd[n];
+        }
+      }
+}
+
+// The output gradient into the four phases with their zero margins (see margined()).
+RECON_VECTOR_KERNEL void deinterleave_gradient(const float* go, float* gym, const Geometry& g) {
+  for (int64_t p = 0; p < 4; ++p)
+    for (int64_t c = 0; c < g.cout; ++c) {
+      float* plane = gym + (p * g.cout + c) * margined(g);
+      std::fill_n(plane, g.row(), 0.0f);
+      std::fill_n(plane + (g.h + 1) * g.row(), g.row(), 0.0f);
+    }
+  for (int64_t c = 0; c < g.cout; ++c)
+    for (int64_t m = 0; m < g.h; ++m)
+      for (int64_t a = 0; a < 2; ++a) {
+        const float* src = go + (c * 2 * g.h + 2 * m + a) * 2 * g.w;
+        float* even = gym + ((2 * a) * g.cout + c) * margined(g) + (m + 1) * g.row();
+        float* odd = gym + ((2 * a + 1) * g.cout + c) * margined(g) + (m + 1) * g.row();
+        even[0] = odd[0] = even[g.w + 1] = odd[g.w + 1] = 0.0f;
+        for (int64_t n = 0; n < g.w; ++n) {
+          even[n + 1] = src[2 * n];
+          odd[n + 1] = src[2 * n + 1];
+        }
+      }
+}
+
+// The 8 × 8 block at src (rows src_stride apart) written transposed at dst (rows dst_stride apart), in registers: the
+// rows' pairs interleaved, then their pairs of pairs, then their halves.
+__attribute__((always_inline)) inline void transpose8(const float* src, int64_t src_stride, float* dst, int64_t dst_stride) {
+  Vec8 r[8], t[8], u[8];
+  for (int64_t i = 0; i < 8; ++i) load8(r[i], src + i * src_stride);
+  for (int64_t i = 0; i < 8; i += 2) {
+    t[i] = __builtin_shufflevector(r[i], r[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+    t[i + 1] = __builtin_shufflevector(r[i], r[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+  }
+  for (int64_t i = 0; i < 8; i += 4)
+    for (int64_t j = 0; j < 2; ++j) {
+      u[i + 2 * j] = __builtin_shufflevector(t[i + j], t[i + j + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+      u[i + 2 * j + 1] = __builtin_shufflevector(t[i + j], t[i + j + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+    }
+  for (int64_t k = 0; k < 4; ++k) {
+    store8(dst + k * dst_stride, __builtin_shufflevector(u[k], u[k + 4], 0, 1, 2, 3, 8, 9, 10, 11));
+    store8(dst + (k + 4) * dst_stride, __builtin_shufflevector(u[k], u[k + 4], 4, 5, 6, 7, 12, 13, 14, 15));
+  }
+}
+
+// The phase gradient transposed, [phase][s][co] for s < span (zero in the garbage columns), from its margined layout;
+// C_out a multiple of eight. Blocks of 8 × 8 in registers, the span's last positions element by element.
+RECON_VECTOR_KERNEL void transpose_phase_gradient(const float* gym, float* gyt, const Geometry& g) {
+  const int64_t span = g.span(), full = span - span % 8, stride = margined(g);
+  for (int64_t p = 0; p < 4; ++p) {
+    const float* src = gym + p * g.cout * stride + g.row() + 1;
+    float* dst = gyt + p * span * g.cout;
+    for (int64_t k0 = 0; k0 < full; k0 += 8)
+      for (int64_t c0 = 0; c0 < g.cout; c0 += 8) transpose8(src + c0 * stride + k0, stride, dst + k0 * g.cout + c0, g.cout);
+    for (int64_t k = full; k < span; ++k)
+      for (int64_t c = 0; c < g.cout; ++c) dst[k * g.cout + c] = src[c * stride + k];
+  }
+}
+
 struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
   static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x, const at::Tensor& weight) {
     const Geometry g{x.size(1), weight.size(1), x.size(2), x.size(3)};
@@ -411,20 +485,8 @@ struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
     const float* wp = packed.data_ptr<float>();
     float* y = phases.data_ptr<float>();
     (wide_kernels() ? phase_forward_wide_kernel : phase_forward_kernel)(padded.data_ptr<float>(), wp, y, g);
-    // Interleave: out[c][2m + a][2n + b] = phase (a, b)[c][m · row() + n].
     auto out = at::empty({1, g.cout, 2 * g.h, 2 * g.w}, x.options());
-    float* o = out.data_ptr<float>();
-    for (int64_t c = 0; c < g.cout; ++c)
-      for (int64_t m = 0; m < g.h; ++m)
-        for (int64_t a = 0; a < 2; ++a) {
-          float* dst = o + (c * 2 * g.h + 2 * m + a) * 2 * g.w;
-          const float* even = y + ((2 * a) * g.cout + c) * g.span() + m * g.row();
-          const float* odd = y + ((2 * a + 1) * g.cout + c) * g.span() + m * g.row();
-          for (int64_t n = 0; n < g.w; ++n) {
-            dst[2 * n] = even[n];
-            dst[2 * n + 1] = odd[n];
-          }
-        }
+    interleave_phases(y, out.data_ptr<float>(), g);
     ctx->saved_data["padded"] = padded;
     ctx->saved_data["packed"] = packed;
     ctx->saved_data["geometry"] = std::vector<int64_t>{g.cin, g.cout, g.h, g.w};
@@ -437,39 +499,14 @@ struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
     const auto padded = ctx->saved_data["padded"].toTensor();
     const auto packed = ctx->saved_data["packed"].toTensor();
     const auto grad_out = grads[0].contiguous();
-    // De-interleave the output gradient into the four phases with their zero margins (see margined()).
     auto phases = at::empty({4 * g.cout * margined(g)}, grad_out.options());
-    const float* go = grad_out.data_ptr<float>();
     float* gym = phases.data_ptr<float>();
-    for (int64_t p = 0; p < 4; ++p)
-      for (int64_t c = 0; c < g.cout; ++c) {
-        float* plane = gym + (p * g.cout + c) * margined(g);
-        std::fill_n(plane, g.row(), 0.0f);
-        std::fill_n(plane + (g.h + 1) * g.row(), g.row(), 0.0f);
-      }
-    for (int64_t c = 0; c < g.cout; ++c)
-      for (int64_t m = 0; m < g.h; ++m)
-        for (int64_t a = 0; a < 2; ++a) {
-          const float* src = go + (c * 2 * g.h + 2 * m + a) * 2 * g.w;
-          float* even = gym + ((2 * a) * g.cout + c) * margined(g) + (m + 1) * g.row();
-          float* odd = gym + ((2 * a + 1) * g.cout + c) * margined(g) + (m + 1) * g.row();
-          even[0] = odd[0] = even[g.w + 1] = odd[g.w + 1] = 0.0f;
-          for (int64_t n = 0; n < g.w; ++n) {
-            even[n + 1] = src[2 * n];
-            odd[n + 1] = src[2 * n + 1];
-          }
-        }
+    deinterleave_gradient(grad_out.data_ptr<float>(), gym, g);
     auto grad_packed = at::empty_like(packed);
     if (g.cout % 8 == 0) {
-      // The phase gradient transposed, [phase][s][co], zero in the garbage columns.
       auto transposed = at::empty({4 * g.span() * g.cout}, grad_out.options());
       float* gyt = transposed.data_ptr<float>();
-      for (int64_t p = 0; p < 4; ++p)
-        for (int64_t c = 0; c < g.cout; ++c) {
-          const float* src = gym + (p * g.cout + c) * margined(g) + g.row() + 1;
-          float* dst = gyt + p * g.span() * g.cout + c;
-          for (int64_t k = 0; k < g.span(); ++k) dst[k * g.cout] = src[k];
-        }
+      transpose_phase_gradient(gym, gyt, g);
       (wide_kernels() ? phase_weight_gradient_by_channels_wide_kernel : phase_weight_gradient_by_channels_kernel)(
           padded.data_ptr<float>(), gyt, grad_packed.data_ptr<float>(), g);
     } else {
