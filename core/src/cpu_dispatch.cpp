@@ -7,7 +7,10 @@ namespace {
 
 bool cpu_runs_wide_kernels() {
 #if RECON_WIDE_KERNELS_BUILT
-  static const bool supported = __builtin_cpu_supports("x86-64-v4");
+  static const bool supported = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("x86-64-v4") != 0;
+  }();
   return supported;
 #else
   return false;

@@ -13,7 +13,7 @@
 // in core/tests/wide_kernels_test.cpp). Callers choose between them with wide_kernels().
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #define RECON_VECTOR_KERNEL __attribute__((target_clones("arch=x86-64-v3", "default")))
-#define RECON_WIDE_KERNEL __attribute__((target("arch=x86-64-v4"), noinline))
+#define RECON_WIDE_KERNEL __attribute__((target("arch=x86-64-v4")))
 #define RECON_WIDE_KERNELS_BUILT 1
 #else
 #define RECON_VECTOR_KERNEL

@@ -56,7 +56,7 @@ __attribute__((always_inline)) inline void forward_chunk(const float* xp, const 
 // blocks of thirty-two columns, then of sixteen, then chunks.
 constexpr int64_t kChannels = 4;
 template <typename V>
-constexpr int64_t kBlockColumns = 2 * kLanes<V>;
+constexpr int64_t kBlockColumns = 2 * kLanesOf<V>;
 static_assert(kBlockColumns<Vec8> == kChunk, "a narrow block is one chunk wide");
 
 // Stores a block's C × kBlockColumns sums: channel c's columns at out + c · plane.
@@ -64,7 +64,7 @@ template <int64_t C, typename V>
 __attribute__((always_inline)) inline void store_block(const V (&lo)[C], const V (&hi)[C], float* out, int64_t plane) {
   for (int64_t c = 0; c < C; ++c) {
     store(out + c * plane, lo[c]);
-    store(out + c * plane + kLanes<V>, hi[c]);
+    store(out + c * plane + kLanesOf<V>, hi[c]);
   }
 }
 
@@ -83,7 +83,7 @@ __attribute__((always_inline)) inline void forward_block(const float* xp, const 
       for (int64_t dx = 0; dx < 3; ++dx) {
         V x0, x1;
         load(x0, row + dx);
-        load(x1, row + dx + kLanes<V>);
+        load(x1, row + dx + kLanesOf<V>);
         for (int64_t c = 0; c < C; ++c) {
           const float k = w[s.weight(co0 + c, ci, dy, dx)];
           lo[c] += k * x0;
@@ -162,7 +162,7 @@ __attribute__((always_inline)) inline void input_gradient_block(const float* w, 
       for (int64_t dx = 0; dx < 3; ++dx) {
         V g0, g1;
         load(g0, g - dx);
-        load(g1, g - dx + kLanes<V>);
+        load(g1, g - dx + kLanesOf<V>);
         for (int64_t c = 0; c < C; ++c) {
           const float k = w[s.weight(co, ci0 + c, dy, dx)];
           lo[c] += k * g0;
@@ -290,8 +290,8 @@ __attribute__((always_inline)) inline void weight_gradient(const float* xp, cons
     for (int64_t ci = 0; ci < s.cin; ++ci) {
       const float* x_plane = xp + ci * s.hp * s.wp;
       int64_t j0 = 0;
-      for (; j0 + kLanes<V> <= wo; j0 += kLanes<V>) weight_gradient_block<V>(g_plane, x_plane, columns, ho, wo, s.wp, j0);
-      if constexpr (kLanes<V> > 8)
+      for (; j0 + kLanesOf<V> <= wo; j0 += kLanesOf<V>) weight_gradient_block<V>(g_plane, x_plane, columns, ho, wo, s.wp, j0);
+      if constexpr (kLanesOf<V> > 8)
         for (; j0 + 8 <= wo; j0 += 8) weight_gradient_block<Vec8>(g_plane, x_plane, columns, ho, wo, s.wp, j0);
       for (; j0 < wo; ++j0)
         for (int64_t t = 0; t < 9; ++t) {

@@ -133,7 +133,7 @@ PhaseTaps phase_taps(const Geometry& g, int64_t phase) {
 // channels of two Vec8, or eight channels of one Vec16. The width changes how many elements one instruction
 // computes, never the operations of an element or their order.
 template <typename V>
-constexpr int64_t kParts = 16 / kLanes<V>;
+constexpr int64_t kParts = 16 / kLanesOf<V>;
 template <typename V>
 constexpr int64_t kChannelBlock = 8 / kParts<V>;
 
@@ -143,7 +143,7 @@ constexpr int64_t kChannelBlock = 8 / kParts<V>;
 template <int64_t C, typename V>
 __attribute__((always_inline)) inline void phase_forward_block(const float* xp, const float* wp, float* y, const Geometry& g,
                                                                const PhaseTaps& t, int64_t co0, int64_t s0) {
-  constexpr int64_t P = kParts<V>, L = kLanes<V>;
+  constexpr int64_t P = kParts<V>, L = kLanesOf<V>;
   V acc[C][P];
   for (int64_t c = 0; c < C; ++c)
     for (int64_t q = 0; q < P; ++q) acc[c][q] = V{};
@@ -163,15 +163,20 @@ __attribute__((always_inline)) inline void phase_forward_block(const float* xp, 
     for (int64_t q = 0; q < P; ++q) store(y + (co0 + c) * g.span() + s0 + q * L, acc[c][q]);
 }
 
-// The span's last positions (fewer than sixteen), one at a time: the same operations per element as a block.
+// The span's last positions (fewer than sixteen) of one channel: the same operations per element as a block, the
+// positions innermost (see phase_input_gradient_tail).
 __attribute__((always_inline)) inline void phase_forward_tail(const float* xp, const float* wp, float* y, const Geometry& g,
                                                               const PhaseTaps& t, int64_t co, int64_t s0) {
-  for (int64_t s = s0; s < g.span(); ++s) {
-    float acc = 0.0f;
-    for (int64_t k = 0; k < 4; ++k)
-      for (int64_t ci = 0; ci < g.cin; ++ci) acc += wp[t.tap[k] * g.taps() + ci * g.cout + co] * xp[ci * g.channel() + t.offset[k] + s];
-    y[co * g.span() + s] = acc;
-  }
+  const int64_t n = g.span() - s0;
+  if (n <= 0) return;
+  float acc[16] = {};
+  for (int64_t k = 0; k < 4; ++k)
+    for (int64_t ci = 0; ci < g.cin; ++ci) {
+      const float kv = wp[t.tap[k] * g.taps() + ci * g.cout + co];
+      const float* x = xp + ci * g.channel() + t.offset[k] + s0;
+      for (int64_t l = 0; l < n; ++l) acc[l] += kv * x[l];
+    }
+  for (int64_t l = 0; l < n; ++l) y[co * g.span() + s0 + l] = acc[l];
 }
 
 template <typename V>
@@ -273,7 +278,7 @@ template <int64_t C, int64_t N, typename V>
 __attribute__((always_inline)) inline void phase_weight_gradient_by_channels_block(const float* xp, const float* gyt, float* gw,
                                                                                    const Geometry& g, int64_t offset,
                                                                                    int64_t tap, int64_t ci0, int64_t co0) {
-  constexpr int64_t L = kLanes<V>;
+  constexpr int64_t L = kLanesOf<V>;
   V acc[C][N];
   for (int64_t c = 0; c < C; ++c)
     for (int64_t n = 0; n < N; ++n) acc[c][n] = V{};
@@ -296,7 +301,7 @@ struct ByChannels {
   struct Blocks {
     __attribute__((always_inline)) static void run(int64_t ci0, const float* xp, const float* gyt, float* gw, const Geometry& g,
                                                    int64_t offset, int64_t tap) {
-      for (int64_t co0 = 0; co0 < g.cout; co0 += N * kLanes<V>)
+      for (int64_t co0 = 0; co0 < g.cout; co0 += N * kLanesOf<V>)
         phase_weight_gradient_by_channels_block<C, N, V>(xp, gyt, gw, g, offset, tap, ci0, co0);
     }
   };
@@ -336,7 +341,7 @@ template <int64_t C, typename V>
 __attribute__((always_inline)) inline void phase_input_gradient_block(const float* wp, const float* gym, float* gx,
                                                                       const Geometry& g, const TapTable& table, int64_t ci0,
                                                                       int64_t i, int64_t j0) {
-  constexpr int64_t P = kParts<V>, L = kLanes<V>;
+  constexpr int64_t P = kParts<V>, L = kLanesOf<V>;
   V acc[C][P];
   for (int64_t c = 0; c < C; ++c)
     for (int64_t q = 0; q < P; ++q) acc[c][q] = V{};
@@ -358,19 +363,25 @@ __attribute__((always_inline)) inline void phase_input_gradient_block(const floa
     for (int64_t q = 0; q < P; ++q) store(out + c * plane + q * L, acc[c][q]);
 }
 
-// A row's last columns (fewer than sixteen), one at a time: the same operations per element as a block.
+// A row's last columns (fewer than sixteen) of one channel: the same operations per element as a block. The columns
+// are the innermost loop, so that the compiler may vectorise across them but never across one element's terms (a sum
+// over the channels vectorised as an in-order reduction multiplies and adds apart instead of fusing them).
 __attribute__((always_inline)) inline void phase_input_gradient_tail(const float* wp, const float* gym, float* gx,
                                                                      const Geometry& g, const TapTable& table, int64_t ci,
                                                                      int64_t i, int64_t j0) {
-  for (int64_t j = j0; j < g.w; ++j) {
-    float acc = 0.0f;
-    for (int64_t pair = 0; pair < 16; ++pair) {
-      const float* gr = gym + table.phase[pair] * g.cout * margined(g) + (i - table.dy[pair] + 1) * g.row() + j - table.dx[pair] + 1;
-      const float* w = wp + table.tap[pair] * g.taps() + ci * g.cout;
-      for (int64_t co = 0; co < g.cout; ++co) acc += w[co] * gr[co * margined(g)];
+  const int64_t n = g.w - j0;
+  if (n <= 0) return;
+  float acc[16] = {};
+  for (int64_t pair = 0; pair < 16; ++pair) {
+    const float* gr = gym + table.phase[pair] * g.cout * margined(g) + (i - table.dy[pair] + 1) * g.row() + j0 - table.dx[pair] + 1;
+    const float* w = wp + table.tap[pair] * g.taps() + ci * g.cout;
+    for (int64_t co = 0; co < g.cout; ++co) {
+      const float k = w[co];
+      const float* r = gr + co * margined(g);
+      for (int64_t l = 0; l < n; ++l) acc[l] += k * r[l];
     }
-    gx[ci * g.h * g.w + i * g.w + j] = acc;
   }
+  for (int64_t l = 0; l < n; ++l) gx[ci * g.h * g.w + i * g.w + j0 + l] = acc[l];
 }
 
 template <typename V>

@@ -19,16 +19,16 @@ typedef float Vec16 __attribute__((vector_size(64)));
 
 // The kernels written for either width: how many floats a vector holds, and its loads and stores.
 template <typename V>
-constexpr int64_t kLanes = static_cast<int64_t>(sizeof(V) / sizeof(float));
+constexpr int64_t kLanesOf = static_cast<int64_t>(sizeof(V) / sizeof(float));
 template <typename V>
 __attribute__((always_inline)) inline void load(V& v, const float* x) { std::memcpy(&v, x, sizeof v); }
 template <typename V>
 __attribute__((always_inline)) inline void store(float* x, const V& v) { std::memcpy(x, &v, sizeof v); }
-// Every lane set to b. Through memory, as a load: assigning lanes one by one reads the vector first where a kernel's
-// width is not native (the baseline compilation of a wide kernel's template), which GCC reports as uninitialised.
+// Every lane set to b, through memory as a load: built lane by lane or from a braced list, GCC 12 reports the
+// wide kernels' accumulators as possibly uninitialised.
 template <typename V>
 __attribute__((always_inline)) inline void splat(V& v, float b) {
-  float lanes[kLanes<V>];
+  float lanes[kLanesOf<V>];
   for (float& lane : lanes) lane = b;
   load(v, lanes);
 }
