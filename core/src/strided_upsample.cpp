@@ -236,11 +236,11 @@ __attribute__((always_inline)) inline void phase_weight_gradient_block(const flo
   const int64_t span = g.span(), full = span - span % 8;
   for (int64_t s = 0; s < full; s += 8) {
     Vec8 x0, x1;
-    load8(x0, x0p + s);
-    load8(x1, x1p + s);
+    load(x0, x0p + s);
+    load(x1, x1p + s);
     for (int64_t c = 0; c < C; ++c) {
       Vec8 gv;
-      load8(gv, gp + c * margined(g) + s);
+      load(gv, gp + c * margined(g) + s);
       a0[c] += x0 * gv;
       a1[c] += x1 * gv;
     }
@@ -457,7 +457,7 @@ RECON_VECTOR_KERNEL void deinterleave_gradient(const float* go, float* gym, cons
 // rows' pairs interleaved, then their pairs of pairs, then their halves.
 __attribute__((always_inline)) inline void transpose8(const float* src, int64_t src_stride, float* dst, int64_t dst_stride) {
   Vec8 r[8], t[8], u[8];
-  for (int64_t i = 0; i < 8; ++i) load8(r[i], src + i * src_stride);
+  for (int64_t i = 0; i < 8; ++i) load(r[i], src + i * src_stride);
   for (int64_t i = 0; i < 8; i += 2) {
     t[i] = __builtin_shufflevector(r[i], r[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
     t[i + 1] = __builtin_shufflevector(r[i], r[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
@@ -468,8 +468,8 @@ __attribute__((always_inline)) inline void transpose8(const float* src, int64_t 
       u[i + 2 * j + 1] = __builtin_shufflevector(t[i + j], t[i + j + 2], 2, 3, 10, 11, 6, 7, 14, 15);
     }
   for (int64_t k = 0; k < 4; ++k) {
-    store8(dst + k * dst_stride, __builtin_shufflevector(u[k], u[k + 4], 0, 1, 2, 3, 8, 9, 10, 11));
-    store8(dst + (k + 4) * dst_stride, __builtin_shufflevector(u[k], u[k + 4], 4, 5, 6, 7, 12, 13, 14, 15));
+    store(dst + k * dst_stride, __builtin_shufflevector(u[k], u[k + 4], 0, 1, 2, 3, 8, 9, 10, 11));
+    store(dst + (k + 4) * dst_stride, __builtin_shufflevector(u[k], u[k + 4], 4, 5, 6, 7, 12, 13, 14, 15));
   }
 }
 

@@ -7,17 +7,14 @@
 namespace recon::detail {
 
 // Eight consecutive floats as one value: GCC's vector extension, which becomes one AVX register in the x86-64-v3
-// clone of a kernel (cpu_dispatch.h) and two SSE registers in the baseline one. Loads and stores go through memcpy
-// (no alignment). Passed by reference: a 32-byte vector returned by value from a function built without AVX changes
-// the ABI.
+// clone of a kernel (cpu_dispatch.h) and two SSE registers in the baseline one.
 typedef float Vec8 __attribute__((vector_size(32)));
-__attribute__((always_inline)) inline void load8(Vec8& v, const float* x) { std::memcpy(&v, x, sizeof v); }
-__attribute__((always_inline)) inline void store8(float* x, const Vec8& v) { std::memcpy(x, &v, sizeof v); }
 
 // Sixteen consecutive floats as one value: one AVX-512 register in a RECON_WIDE_KERNEL (cpu_dispatch.h).
 typedef float Vec16 __attribute__((vector_size(64)));
 
-// The kernels written for either width: how many floats a vector holds, and its loads and stores.
+// How many floats a vector holds, and its loads and stores: through memcpy (no alignment), and by reference (a 32-byte
+// vector returned by value from a function built without AVX changes the ABI).
 template <typename V>
 constexpr int64_t kLanesOf = static_cast<int64_t>(sizeof(V) / sizeof(float));
 template <typename V>
