@@ -87,7 +87,8 @@ endfunction()
 # Registers one ctest test per judged gate (not bars, not profiles) of a gate manifest (docs/reference/gate-manifest.md):
 #   <label>.<name>   perfgate gate --manifest <file> --build <folder> --only <name>: measures, then judges (a
 #                    failure, an inconclusive speedup and bad input fail the test; an advisory figure beyond its
-#                    tolerance shows as Skipped, with WARNING lines in its output). Serial: timings need the machine.
+#                    tolerance shows as Skipped, with WARNING lines in its output, and so does a gate this host cannot
+#                    measure, with its "perfgate: unavailable:" line). Serial: timings need the machine.
 # BUILD (the folder the gates' programs are relative to) defaults to the top-level binary folder, RESULTS to
 # <BUILD>/results; CONTEXT entries are recorded in the cost gates' results. A relative MANIFEST is taken from the
 # current source folder. The tests' time limit is the gate's timeout_seconds plus its more_seconds plus two minutes for
@@ -159,7 +160,8 @@ function(perfgate_add_manifest_gates)
     math(EXPR limit "${limit} + 120")
     add_test(NAME ${label}.${name}
              COMMAND $<TARGET_FILE:perfgate::perfgate> gate --manifest "${arg_MANIFEST}" --build "${arg_BUILD}"
-                     --results-dir "${arg_RESULTS}" --only ${name} --warning-exit-code 77 ${context})
+                     --results-dir "${arg_RESULTS}" --only ${name} --warning-exit-code 77
+                     --unavailable-exit-code 77 ${context})
     set_tests_properties(${label}.${name} PROPERTIES LABELS ${label} RUN_SERIAL ON TIMEOUT ${limit} SKIP_RETURN_CODE 77)
   endforeach()
 endfunction()

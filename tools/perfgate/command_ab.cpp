@@ -122,7 +122,7 @@ void print_costs(const AbArgs& a, const std::vector<CostChange>& costs) {
 CLI::App* add_ab_command(CLI::App& app, AbArgs& a) {
   auto* cmd = app.add_subcommand("ab", "build two (or more) revisions in worktrees and compare their benchmarks, interleaved");
   cmd->footer(command_footer("perfgate ab --manifest perf/gates.json --gate parse --filter '^BM_Parse/' main HEAD",
-                              {Exit::pass, Exit::fail, Exit::inconclusive}, "pass includes ACCEPTED; fail: slower beyond --max-slowdown or more instructions than tolerated"));
+                              {Exit::pass, Exit::fail, Exit::inconclusive, Exit::unavailable}, "pass includes ACCEPTED; fail: slower beyond --max-slowdown or more instructions than tolerated"));
   cmd->add_option("revisions", a.revisions, "BASE HEAD (git revisions)");
   cmd->add_option("--manifest", a.manifest, "the gate manifest: its build steps build each revision; its gates' commands run")->required();
   cmd->add_option("--tasks", a.tasks, "task list CSV: revision,gate,filter,options");

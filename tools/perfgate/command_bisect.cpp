@@ -73,7 +73,7 @@ CLI::App* add_bisect_command(CLI::App& app, BisectArgs& a) {
   auto* cmd = app.add_subcommand("bisect", "the first commit from GOOD to BAD that moved a gate's instructions (exact) or times (paired) beyond a tolerance");
   cmd->footer(command_footer("perfgate bisect --manifest perf/gates.json --cost sort_cost --cost-filter BM_Sort v0.1 HEAD\n"
                              "  perfgate bisect --manifest perf/gates.json --gate sorting --filter '^BM_Sort/' v0.1 HEAD",
-                              {Exit::pass, Exit::inconclusive},
+                              {Exit::pass, Exit::inconclusive, Exit::unavailable},
                               "pass: a commit is named, or nothing moved; inconclusive: a creep with no single culprit, the "
                               "culprit among commits that do not build or cannot be decided, or a commit found but not confirmed"));
   cmd->add_option("revisions", a.revisions, "GOOD BAD (git revisions; GOOD an ancestor of BAD)");

@@ -40,8 +40,8 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& a) {
   cmd->add_option("--results", a.results, "Google Benchmark JSON")->required();
   cmd->add_option("--baseline", a.baseline, "baseline JSON")->required();
   cmd->add_option("--warning-exit-code", a.warning_exit_code,
-                  "exit with this code (0, or 6 to 255: the others have their meanings) when nothing failed but an advisory figure is beyond its tolerance (ctest's SKIP_RETURN_CODE shows it)")
-      ->check(CLI::IsMember({0}) | CLI::Range(6, 255));
+                  "exit with this code (0, or 7 to 255: the others have their meanings) when nothing failed but an advisory figure is beyond its tolerance (ctest's SKIP_RETURN_CODE shows it)")
+      ->check(CLI::IsMember({0}) | CLI::Range(7, 255));
   cmd->add_option("command", a.command, "after --: the suite's command that wrote the results; the printed fix then runs it");
   return cmd;
 }

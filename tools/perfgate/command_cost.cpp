@@ -11,6 +11,7 @@
 #include "error.h"
 #include "function_profile_file.h"
 #include "json_input.h"
+#include "one_line.h"
 #include "utc_time.h"
 
 #include <nlohmann/json.hpp>
@@ -26,7 +27,7 @@ namespace perfgate {
 CLI::App* add_cost_command(CLI::App& app, CostArgs& a) {
   auto* cmd = app.add_subcommand("cost", "instruction counts and cycle estimates per measured step, under callgrind");
   cmd->footer(command_footer("perfgate cost --out cost.json -- build/cost_program",
-                              {Exit::pass}, "bad input includes a program that fails"));
+                              {Exit::pass, Exit::unavailable}, "bad input includes a program that fails"));
   cmd->add_option("--out", a.out,
                   "Google Benchmark JSON to write (counters instructions, estimated_cycles); the steps' function profile goes beside "
                   "it as <stem>.functions.tsv")->required();
@@ -34,11 +35,25 @@ CLI::App* add_cost_command(CLI::App& app, CostArgs& a) {
   cmd->add_option("--cache", a.cache,
                   "LEVEL=BYTES,WAYS,LINE_BYTES: simulate this cache (LEVEL I1, D1 or LL) instead of this machine's, e.g. "
                   "LL=8388608,16,64 for an 8 MiB share of a CI runner's last-level cache (repeatable)");
+  cmd->add_option("--unavailable-exit-code", a.unavailable_exit_code,
+                  "exit with this code (6 to 255) when callgrind cannot run the program on this host (ctest's "
+                  "SKIP_RETURN_CODE shows it as skipped, with the reason)")
+      ->check(CLI::Range(6, 255));
   cmd->add_option("command", a.command, "after --: the program that marks its measured steps")->required();
   return cmd;
 }
 
 int run_cost(const CostArgs& a) {
+  try {
+    measure_cost_results(a);
+    return 0;
+  } catch (const HostUnsupported& e) {
+    std::cerr << "perfgate: unavailable: " << one_line(e.what()) << '\n';
+    return a.unavailable_exit_code;
+  }
+}
+
+void measure_cost_results(const CostArgs& a) {
   nlohmann::json context = {{"date", utc_now()}, {"executable", a.command.front()}};
   for (const auto& pair : a.context) {  // checked before the long run under valgrind
     const auto eq = pair.find('=');
@@ -67,6 +82,10 @@ int run_cost(const CostArgs& a) {
   std::string caches;
   for (const auto& option : settings.cache) caches += " " + option;
   context["cost_tool"] = "callgrind (" + run.valgrind + "), cache simulation" + (caches.empty() ? " of this machine's caches" : ":" + caches);
+  if (!run.emulated.empty()) {
+    context["cost_emulated"] = "RDTSCP and RDPID (valgrind stopped the program at " + run.emulated +
+                               " on this host; docs/reference/cost-hosts.md)";
+  }
   for (const auto& [key, value] : run.context) context[key] = value;
   const auto& regions = run.regions;
   const double seconds = run.seconds;
@@ -89,7 +108,6 @@ int run_cost(const CostArgs& a) {
   write_file_atomically(a.out, json_output_text({{"context", context}, {"benchmarks", benchmarks}}));
   std::cout << "wrote " << a.out << " (" << regions.size() << " benchmarks, " << static_cast<int>(seconds)
             << " s under valgrind) and its function profile " << function_profile_path(a.out) << "\n";
-  return 0;
 }
 
 }  // namespace perfgate

@@ -1,8 +1,9 @@
 // perfgate gate: runs and judges the gates a manifest declares (gate_manifest.h), in the manifest's order: each
 // measuring command writes <results>/<name>.json, which is judged as perfgate compare, speedup and cost would judge it,
 // with the same printed tables and fixes. --verdicts writes what was judged as verdicts.json (report_verdicts.cpp).
-// Exit: the worst verdict (1 a failure, 3 inconclusive, the --warning-exit-code for an advisory figure beyond its
-// tolerance, 0 pass); 2 bad input, including a measuring command that fails.
+// Exit: the worst verdict (1 a failure, 3 inconclusive, the --unavailable-exit-code for a gate this host cannot
+// measure, the --warning-exit-code for an advisory figure beyond its tolerance, 0 pass); 2 bad input, including a
+// measuring command that fails. A gate this host cannot measure is said in one line and the other gates still run.
 #include "atomic_write.h"
 #include "benchmark_runner.h"
 #include "cli_help.h"
@@ -34,9 +35,10 @@ std::vector<const Gate*> selected_gates(const GateManifest& m, const GateArgs& a
   return out;
 }
 
-// The worse of two exit codes: a failure, then inconclusive, then an advisory warning, then a pass.
-int worse(int a, int b, int warning) {
-  for (const int code : {1, 3, warning}) {
+// The worse of two exit codes: a failure, then inconclusive, then a gate not measured on this host, then an advisory
+// warning, then a pass.
+int worse(int a, int b, const GateArgs& args) {
+  for (const int code : {1, 3, args.unavailable_exit_code, args.warning_exit_code}) {
     if (code != 0 && (a == code || b == code)) return code;
   }
   return 0;
@@ -81,7 +83,7 @@ int run_speedup_gate(const GateManifest& m, const Gate& g, const std::string& re
     run_speedup(aim);
   }
   if (g.compare_baseline) {
-    code = worse(code, run_compare({results, m.baseline_of(g.name, g.label), interleaved(g.repetitions), a.warning_exit_code}), a.warning_exit_code);
+    code = worse(code, run_compare({results, m.baseline_of(g.name, g.label), interleaved(g.repetitions), a.warning_exit_code}), a);
   }
   return code;
 }
@@ -104,7 +106,7 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
       c.command = argv;
       c.env = m.environment;
       c.timeout_seconds = g.timeout_seconds;
-      run_cost(c);
+      measure_cost_results(c);
       return run_compare({results, m.baseline_of(g.name, g.label), {}, a.warning_exit_code});
     }
     case GateKind::bars: {
@@ -135,7 +137,7 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
 CLI::App* add_gate_command(CLI::App& app, GateArgs& a) {
   auto* cmd = app.add_subcommand("gate", "run and judge every gate a manifest declares (suites, speedups, callgrind costs)");
   cmd->footer(command_footer("perfgate gate --manifest perf/gates.json --build build --label performance --verdicts build/verdicts.json",
-                              {Exit::pass, Exit::fail, Exit::inconclusive}, "bad input includes a measuring command that fails"));
+                              {Exit::pass, Exit::fail, Exit::inconclusive, Exit::unavailable}, "bad input includes a measuring command that fails"));
   cmd->add_option("--manifest", a.manifest, "the gate manifest (JSON; docs/reference/gate-manifest.md)")->required();
   cmd->add_option("--build", a.build, "the build folder: gates' programs are relative to it")->required();
   cmd->add_option("--only", a.only, "run this gate only (repeatable)");
@@ -144,8 +146,12 @@ CLI::App* add_gate_command(CLI::App& app, GateArgs& a) {
   cmd->add_option("--verdicts", a.verdicts, "also write what was judged as verdicts.json (as perfgate report writes it)");
   cmd->add_option("--context", a.context, "KEY=VALUE recorded in the cost gates' results (repeatable)");
   cmd->add_option("--warning-exit-code", a.warning_exit_code,
-                  "exit with this code (0, or 6 to 255) when nothing failed but an advisory figure is beyond its tolerance")
-      ->check(CLI::IsMember({0}) | CLI::Range(6, 255));
+                  "exit with this code (0, or 7 to 255) when nothing failed but an advisory figure is beyond its tolerance")
+      ->check(CLI::IsMember({0}) | CLI::Range(7, 255));
+  cmd->add_option("--unavailable-exit-code", a.unavailable_exit_code,
+                  "exit with this code (6 to 255) when nothing failed but a gate cannot be measured on this host "
+                  "(callgrind cannot run its program here; ctest's SKIP_RETURN_CODE shows it as skipped, with the reason)")
+      ->check(CLI::Range(6, 255));
   cmd->add_flag("--list", a.list, "print the selected gates (name, kind, label, timeout) and exit");
   return cmd;
 }
@@ -193,9 +199,16 @@ int run_gate(const GateArgs& a) {
   }
   std::filesystem::create_directories(folder);
   int code = 0;
+  std::vector<const Gate*> measured;  // the gates this host could measure: the only ones judged into --verdicts
+  std::vector<std::string> unmeasured;
   for (const auto* g : gates) {
     try {
-      code = worse(code, run_one(m, *g, folder, a), a.warning_exit_code);
+      code = worse(code, run_one(m, *g, folder, a), a);
+      measured.push_back(g);
+    } catch (const HostUnsupported& e) {
+      std::cerr << "perfgate: unavailable: gate " << g->name << ": " << one_line(e.what()) << '\n';
+      unmeasured.push_back(g->name);
+      code = worse(code, a.unavailable_exit_code, a);
     } catch (const InputErrorWithFix&) {
       throw;  // its message already names the baseline, and its fix must stay as printed
     } catch (const InputError& e) {
@@ -206,13 +219,19 @@ int run_gate(const GateArgs& a) {
   if (!a.verdicts.empty()) {
     ReportData data;
     data.date = utc_now();
-    add_gate_sections(data, m, gates, folder, true);
+    add_gate_sections(data, m, measured, folder, true);
     set_identity(data, !data.speedups.empty() ? read_results(data.speedups.front().results_path).context
                                     : (data.checks.empty() ? std::map<std::string, std::string>{} : data.checks.front().context));
     write_file_atomically(a.verdicts, render_verdicts_json(data));
   }
-  std::cout << "perfgate gate: " << (code == 0 ? "PASS" : code == 1 ? "FAIL" : code == 3 ? "INCONCLUSIVE" : "PASS with warnings") << " ("
-            << gates.size() << " gate" << (gates.size() == 1 ? "" : "s") << ")\n";
+  const std::string outcome = code == 1                ? "FAIL"
+                              : code == 3              ? "INCONCLUSIVE"
+                              : !unmeasured.empty()    ? "NOT MEASURED HERE"
+                              : code == 0              ? "PASS"
+                                                       : "PASS with warnings";
+  std::string not_here;
+  for (const auto& name : unmeasured) not_here += (not_here.empty() ? "; not measured on this host: " : ", ") + name;
+  std::cout << "perfgate gate: " << outcome << " (" << gates.size() << " gate" << (gates.size() == 1 ? "" : "s") << not_here << ")\n";
   return code;
 }
 

@@ -34,8 +34,9 @@ struct Plant {
 };
 
 struct CheckOutcome {
-  bool caught = false;  ///< a FAIL row, a failed speedup or a failed run
-  std::string what;     ///< the failing rows, or why the run failed; "" when it passed
+  bool caught = false;       ///< a FAIL row, a failed speedup or a failed run
+  std::string what;          ///< the failing rows, or why the run failed; "" when it passed
+  bool unavailable = false;  ///< this host cannot measure the check (exit 6): neither a pass nor a catch
 };
 
 ProcessResult git_in(const std::string& folder, const std::vector<std::string>& arguments, const std::vector<std::string>& env = {}) {
@@ -174,6 +175,7 @@ CheckOutcome run_check(const std::string& manifest, const std::string& build_dir
                              options);
   write_file_atomically(log.string(), r.output);
   if (r.status == 0) return {};
+  if (r.status == code_of(Exit::unavailable)) return {false, output_tail(r.output, 240), true};
   if (r.status != 1 && r.status != 3) return {true, "the run failed (exit " + std::to_string(r.status) + "): " + output_tail(r.output, 240)};
   std::string rows;
   try {
@@ -199,7 +201,7 @@ CheckOutcome run_check(const std::string& manifest, const std::string& build_dir
 CLI::App* add_selftest_command(CLI::App& app, SelftestArgs& a) {
   auto* cmd = app.add_subcommand("selftest", "apply each planted regression (a patch) to a copy of the tree: each must fail a gate");
   cmd->footer(command_footer("perfgate selftest --manifest perf/gates.json --work build/selftest",
-                              {Exit::pass, Exit::fail}, "fail: a plant passed every check, no longer applies or builds, or the clean tree failed"));
+                              {Exit::pass, Exit::fail, Exit::unavailable}, "fail: a plant passed every check, no longer applies or builds, or the clean tree failed"));
   cmd->add_option("--manifest", a.manifest, "the gate manifest, with its selftest member")->required();
   cmd->add_option("--plant", a.plants, "run this plant only (its patch's name without .patch; repeatable)");
   cmd->add_option("--work", a.work, "folder for the throwaway worktree and the checks' results (inside the repository keeps the compiler cache warm; it is never part of the tree tested)")
@@ -262,12 +264,16 @@ int run_selftest(const SelftestArgs& a) {
   };
   int status = 0;
   size_t check_count = 0;
+  std::vector<std::string> unmeasured;  // checks and plants this host could not measure: neither passed nor caught
   std::cout << "clean tree (must pass every check):" << std::endl;
   for (const auto& set : selftest.sets) {
     for (const auto& check : set.checks) {
       const auto outcome = run(check, check_count++, "clean");
-      std::cout << "    " << check_name(check) << (outcome.caught ? " FAILED: " + outcome.what : " passed") << std::endl;
+      std::cout << "    " << check_name(check)
+                << (outcome.caught ? " FAILED: " + outcome.what : outcome.unavailable ? " NOT MEASURED HERE: " + outcome.what : " passed")
+                << std::endl;
       if (outcome.caught) status = 1;
+      if (outcome.unavailable) unmeasured.push_back(check_name(check) + " (clean tree)");
     }
   }
   std::vector<std::string> missed;
@@ -290,16 +296,21 @@ int run_selftest(const SelftestArgs& a) {
     if (built) {
       std::string caught_by;
       size_t index = 0;
+      bool measured = false;
       for (const auto& check : selftest.sets[plant.set].checks) {
         const auto outcome = run(check, index++, plant.name);
         std::cout << "    " << check_name(check)
-                  << (outcome.caught ? " FAILED: " + outcome.what : " passed" + (outcome.what.empty() ? "" : " (" + outcome.what + ")")) << std::endl;
+                  << (outcome.caught        ? " FAILED: " + outcome.what
+                      : outcome.unavailable ? " NOT MEASURED HERE: " + outcome.what
+                                            : " passed" + (outcome.what.empty() ? "" : " (" + outcome.what + ")"))
+                  << std::endl;
+        measured = measured || !outcome.unavailable;
         if (outcome.caught) {
           caught_by = check_name(check);
           break;  // one catch is the proof; the checks after it would only cost time
         }
       }
-      if (caught_by.empty()) missed.push_back(plant.name);
+      if (caught_by.empty()) (measured ? missed : unmeasured).push_back(plant.name);
     }
     const auto reset = git_in(tree.worktree, {"reset", "--hard", "--quiet"});
     const auto clean = git_in(tree.worktree, {"clean", "-fdq"});
@@ -311,7 +322,13 @@ int run_selftest(const SelftestArgs& a) {
     for (const auto& name : missed) list += (list.empty() ? "" : ", ") + name;
     std::cout << "selftest: not caught: " << list << std::endl;
   }
-  std::cout << "perfgate selftest: " << (status == 0 ? "PASS" : "FAIL") << " (" << plants.size() << " plants, " << check_count
+  if (status == 0 && !unmeasured.empty()) {
+    status = code_of(Exit::unavailable);
+    std::string list;
+    for (const auto& name : unmeasured) list += (list.empty() ? "" : ", ") + name;
+    std::cout << "selftest: not measured on this host: " << list << std::endl;
+  }
+  std::cout << "perfgate selftest: " << (status == 0 ? "PASS" : status == 1 ? "FAIL" : "NOT MEASURED HERE") << " (" << plants.size() << " plants, " << check_count
             << " checks, " << seconds() << " s)" << std::endl;
   return status;
 }

@@ -117,6 +117,7 @@ struct GateArgs {
   std::string manifest, build, results_dir, verdicts;
   std::vector<std::string> only, labels, context;
   int warning_exit_code = 0;
+  int unavailable_exit_code = 6;  ///< exit code when nothing failed but a gate cannot be measured on this host
   bool list = false;
 };
 CLI::App* add_gate_command(CLI::App& app, GateArgs& args);
@@ -159,8 +160,14 @@ struct CostArgs {
   std::vector<std::string> command;  ///< the program that marks its measured steps, and its arguments
   std::vector<std::string> env;      ///< NAME=value added to the program's environment (perfgate gate)
   double timeout_seconds = 0.0;      ///< > 0: the run under valgrind is stopped after this long (perfgate gate)
+  int unavailable_exit_code = 6;     ///< exit code when callgrind cannot run the program on this host
 };
 CLI::App* add_cost_command(CLI::App& app, CostArgs& args);
+/// perfgate cost: measure_cost_results, with a host that cannot run callgrind reported as one line and
+/// --unavailable-exit-code.
 int run_cost(const CostArgs& args);
+/// Measures the program under callgrind and writes its results and function profile. Throws HostUnsupported when
+/// callgrind cannot run it on this host, InputError for bad input.
+void measure_cost_results(const CostArgs& args);
 
 }  // namespace perfgate

@@ -4,9 +4,11 @@
 #include "process.h"
 #include "read_file.h"
 #include "temporary_folder.h"
+#include "valgrind_diagnosis.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
 #include <sstream>
@@ -34,6 +36,53 @@ std::string valgrind_version() {
   const auto r = run_process({"valgrind", "--version"}, quiet);
   if (r.status != 0) throw InputError("cost: valgrind is not installed (Debian package valgrind; tools/install-deps)");
   return output_tail(r.output, 40);
+}
+
+// The instructions instruction_emulator.c emulates.
+bool emulated_by_perfgate(const UndecodedInstruction& u) { return u.name == "RDTSCP" || u.name == "RDPID"; }
+
+// perfgate's LD_AUDIT module that emulates RDTSCP and RDPID where valgrind cannot decode them
+// (instruction_emulator.c), beside this executable as the build and the install lay it out; "" when it is not there.
+std::string instruction_emulator() {
+  std::error_code error;
+  const auto self = fs::read_symlink("/proc/self/exe", error);
+  if (error) return "";
+  const auto module = (self.parent_path() / PERFGATE_EMULATOR_FROM_BINDIR / "perfgate-instruction-emulator.so").lexically_normal();
+  if (!fs::is_regular_file(module, error) || module.string().find(':') != std::string::npos) return "";
+  return module.string();
+}
+
+// The program's environment entries with the emulator added to LD_AUDIT (after any audit module already asked for).
+std::vector<std::string> with_emulator(std::vector<std::string> env, const std::string& module) {
+  if (module.empty()) return env;
+  for (auto& entry : env) {
+    if (entry.rfind("LD_AUDIT=", 0) == 0) {
+      entry += (entry.size() > 9 ? ":" : "") + module;
+      return env;
+    }
+  }
+  const char* inherited = std::getenv("LD_AUDIT");
+  env.push_back("LD_AUDIT=" + (inherited != nullptr && *inherited != '\0' ? std::string(inherited) + ":" : "") + module);
+  return env;
+}
+
+// The one line that says why callgrind cannot run the program on this host and what to do, for a run valgrind ended
+// because it met an instruction it cannot decode; "" for any other failure.
+std::string unsupported_host_reason(const std::string& program, const std::string& valgrind, const std::string& output,
+                                    const std::string& emulator) {
+  const auto undecoded = undecoded_instruction(output);
+  if (!undecoded || output.find("(SIGILL)") == std::string::npos) return "";
+  const auto& u = *undecoded;
+  const bool emulable = emulated_by_perfgate(u);
+  std::string reason = "cost: callgrind cannot run " + program + " on this host: " + valgrind + " cannot decode " +
+                       (u.name.empty() ? "the instruction" : u.name) + " (bytes at its address: " + u.bytes + ")" +
+                       (u.where.empty() ? "" : ", run by " + u.where) + ", which this CPU runs natively; ";
+  if (emulable && emulator.empty()) {
+    return reason + "perfgate's instruction emulator, which handles it, is missing beside the perfgate executable "
+                    "(perfgate-instruction-emulator.so): reinstall perfgate";
+  }
+  return reason + "measure on a CPU whose instructions valgrind decodes (docs/reference/cost-hosts.md), or keep the measured "
+                  "program from running it (a library it links but does not use, or code built with -march=native)";
 }
 
 }  // namespace
@@ -69,17 +118,37 @@ CostRun measure_cost(const std::vector<std::string>& command, const CostSettings
                                    "--callgrind-out-file=" + (dumps.path() / "callgrind.out").string()};
   argv.insert(argv.end(), settings.cache.begin(), settings.cache.end());
   argv.insert(argv.end(), command.begin(), command.end());
-  const auto start = std::chrono::steady_clock::now();
-  ProcessOptions merged;
-  merged.standard_error = StandardError::merge;
-  merged.env = settings.env;
-  merged.timeout_seconds = settings.timeout_seconds;
-  const auto result = run_process(argv, merged);
-  if (result.timed_out) {
-    throw InputError("cost: the measured program ran past its " + std::to_string(static_cast<long>(settings.timeout_seconds)) +
-                     " s under valgrind and was stopped");
+  // One run under valgrind with the given environment, into an emptied dumps folder.
+  const auto attempt = [&](const std::vector<std::string>& env) {
+    for (const auto& entry : fs::directory_iterator(dumps.path())) fs::remove_all(entry.path());
+    ProcessOptions merged;
+    merged.standard_error = StandardError::merge;
+    merged.env = env;
+    merged.timeout_seconds = settings.timeout_seconds;
+    auto result = run_process(argv, merged);
+    if (result.timed_out) {
+      throw InputError("cost: the measured program ran past its " + std::to_string(static_cast<long>(settings.timeout_seconds)) +
+                       " s under valgrind and was stopped");
+    }
+    return result;
+  };
+  // As asked first, so that a program valgrind runs is run exactly as before; again with the emulator only where
+  // valgrind stopped it at an instruction the emulator does (the emulator's loader namespace moves the heap's layout,
+  // and with it the address-dependent paths of copies and vector loops).
+  auto start = std::chrono::steady_clock::now();
+  auto result = attempt(settings.env);
+  const auto emulator = instruction_emulator();
+  if (result.status != 0 && !emulator.empty()) {
+    const auto undecoded = undecoded_instruction(result.output);
+    if (undecoded && emulated_by_perfgate(*undecoded) && result.output.find("(SIGILL)") != std::string::npos) {
+      run.emulated = undecoded->name;
+      start = std::chrono::steady_clock::now();
+      result = attempt(with_emulator(settings.env, emulator));
+    }
   }
   if (result.status != 0) {
+    const auto reason = unsupported_host_reason(command.front(), run.valgrind, result.output, emulator);
+    if (!reason.empty()) throw HostUnsupported(reason);
     throw InputError("cost: the measured program failed under valgrind (exit " + std::to_string(result.status) +
                      "): " + output_tail(result.output));
   }

@@ -18,6 +18,7 @@ struct CostRun {
   RegionProfiles profiles;
   std::map<std::string, std::string> context;  ///< the program's "context KEY VALUE" lines
   std::string valgrind;                        ///< valgrind's version
+  std::string emulated;                        ///< "RDTSCP" or "RDPID" when the run needed the emulator, else ""
   double seconds = 0.0;                        ///< wall time under valgrind
 };
 
@@ -38,8 +39,11 @@ struct CostSettings {
 };
 
 /// Runs `command` under callgrind with instrumentation off at start and the cache simulation on, its dumps in a
-/// private temporary folder (removed on every path). Throws InputError when valgrind is not installed, the program
-/// fails or runs past its time limit, or it dumped no named region.
+/// private temporary folder (removed on every path). Where valgrind stopped the program at RDTSCP or RDPID, which it
+/// cannot decode on some hosts, the program is run again with perfgate's instruction emulator
+/// (instruction_emulator.c) in its LD_AUDIT (CostRun::emulated); a program valgrind runs is run exactly as asked. Throws HostUnsupported when valgrind ended the
+/// program at an instruction it cannot decode (the message names it, who ran it and the way out); InputError when
+/// valgrind is not installed, the program fails otherwise or runs past its time limit, or it dumped no named region.
 CostRun measure_cost(const std::vector<std::string>& command, const CostSettings& settings = {});
 
 }  // namespace perfgate

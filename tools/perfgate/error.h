@@ -1,5 +1,7 @@
 #pragma once
-// The one error type of perfgate: bad input or usage. main() turns it into one line and exit code 2.
+// perfgate's error types, one per exit code that is not a verdict: bad input or usage (InputError, exit 2) and a host
+// that cannot measure what was asked (HostUnsupported, exit 6). main() turns each into one line and its code; a
+// history store that cannot be reached has its own type beside the stores (history_backend.h, exit 5).
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -21,6 +23,14 @@ class InputErrorWithFix : public InputError {
 
  private:
   std::string command_;
+};
+
+/// This host cannot measure what was asked, through no fault of the input: e.g. valgrind cannot decode an instruction
+/// the program runs on this CPU. The message names the cause and the way out. Not a verdict: a gate it stops is
+/// neither passed nor failed, and ctest shows it as skipped (--unavailable-exit-code).
+class HostUnsupported : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 }  // namespace perfgate

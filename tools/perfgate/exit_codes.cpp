@@ -20,6 +20,9 @@ constexpr Meaning kMeanings[] = {
     {Exit::inconclusive, "inconclusive", "the measurements cannot decide (an interval straddling the threshold); measuring more may"},
     {Exit::internal, "internal error", "a bug in perfgate; please report it with the command"},
     {Exit::store_unavailable, "store unavailable", "a history store could not be reached; running again may succeed"},
+    {Exit::unavailable, "unavailable",
+     "this host cannot measure what was asked (e.g. callgrind cannot run the program on this CPU): one "
+     "'perfgate: unavailable:' line with the cause and the way out; no verdict, nothing written"},
 };
 
 }  // namespace

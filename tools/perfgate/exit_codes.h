@@ -14,6 +14,7 @@ enum class Exit : int {
   inconclusive = 3,       ///< the measurements cannot decide; measuring more may
   internal = 4,           ///< a bug in perfgate
   store_unavailable = 5,  ///< a history store could not be reached; worth running again
+  unavailable = 6,        ///< this host cannot measure what was asked (the cause and the way out are printed)
 };
 
 constexpr int code_of(Exit e) { return static_cast<int>(e); }

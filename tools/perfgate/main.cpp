@@ -161,6 +161,8 @@ int main(int argc, char** argv) {
     return code_of(Exit::bad_input);
   } catch (const InputError& e) {
     return print_error("error", e.what(), code_of(Exit::bad_input));
+  } catch (const HostUnsupported& e) {  // not the input's fault: another host may measure it
+    return print_error("unavailable", e.what(), code_of(Exit::unavailable));
   } catch (const StoreUnavailable& e) {  // not the input's fault, and worth running again
     return print_error("error", e.what(), code_of(Exit::store_unavailable));
   } catch (const std::filesystem::filesystem_error& e) {  // a path given to perfgate that cannot be used

@@ -3,6 +3,7 @@
 // a callgrind dump is refused with InputError.
 #include "callgrind_dump.h"
 #include "error.h"
+#include "valgrind_diagnosis.h"
 
 #include <gtest/gtest.h>
 
@@ -63,3 +64,45 @@ TEST(perfgate_callgrind, refuses_what_is_not_a_dump) {
 }
 
 }  // namespace
+
+namespace {
+
+// valgrind 3.19's words when it stops a program at RDTSCP on a host whose CPUID hides it (libhwy's initializer).
+const char* const kStoppedAtRdtscp =
+    "==123== Command: bin/cost_step\n"
+    "vex amd64->IR: unhandled instruction bytes: 0xF 0x1 0xF9 0x48 0xC1 0xE2 0x20 0x48 0x9 0xD0\n"
+    "vex amd64->IR:   REX=0 REX.W=0 REX.R=0 REX.X=0 REX.B=0\n"
+    "==123== valgrind: Unrecognised instruction at address 0x5d7e522.\n"
+    "==123==    at 0x5D7E522: hwy::platform::TimerResolution() (in /usr/lib/x86_64-linux-gnu/libhwy.so.1.0.3)\n"
+    "==123==    by 0x5D7C219: ??? (in /usr/lib/x86_64-linux-gnu/libhwy.so.1.0.3)\n"
+    "==123== Process terminating with default action of signal 4 (SIGILL)\n";
+
+}  // namespace
+
+TEST(perfgate_valgrind_diagnosis, names_the_instruction_and_who_ran_it) {
+  const auto u = perfgate::undecoded_instruction(kStoppedAtRdtscp);
+  ASSERT_TRUE(u.has_value());
+  EXPECT_EQ(u->name, "RDTSCP");
+  EXPECT_EQ(u->bytes, "0F 01 F9 48 C1 E2 20 48 09 D0");
+  EXPECT_EQ(u->where, "hwy::platform::TimerResolution() (in /usr/lib/x86_64-linux-gnu/libhwy.so.1.0.3)");
+}
+
+TEST(perfgate_valgrind_diagnosis, knows_rdpid_with_a_rex_prefix_and_evex) {
+  EXPECT_EQ(perfgate::undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0xF3 0x41 0xF 0xC7 0xFD\n")->name, "RDPID");
+  EXPECT_EQ(perfgate::undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0x62 0xF1 0x7D 0x48\n")->name,
+            "an AVX-512 (EVEX-encoded) instruction");
+  const auto unknown = perfgate::undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0xF 0xFF\n");
+  ASSERT_TRUE(unknown.has_value());
+  EXPECT_EQ(unknown->name, "");
+  EXPECT_EQ(unknown->where, "");  // no stack printed: nothing made up
+}
+
+TEST(perfgate_valgrind_diagnosis, finds_nothing_in_other_failures) {
+  EXPECT_FALSE(perfgate::undecoded_instruction("").has_value());
+  EXPECT_FALSE(perfgate::undecoded_instruction("==1== Process terminating with default action of signal 11 (SIGSEGV)\n").has_value());
+  // A program's own output that merely mentions the words, without valgrind's byte list, is not a finding.
+  EXPECT_FALSE(perfgate::undecoded_instruction("unhandled instruction bytes: none\n").has_value());
+  // A long line of output is read in linear time and without a finding.
+  EXPECT_FALSE(perfgate::undecoded_instruction(std::string(8u << 20, 'x') + "\n").has_value());
+}
+
