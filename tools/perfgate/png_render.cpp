@@ -24,12 +24,14 @@ void render_png(const std::string& svg_path, const std::string& png_path, int wi
   // folder: a link planted at png_path is replaced, never written through by the browser.
   const TemporaryFolder scratch("png");
   const auto shot = (scratch.path() / "plot.png").string();
-  // --no-sandbox: CI containers run as root, where Chromium's sandbox refuses to start. A browser that hangs is
-  // killed with its children after kChromiumSeconds.
+  // --no-sandbox: CI containers run as root, where Chromium's sandbox refuses to start. A profile of its own in the
+  // private folder: two renders at once (parallel tests, two reports) never meet in the user's profile, whose lock
+  // would hand the second to the first. A browser that hangs is killed with its children after kChromiumSeconds.
   ProcessOptions options;
   options.standard_error = StandardError::discard;
   options.timeout_seconds = kChromiumSeconds;
   const auto r = run_process({chromium_command(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                              "--user-data-dir=" + (scratch.path() / "profile").string(),
                               "--window-size=" + std::to_string(width) + "," + std::to_string(height), "--screenshot=" + shot,
                               "file://" + svg},
                              options);
