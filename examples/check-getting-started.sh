@@ -24,8 +24,10 @@ mkdir -p "$work/project"
 project="$work/project"
 prefix="$work/prefix"
 ln -s "$root" "$project/perfgate"
-# The compiler cache through CMake's environment default, so that the page's commands stay as written.
-command -v ccache >/dev/null && export CMAKE_CXX_COMPILER_LAUNCHER=ccache
+# The compiler cache through CMake's environment default, so that the page's commands stay as written. Paths under
+# the work folder (a new one each run; the checkout reached through its link) are hashed relative to it, so a run
+# finds the objects of the run before it.
+command -v ccache >/dev/null && export CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$work" CCACHE_NOHASHDIR=1
 fail() { echo "getting-started: FAIL: $*" >&2; exit 1; }
 step() { echo "getting-started: $*"; }
 

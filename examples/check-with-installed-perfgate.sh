@@ -47,6 +47,8 @@ logged() {
 }
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# Paths in the checkout (its work folder included) hashed relative to it: a clone elsewhere finds the same objects.
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 prefix="$work/prefix"
 
 echo "check: perfgate alone: configure, build, install into $prefix"

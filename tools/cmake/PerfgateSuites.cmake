@@ -88,7 +88,8 @@ endfunction()
 #   <label>.<name>   perfgate gate --manifest <file> --build <folder> --only <name>: measures, then judges (a
 #                    failure, an inconclusive speedup and bad input fail the test; an advisory figure beyond its
 #                    tolerance shows as Skipped, with WARNING lines in its output, and so does a gate this host cannot
-#                    measure, with its "perfgate: unavailable:" line). Serial: timings need the machine.
+#                    measure, with its "perfgate: unavailable:" line). Serial (RUN_SERIAL), as timings need the
+#                    machine, except cost gates: instruction counts do not depend on what else runs.
 # BUILD (the folder the gates' programs are relative to) defaults to the top-level binary folder, RESULTS to
 # <BUILD>/results; CONTEXT entries are recorded in the cost gates' results. A relative MANIFEST is taken from the
 # current source folder. The tests' time limit is the gate's timeout_seconds plus its more_seconds plus two minutes for
@@ -162,6 +163,12 @@ function(perfgate_add_manifest_gates)
              COMMAND $<TARGET_FILE:perfgate::perfgate> gate --manifest "${arg_MANIFEST}" --build "${arg_BUILD}"
                      --results-dir "${arg_RESULTS}" --only ${name} --warning-exit-code 77
                      --unavailable-exit-code 77 ${context})
-    set_tests_properties(${label}.${name} PROPERTIES LABELS ${label} RUN_SERIAL ON TIMEOUT ${limit} SKIP_RETURN_CODE 77)
+    # Alone on the machine where time is measured; a cost gate counts instructions under callgrind, which other
+    # tests running beside it do not change, so it may share the machine (ctest -j).
+    set(serial ON)
+    if(kind STREQUAL "cost")
+      set(serial OFF)
+    endif()
+    set_tests_properties(${label}.${name} PROPERTIES LABELS ${label} RUN_SERIAL ${serial} TIMEOUT ${limit} SKIP_RETURN_CODE 77)
   endforeach()
 endfunction()

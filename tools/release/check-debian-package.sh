@@ -21,6 +21,8 @@ logged() {  # LOG COMMAND...: the command's output in LOG, shown when it fails
 }
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# Paths in the checkout (its work folder included) hashed relative to it: a clone elsewhere finds the same objects.
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 version=$(head -1 "$root/tools/VERSION")
 
 echo "deb: build perfgate alone and pack it"
