@@ -79,10 +79,13 @@ echo "check: the tests perfgate_add_manifest_gates registered: one per judged ga
 ctest --test-dir "$example" --show-only=json-v1 >"$work/tests.json"
 jq -e '[.tests[].name] | sort == ["cost.sort_cost", "performance.sort_speedup", "performance.sorting"]' "$work/tests.json" >/dev/null ||
   { echo "check: the registered tests are $(jq -c '[.tests[].name]' "$work/tests.json")" >&2; exit 1; }
-jq -e 'all(.tests[]; (.command | index("--warning-exit-code")) != null and (.command | index("77")) != null
+# Serial where time is judged; a cost gate's instruction counts share the machine.
+jq -e 'all(.tests[]; (.command | index("--warning-exit-code")) != null and (.command | index("--unavailable-exit-code")) != null
+          and ([.command[] | select(. == "77")] | length) == 2
           and any(.properties[]; .name == "SKIP_RETURN_CODE" and .value == 77)
-          and any(.properties[]; .name == "RUN_SERIAL" and .value == true))' "$work/tests.json" >/dev/null ||
-  { echo "check: a registered test lacks --warning-exit-code 77, SKIP_RETURN_CODE 77 or RUN_SERIAL" >&2; exit 1; }
+          and (any(.properties[]; .name == "RUN_SERIAL" and .value == true) == (.name | startswith("cost.") | not)))' \
+  "$work/tests.json" >/dev/null ||
+  { echo "check: a registered test lacks --warning-exit-code 77, --unavailable-exit-code 77 or SKIP_RETURN_CODE 77, or is serial where it should not be or not where it should: $(jq -c '[.tests[] | {name, serial: ([.properties[] | select(.name == "RUN_SERIAL") | .value] | first)}]' "$work/tests.json")" >&2; exit 1; }
 
 echo "check: every gate kind of the example's manifest, run by perfgate gate, with verdicts.json"
 manifest="$root/examples/gated-suite/gates.json"
