@@ -56,6 +56,9 @@ logged "$work/perfgate-configure.log" cmake -S "$root/tools" -B "$work/perfgate"
   -DPERFGATE_BUILD_TESTS=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "${launcher[@]}" "${cmake_extra[@]}"
 logged "$work/perfgate-build.log" cmake --build "$work/perfgate"
 logged "$work/perfgate-install.log" cmake --install "$work/perfgate" --prefix "$prefix"
+# The cost runner's instruction emulator, where the installed perfgate looks for it (beside bin/, in <libdir>/perfgate).
+compgen -G "$prefix/lib*/perfgate/perfgate-instruction-emulator.so" >/dev/null ||
+  { echo "check: the install lacks lib/perfgate/perfgate-instruction-emulator.so" >&2; exit 1; }
 # A folder named torch, ATen or c10 on an include path, not any path that merely contains those letters (a checkout in
 # /tmp/cc10 is not LibTorch).
 if grep -Eo -- '-I[^ "]*/(torch|ATen|c10)(/[^ "]*)?([ "]|$)' "$work/perfgate/compile_commands.json"; then

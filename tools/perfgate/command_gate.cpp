@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "error.h"
 #include "gate_manifest.h"
+#include "function_profile_file.h"
 #include "gate_report.h"
 #include "one_line.h"
 #include "report_render.h"
@@ -206,6 +207,10 @@ int run_gate(const GateArgs& a) {
       code = worse(code, run_one(m, *g, folder, a), a);
       measured.push_back(g);
     } catch (const HostUnsupported& e) {
+      // Results of an earlier run at this gate's paths would read as this run's to whoever reads the folder next
+      // (a report, a history record): they go, so that the gate has no results rather than stale ones.
+      const auto results = results_of(folder, g->name);
+      for (const auto& stale : {results, function_profile_path(results)}) std::filesystem::remove(stale);
       std::cerr << "perfgate: unavailable: gate " << g->name << ": " << one_line(e.what()) << '\n';
       unmeasured.push_back(g->name);
       code = worse(code, a.unavailable_exit_code, a);

@@ -296,7 +296,7 @@ int run_selftest(const SelftestArgs& a) {
     if (built) {
       std::string caught_by;
       size_t index = 0;
-      bool measured = false;
+      bool unmeasurable = false;  // a check this host could not measure might have caught it
       for (const auto& check : selftest.sets[plant.set].checks) {
         const auto outcome = run(check, index++, plant.name);
         std::cout << "    " << check_name(check)
@@ -304,13 +304,13 @@ int run_selftest(const SelftestArgs& a) {
                       : outcome.unavailable ? " NOT MEASURED HERE: " + outcome.what
                                             : " passed" + (outcome.what.empty() ? "" : " (" + outcome.what + ")"))
                   << std::endl;
-        measured = measured || !outcome.unavailable;
+        unmeasurable = unmeasurable || outcome.unavailable;
         if (outcome.caught) {
           caught_by = check_name(check);
           break;  // one catch is the proof; the checks after it would only cost time
         }
       }
-      if (caught_by.empty()) (measured ? missed : unmeasured).push_back(plant.name);
+      if (caught_by.empty()) (unmeasurable ? unmeasured : missed).push_back(plant.name);
     }
     const auto reset = git_in(tree.worktree, {"reset", "--hard", "--quiet"});
     const auto clean = git_in(tree.worktree, {"clean", "-fdq"});

@@ -69,14 +69,18 @@ std::vector<std::string> with_emulator(std::vector<std::string> env, const std::
 // The one line that says why callgrind cannot run the program on this host and what to do, for a run valgrind ended
 // because it met an instruction it cannot decode; "" for any other failure.
 std::string unsupported_host_reason(const std::string& program, const std::string& valgrind, const std::string& output,
-                                    const std::string& emulator) {
-  const auto undecoded = undecoded_instruction(output);
-  if (!undecoded || output.find("(SIGILL)") == std::string::npos) return "";
-  const auto& u = *undecoded;
+                                    const std::string& emulator, bool emulated) {
+  if (output.find("(SIGILL)") == std::string::npos) return "";
+  // With the emulator loaded, valgrind still reports each RDTSCP and RDPID it met; the one that stopped the program is
+  // the first it does not emulate.
+  const auto all = undecoded_instructions(output);
+  const auto stopper = std::find_if(all.begin(), all.end(), [&](const UndecodedInstruction& u) { return !emulated || !emulated_by_perfgate(u); });
+  if (stopper == all.end()) return "";
+  const auto& u = *stopper;
   const bool emulable = emulated_by_perfgate(u);
   std::string reason = "cost: callgrind cannot run " + program + " on this host: " + valgrind + " cannot decode " +
                        (u.name.empty() ? "the instruction" : u.name) + " (bytes at its address: " + u.bytes + ")" +
-                       (u.where.empty() ? "" : ", run by " + u.where) + ", which this CPU runs natively; ";
+                       (u.where.empty() ? "" : ", run by " + u.where) + "; ";
   if (emulable && emulator.empty()) {
     return reason + "perfgate's instruction emulator, which handles it, is missing beside the perfgate executable "
                     "(perfgate-instruction-emulator.so): reinstall perfgate";
@@ -119,12 +123,12 @@ CostRun measure_cost(const std::vector<std::string>& command, const CostSettings
   argv.insert(argv.end(), settings.cache.begin(), settings.cache.end());
   argv.insert(argv.end(), command.begin(), command.end());
   // One run under valgrind with the given environment, into an emptied dumps folder.
-  const auto attempt = [&](const std::vector<std::string>& env) {
+  const auto attempt = [&](const std::vector<std::string>& env, double timeout_seconds) {
     for (const auto& entry : fs::directory_iterator(dumps.path())) fs::remove_all(entry.path());
     ProcessOptions merged;
     merged.standard_error = StandardError::merge;
     merged.env = env;
-    merged.timeout_seconds = settings.timeout_seconds;
+    merged.timeout_seconds = timeout_seconds;
     auto result = run_process(argv, merged);
     if (result.timed_out) {
       throw InputError("cost: the measured program ran past its " + std::to_string(static_cast<long>(settings.timeout_seconds)) +
@@ -136,18 +140,21 @@ CostRun measure_cost(const std::vector<std::string>& command, const CostSettings
   // valgrind stopped it at an instruction the emulator does (the emulator's loader namespace moves the heap's layout,
   // and with it the address-dependent paths of copies and vector loops).
   auto start = std::chrono::steady_clock::now();
-  auto result = attempt(settings.env);
+  auto result = attempt(settings.env, settings.timeout_seconds);
   const auto emulator = instruction_emulator();
   if (result.status != 0 && !emulator.empty()) {
     const auto undecoded = undecoded_instruction(result.output);
     if (undecoded && emulated_by_perfgate(*undecoded) && result.output.find("(SIGILL)") != std::string::npos) {
       run.emulated = undecoded->name;
+      // The retry has what is left of the time limit: the caller's limit (ctest's, a gate's) is for the whole run.
+      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double left = settings.timeout_seconds > 0 ? std::max(1.0, settings.timeout_seconds - spent) : 0.0;
       start = std::chrono::steady_clock::now();
-      result = attempt(with_emulator(settings.env, emulator));
+      result = attempt(with_emulator(settings.env, emulator), left);
     }
   }
   if (result.status != 0) {
-    const auto reason = unsupported_host_reason(command.front(), run.valgrind, result.output, emulator);
+    const auto reason = unsupported_host_reason(command.front(), run.valgrind, result.output, emulator, !run.emulated.empty());
     if (!reason.empty()) throw HostUnsupported(reason);
     throw InputError("cost: the measured program failed under valgrind (exit " + std::to_string(result.status) +
                      "): " + output_tail(result.output));

@@ -11,6 +11,7 @@
  * without an audit module. The module's own loader namespace does move the layout of what is mapped after it, which
  * is why the cost runner loads it only into a program that needs it. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <link.h>
 #include <signal.h>
 #include <stdint.h>
@@ -59,13 +60,19 @@ static int emulate(greg_t* g) {
 }
 
 static void on_illegal_instruction(int signal_number, siginfo_t* info, void* context) {
-  (void)info;
-  if (emulate(((ucontext_t*)context)->uc_mcontext.gregs)) return;
-  /* Not ours: the default action, when the instruction runs again on return. */
+  const int saved_errno = errno;
+  /* Only a SIGILL the CPU (here: valgrind) raised at an instruction; one sent by kill or raise has no instruction. */
+  if (info->si_code > 0 && emulate(((ucontext_t*)context)->uc_mcontext.gregs)) {
+    errno = saved_errno;
+    return;
+  }
+  /* Not ours: the default action, when the instruction runs again on return, or now for a sent signal. */
   struct sigaction fallback;
   memset(&fallback, 0, sizeof fallback);
   fallback.sa_handler = SIG_DFL;
   sigaction(signal_number, &fallback, NULL);
+  if (info->si_code <= 0) raise(signal_number);
+  errno = saved_errno;
 }
 
 /* The loader's first call into an audit module, before it maps the program's libraries. */

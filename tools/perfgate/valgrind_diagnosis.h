@@ -3,6 +3,7 @@
 // (valgrind then raises SIGILL in the program, which usually ends it). Pure: text in, a finding out.
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace perfgate {
 
@@ -12,6 +13,11 @@ struct UndecodedInstruction {
   std::string name;   ///< what they are where known ("RDTSCP", "RDPID", "an AVX-512 instruction"), else ""
   std::string where;  ///< the function and object that ran it ("hwy::platform::TimerResolution() (in libhwy.so.1)"), else ""
 };
+
+/// Every instruction valgrind reports it could not decode, in the order it reports them (at most 64), each with the
+/// function that ran it where valgrind printed a stack for it. valgrind reports an instruction each time it meets it
+/// untranslated, so a run that went past one (the program handled the SIGILL) reports it before the one that stopped it.
+std::vector<UndecodedInstruction> undecoded_instructions(const std::string& valgrind_output);
 
 /// The first instruction valgrind reports it could not decode ("vex amd64->IR: unhandled instruction bytes: ..."),
 /// with the function that ran it from the stack valgrind printed after it; nullopt when the output reports none.

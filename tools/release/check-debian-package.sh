@@ -41,8 +41,10 @@ echo "deb: $(basename "$deb")"
 depends=$(dpkg-deb -f "$deb" Depends)
 grep -q 'libsqlite3' <<<"$depends" || fail "no dependency on SQLite found (Depends: $depends)"
 contents=$(dpkg-deb -c "$deb")
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
 for file in ./usr/bin/perfgate ./usr/bin/perfgate-post-comment ./usr/share/perfgate/baseline.schema.json \
-            "./usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)/cmake/perfgate/perfgateConfig.cmake"; do
+            "./usr/lib/$multiarch/cmake/perfgate/perfgateConfig.cmake" \
+            "./usr/lib/$multiarch/perfgate/perfgate-instruction-emulator.so"; do
   grep -q " $file\$" <<<"$contents" || fail "the package lacks $file"
 done
 if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then

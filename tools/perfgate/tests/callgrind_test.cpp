@@ -91,6 +91,10 @@ TEST(perfgate_valgrind_diagnosis, knows_rdpid_with_a_rex_prefix_and_evex) {
   EXPECT_EQ(perfgate::undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0xF3 0x41 0xF 0xC7 0xFD\n")->name, "RDPID");
   EXPECT_EQ(perfgate::undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0x62 0xF1 0x7D 0x48\n")->name,
             "an AVX-512 (EVEX-encoded) instruction");
+  // Prefixes in any order and number before it (an F3 then a 66: the prefix loop must move on).
+  EXPECT_EQ(perfgate::undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0xF3 0x66 0xF3 0xF 0xC7 0xF8\n")->name, "RDPID");
+  EXPECT_EQ(perfgate::undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0x66 0xF2 0x62 0xF1\n")->name,
+            "an AVX-512 (EVEX-encoded) instruction");
   const auto unknown = perfgate::undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0xF 0xFF\n");
   ASSERT_TRUE(unknown.has_value());
   EXPECT_EQ(unknown->name, "");
@@ -104,5 +108,23 @@ TEST(perfgate_valgrind_diagnosis, finds_nothing_in_other_failures) {
   EXPECT_FALSE(perfgate::undecoded_instruction("unhandled instruction bytes: none\n").has_value());
   // A long line of output is read in linear time and without a finding.
   EXPECT_FALSE(perfgate::undecoded_instruction(std::string(8u << 20, 'x') + "\n").has_value());
+}
+
+TEST(perfgate_valgrind_diagnosis, lists_every_instruction_with_who_ran_it) {
+  const std::string two = std::string("vex amd64->IR: unhandled instruction bytes: 0xF3 0xF 0xC7 0xF8\n"
+                                      "==9== valgrind: Unrecognised instruction at address 0x1.\n"
+                                      "==9==    at 0x1: first (a.c:1)\n") +
+                          "vex amd64->IR: unhandled instruction bytes: 0x62 0xF1 0x7D 0x48\n"
+                          "==9== valgrind: Unrecognised instruction at address 0x2.\n"
+                          "==9==    at 0x2: second (b.c:2)\n";
+  const auto all = perfgate::undecoded_instructions(two);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].name, "RDPID");
+  EXPECT_EQ(all[0].where, "first (a.c:1)");
+  EXPECT_EQ(all[1].name, "an AVX-512 (EVEX-encoded) instruction");
+  EXPECT_EQ(all[1].where, "second (b.c:2)");
+  std::string many;
+  for (int i = 0; i < 1000; ++i) many += "vex amd64->IR: unhandled instruction bytes: 0xF 0x1 0xF9\n";
+  EXPECT_EQ(perfgate::undecoded_instructions(many).size(), 64u);  // bounded
 }
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -55,7 +56,7 @@ TEST(change_points, ignores_one_outlier_noise_and_small_shifts) {
 }
 
 TEST(history_store, keeps_runs_in_order_and_reopens) {
-  const auto path = (std::filesystem::temp_directory_path() / "perfgate_history_test.db").string();
+  const auto path = (std::filesystem::temp_directory_path() / ("perfgate_history_test-" + std::to_string(::getpid()) + ".db")).string();
   std::filesystem::remove(path);
   perfgate::Results r;
   r.source = "test";
@@ -81,7 +82,7 @@ TEST(history_store, keeps_runs_in_order_and_reopens) {
 // A suite that changes a benchmark's time unit between runs: the series is in one unit (the newest run's), so the
 // same 10 ms recorded as 10000 us is no change point.
 TEST(history_store, a_series_is_in_one_unit_when_runs_recorded_different_ones) {
-  const auto path = (std::filesystem::temp_directory_path() / "perfgate_history_units_test.db").string();
+  const auto path = (std::filesystem::temp_directory_path() / ("perfgate_history_units_test-" + std::to_string(::getpid()) + ".db")).string();
   std::filesystem::remove(path);
   perfgate::Results r;
   r.source = "test";
@@ -103,7 +104,7 @@ TEST(history_store, a_series_is_in_one_unit_when_runs_recorded_different_ones) {
 // A store written by the previous version (no suite column) is read as it is, and gains the column when it is next
 // written to; its runs keep their order and values.
 TEST(history_store, reads_and_upgrades_a_version_one_store) {
-  const auto path = (std::filesystem::temp_directory_path() / "perfgate_history_v1_test.db").string();
+  const auto path = (std::filesystem::temp_directory_path() / ("perfgate_history_v1_test-" + std::to_string(::getpid()) + ".db")).string();
   std::filesystem::remove(path);
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
@@ -141,7 +142,7 @@ TEST(history_store, reads_and_upgrades_a_version_one_store) {
 
 // A store read, then appended to, answers with the new run: what it read before is not kept.
 TEST(history_store, answers_with_a_run_appended_after_reading) {
-  const auto path = (std::filesystem::temp_directory_path() / "perfgate_history_append_read_test.db").string();
+  const auto path = (std::filesystem::temp_directory_path() / ("perfgate_history_append_read_test-" + std::to_string(::getpid()) + ".db")).string();
   std::filesystem::remove(path);
   perfgate::Results r;
   r.source = "test";
