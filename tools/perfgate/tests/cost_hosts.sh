@@ -16,6 +16,13 @@ fail() {
   exit 1
 }
 counts() { jq -c '[.benchmarks[] | select(.name == "steps") | .instructions]' "$1"; }
+# exits CODE ERRORS COMMAND...: runs COMMAND with its standard error in ERRORS; fails unless it exits with CODE.
+exits() {
+  local want=$1 errors=$2 code=0
+  shift 2
+  "$@" >/dev/null 2>"$errors" || code=$?
+  [[ $code == "$want" ]] || fail "exit $code, not $want: $* ($(head -c 600 "$errors"))"
+}
 
 # The reproduction is real: under valgrind alone the initializer's RDPID (or, where CPUID hides it, its RDTSCP before
 # it) ends the program before main.
@@ -40,39 +47,23 @@ echo "cost_hosts: RDTSCP and RDPID in an initializer: measured, instructions per
 # A perfgate without its emulator beside it says what is missing, as unavailable, instead of a bare failure.
 mkdir "$work/alone"
 cp "$perfgate" "$work/alone/perfgate"
-set +e
-"$work/alone/perfgate" cost --out "$work/alone.json" -- "$bin/cost_hosts_steps_timer_initializer" >/dev/null 2>"$work/alone.err"
-code=$?
-set -e
-[[ $code == 6 ]] || fail "perfgate without its emulator exited $code, not 6"
+exits 6 "$work/alone.err" "$work/alone/perfgate" cost --out "$work/alone.json" -- "$bin/cost_hosts_steps_timer_initializer"
 grep -Eq "^perfgate: unavailable: .*cannot decode (RDPID|RDTSCP) .*instruction emulator, which handles it, is missing" "$work/alone.err" ||
   fail "perfgate without its emulator did not say so: $(cat "$work/alone.err")"
 
 # An instruction nobody emulates: unavailable, in one line naming it and who ran it; nothing written. valgrind refuses
 # AVX-512 whatever the CPU: it decodes the program's instructions before any of them runs.
-set +e
-"$perfgate" cost --out "$work/wide.json" -- "$bin/cost_hosts_steps_wide_initializer" >"$work/wide.log" 2>"$work/wide.err"
-code=$?
-set -e
-[[ $code == 6 ]] || fail "perfgate cost exited $code for an AVX-512 initializer, not 6 (unavailable)"
+exits 6 "$work/wide.err" "$perfgate" cost --out "$work/wide.json" -- "$bin/cost_hosts_steps_wide_initializer"
 [[ $(wc -l <"$work/wide.err") == 1 ]] || fail "more than one line on standard error: $(cat "$work/wide.err")"
 grep -q "^perfgate: unavailable: cost: callgrind cannot run .*AVX-512.*clear_a_wide_register.*; measure on a CPU" "$work/wide.err" ||
   fail "the line does not name the instruction, who ran it and the way out: $(cat "$work/wide.err")"
 [[ ! -e $work/wide.json ]] || fail "an unavailable measurement wrote results"
-set +e
-"$perfgate" cost --unavailable-exit-code 77 --out "$work/wide.json" -- "$bin/cost_hosts_steps_wide_initializer" >/dev/null 2>&1
-code=$?
-set -e
-[[ $code == 77 ]] || fail "--unavailable-exit-code 77 gave $code"
+exits 77 "$work/wide77.err" "$perfgate" cost --unavailable-exit-code 77 --out "$work/wide.json" -- "$bin/cost_hosts_steps_wide_initializer"
 echo "cost_hosts: AVX-512 in an initializer: $(cat "$work/wide.err")"
 
 # Emulated, then stopped: the line names the instruction that stopped the run with the emulator, not the RDPID before
 # it that valgrind reported too.
-set +e
-"$perfgate" cost --out "$work/both.json" -- "$bin/cost_hosts_steps_timer_then_wide_initializer" >/dev/null 2>"$work/both.err"
-code=$?
-set -e
-[[ $code == 6 ]] || fail "perfgate cost exited $code for RDPID then AVX-512, not 6"
+exits 6 "$work/both.err" "$perfgate" cost --out "$work/both.json" -- "$bin/cost_hosts_steps_timer_then_wide_initializer"
 grep -q "^perfgate: unavailable: .*cannot decode an AVX-512 .*read_the_timer_then_clear_a_wide_register" "$work/both.err" ||
   fail "RDPID then AVX-512: the line does not name the AVX-512 instruction: $(cat "$work/both.err")"
 
@@ -85,15 +76,18 @@ cat >"$work/manifest.json" <<JSON
   {"name": "wide", "kind": "cost", "label": "cost", "command": ["cost_hosts_steps_wide_initializer"]},
   {"name": "steps", "kind": "cost", "label": "cost", "command": ["cost_hosts_steps"]}]}
 JSON
-set +e
+# Results of an earlier run at the unmeasurable gate's paths must go: nobody may read them as this run's.
+mkdir -p "$work/results"
+cp "$work/with.json" "$work/results/wide.json"
+cp "$work/with.functions.tsv" "$work/results/wide.functions.tsv"
+code=0
 "$perfgate" gate --manifest "$work/manifest.json" --build "$bin" --results-dir "$work/results" \
-  --verdicts "$work/verdicts.json" --warning-exit-code 77 --unavailable-exit-code 77 >"$work/gate.log" 2>&1
-code=$?
-set -e
+  --verdicts "$work/verdicts.json" --warning-exit-code 77 --unavailable-exit-code 77 >"$work/gate.log" 2>&1 || code=$?
 [[ $code == 77 ]] || fail "perfgate gate exited $code with one gate unmeasurable here, not 77"
 grep -q "^perfgate gate: NOT MEASURED HERE (2 gates; not measured on this host: wide)" "$work/gate.log" || fail "gate's last line"
 grep -q "^perfgate: unavailable: gate wide: " "$work/gate.log" || fail "gate did not say why gate wide was not measured"
-[[ -f $work/results/steps.json && ! -e $work/results/wide.json ]] || fail "gate's results: the other gate measured, the unmeasurable none"
+[[ -f $work/results/steps.json && ! -e $work/results/wide.json && ! -e $work/results/wide.functions.tsv ]] ||
+  fail "gate's results: the other gate measured, none (not even an earlier run's) for the unmeasurable one"
 jq -e '[.. | objects | select(has("benchmark")) | .benchmark] | index("steps") != null' "$work/verdicts.json" >/dev/null ||
   fail "verdicts.json lacks the measured gate"
 echo "cost_hosts: perfgate gate: $(tail -n 1 "$work/gate.log")"
