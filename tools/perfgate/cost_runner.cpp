@@ -1,6 +1,7 @@
 #include "cost_runner.h"
 
 #include "error.h"
+#include "fix_command.h"
 #include "process.h"
 #include "read_file.h"
 #include "temporary_folder.h"
@@ -44,10 +45,10 @@ bool emulated_by_perfgate(const UndecodedInstruction& u) { return u.name == "RDT
 // perfgate's LD_AUDIT module that emulates RDTSCP and RDPID where valgrind cannot decode them
 // (instruction_emulator.c), beside this executable as the build and the install lay it out; "" when it is not there.
 std::string instruction_emulator() {
-  std::error_code error;
-  const auto self = fs::read_symlink("/proc/self/exe", error);
-  if (error) return "";
+  const fs::path self = own_path();
+  if (!self.is_absolute()) return "";  // own_path could not read where this executable is
   const auto module = (self.parent_path() / PERFGATE_EMULATOR_FROM_BINDIR / "perfgate-instruction-emulator.so").lexically_normal();
+  std::error_code error;
   if (!fs::is_regular_file(module, error) || module.string().find(':') != std::string::npos) return "";
   return module.string();
 }
