@@ -1,6 +1,6 @@
 // The ab task list (CSV): parsed or refused with InputError, and every accepted task passes validation again.
-#include "ab_tasks.h"
-#include "error.h"
+#include "model/ab_tasks.h"
+#include "base/error.h"
 
 #include <cstddef>
 #include <cstdint>

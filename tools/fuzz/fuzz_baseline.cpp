@@ -1,6 +1,6 @@
 // Baseline JSON: parsed or refused with InputError; whatever parses serialises to text that parses to the same.
-#include "baseline.h"
-#include "error.h"
+#include "model/baseline.h"
+#include "base/error.h"
 
 #include <cstddef>
 #include <cstdint>

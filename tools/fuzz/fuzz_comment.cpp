@@ -2,11 +2,11 @@
 // accepting rules of commit trailers: each parsed or refused with InputError; a comment rendered from whatever
 // parsed starts with its marker line, stays below GitHub's 65,536 characters, holds no '<' but the marker's (no
 // HTML) and no '@' without the zero-width space that keeps it from mentioning anyone.
-#include "ab_json.h"
-#include "accept_rules.h"
-#include "comment_markdown.h"
-#include "error.h"
-#include "verdicts_input.h"
+#include "formats/ab_json.h"
+#include "model/accept_rules.h"
+#include "render/comment_markdown.h"
+#include "base/error.h"
+#include "formats/verdicts_input.h"
 
 #include <cstddef>
 #include <cstdint>

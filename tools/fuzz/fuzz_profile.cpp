@@ -1,10 +1,10 @@
 // callgrind output and kept function profiles: read or refused with InputError. A function's own instructions never
 // exceed its inclusive ones; a profile kept and read back is the same profile; two profiles always compare and draw.
-#include "error.h"
-#include "flame_graph.h"
-#include "function_changes.h"
-#include "function_profile.h"
-#include "function_profile_file.h"
+#include "base/error.h"
+#include "render/flame_graph.h"
+#include "model/function_changes.h"
+#include "model/function_profile.h"
+#include "formats/function_profile_file.h"
 
 #include <cstddef>
 #include <cstdint>

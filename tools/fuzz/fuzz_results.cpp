@@ -1,9 +1,9 @@
 // Results JSON: any input is parsed or refused with InputError; what parses can be judged (compare, speedup).
-#include "baseline.h"
-#include "compare.h"
-#include "error.h"
-#include "results.h"
-#include "speedup.h"
+#include "model/baseline.h"
+#include "model/compare.h"
+#include "base/error.h"
+#include "model/results.h"
+#include "model/speedup.h"
 
 #include <cstddef>
 #include <cstdint>

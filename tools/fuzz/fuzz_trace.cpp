@@ -1,6 +1,6 @@
 // Chrome traces: summarised or refused with InputError; self time never exceeds total time.
-#include "error.h"
-#include "trace_summary.h"
+#include "base/error.h"
+#include "model/trace_summary.h"
 
 #include <cstddef>
 #include <cstdint>

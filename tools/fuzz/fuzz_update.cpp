@@ -1,9 +1,9 @@
 // perfgate update's plan from fuzzed results: refused with InputError, or a baseline that survives serialising and
 // parsing (what update writes, compare must accept), with every new entry's value finite.
-#include "baseline.h"
-#include "error.h"
-#include "results.h"
-#include "update.h"
+#include "model/baseline.h"
+#include "base/error.h"
+#include "model/results.h"
+#include "model/update.h"
 
 #include <cmath>
 #include <set>

@@ -1,8 +1,8 @@
 // Contract: task lists are read strictly (header, four fields, quoting, allowed options only), grouped with the
 // first revision as base; the A/B verdict follows where the interval of head/base ratios lies against 1 + tolerance.
-#include "ab_analysis.h"
-#include "ab_tasks.h"
-#include "error.h"
+#include "model/ab_analysis.h"
+#include "model/ab_tasks.h"
+#include "base/error.h"
 
 #include <gtest/gtest.h>
 

@@ -1,14 +1,14 @@
 // Contract: a perfgate-accept rule turns a FAIL into ACCEPTED only within its allowance (worse by at most N %, the
 // A/B judged on its interval's upper end); beyond it the FAIL stays and fails; nothing else changes. ab's JSON reads
 // back what it wrote and refuses anything else; the comment built from it stays bounded whatever the results hold.
-#include "ab_json.h"
-#include "accept_rules.h"
-#include "accept_trailers.h"
-#include "comment_markdown.h"
-#include "function_changes.h"
-#include "error.h"
-#include "markdown_text.h"
-#include "verdicts_input.h"
+#include "formats/ab_json.h"
+#include "model/accept_rules.h"
+#include "run/accept_trailers.h"
+#include "render/comment_markdown.h"
+#include "model/function_changes.h"
+#include "base/error.h"
+#include "base/markdown_text.h"
+#include "formats/verdicts_input.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

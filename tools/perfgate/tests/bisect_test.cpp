@@ -1,8 +1,8 @@
 // Bisection on exact counts (bisect_search.h), on lines of made-up figures: the probes it takes, the commit it names,
 // a creep it refuses to blame on one commit, and commits that cannot be measured.
-#include "bisect_search.h"
+#include "model/bisect_search.h"
 
-#include "error.h"
+#include "base/error.h"
 
 #include <gtest/gtest.h>
 

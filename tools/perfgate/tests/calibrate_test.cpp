@@ -1,8 +1,8 @@
 // Contract: calibration turns the spread of identical runs into a tolerance and a detectable slowdown by the
 // stated formulas, flags two-cluster and noisy benchmarks, and refuses too few runs.
-#include "calibrate.h"
-#include "error.h"
-#include "stats.h"
+#include "model/calibrate.h"
+#include "base/error.h"
+#include "model/stats.h"
 
 #include <gtest/gtest.h>
 

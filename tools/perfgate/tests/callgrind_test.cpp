@@ -1,9 +1,9 @@
 // Contract: a callgrind dump's totals are read per event, its client-request name recovered, the cycle estimate is
 // Ir + 10 × L1 misses + 100 × last-level misses, dumps group into per-step costs by name, and anything that is not
 // a callgrind dump is refused with InputError.
-#include "callgrind_dump.h"
-#include "error.h"
-#include "valgrind_diagnosis.h"
+#include "formats/callgrind_dump.h"
+#include "base/error.h"
+#include "run/valgrind_diagnosis.h"
 
 #include <gtest/gtest.h>
 

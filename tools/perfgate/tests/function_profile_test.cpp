@@ -3,12 +3,12 @@
 // changed most, largest first, with their shares of the step's change; a kept profile reads back as written; the
 // differential flame graph is a well-formed SVG whose frames are coloured by the move; anything else is refused with
 // InputError.
-#include "error.h"
-#include "flame_graph.h"
-#include "function_changes.h"
-#include "function_profile.h"
-#include "function_profile_file.h"
-#include "instruction_changes.h"
+#include "base/error.h"
+#include "render/flame_graph.h"
+#include "model/function_changes.h"
+#include "model/function_profile.h"
+#include "formats/function_profile_file.h"
+#include "formats/instruction_changes.h"
 
 #include <gtest/gtest.h>
 

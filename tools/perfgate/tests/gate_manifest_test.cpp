@@ -1,8 +1,8 @@
 // The gate manifest's helpers: benchmark names made literal filters, the baseline path template, the commands'
-// paths, the callgrind cache options, and what the parser refuses.
-#include "cost_runner.h"
-#include "error.h"
-#include "gate_manifest.h"
+// paths, the simulated caches, and what the parser refuses.
+#include "model/simulated_cache.h"
+#include "base/error.h"
+#include "formats/gate_manifest.h"
 
 #include <gtest/gtest.h>
 
@@ -41,13 +41,16 @@ TEST(gate_manifest, commands_are_relative_to_the_build_folder) {
   EXPECT_EQ(perfgate::resolve_command(m.gates.front(), "/abs/build")[0], "/abs/build/bin/bench");
 }
 
-TEST(gate_manifest, cache_options_are_what_callgrind_takes) {
-  EXPECT_EQ(perfgate::callgrind_cache_option("LL", 8 << 20, 16, 64, "x"), "--LL=8388608,16,64");
-  EXPECT_EQ(perfgate::callgrind_cache_option("D1=32768,8,64", "x"), "--D1=32768,8,64");
-  EXPECT_THROW(perfgate::callgrind_cache_option("LL", 3 << 20, 16, 64, "x"), perfgate::InputError);  // 3072 sets
-  EXPECT_THROW(perfgate::callgrind_cache_option("LL", 8 << 20, 16, 48, "x"), perfgate::InputError);  // odd line size
-  EXPECT_THROW(perfgate::callgrind_cache_option("L2", 8 << 20, 16, 64, "x"), perfgate::InputError);
-  EXPECT_THROW(perfgate::callgrind_cache_option("LL=8388608,16", "x"), perfgate::InputError);
+TEST(gate_manifest, simulated_caches_are_what_callgrind_takes) {
+  EXPECT_EQ(perfgate::to_text(perfgate::simulated_cache("LL", 8 << 20, 16, 64, "x")), "LL=8388608,16,64");
+  EXPECT_EQ(perfgate::to_text(perfgate::parse_simulated_cache("D1=32768,8,64", "x")), "D1=32768,8,64");
+  EXPECT_THROW(perfgate::simulated_cache("LL", 3 << 20, 16, 64, "x"), perfgate::InputError);  // 3072 sets
+  EXPECT_THROW(perfgate::simulated_cache("LL", 8 << 20, 16, 48, "x"), perfgate::InputError);  // odd line size
+  EXPECT_THROW(perfgate::simulated_cache("L2", 8 << 20, 16, 64, "x"), perfgate::InputError);
+  EXPECT_THROW(perfgate::parse_simulated_cache("LL=8388608,16", "x"), perfgate::InputError);
+  const std::vector<perfgate::SimulatedCache> twice = {perfgate::parse_simulated_cache("LL=8388608,16,64", "x"),
+                                                       perfgate::parse_simulated_cache("LL=4194304,16,64", "x")};
+  EXPECT_THROW(perfgate::require_distinct_levels(twice, "x"), perfgate::InputError);
 }
 
 TEST(gate_manifest, refuses_other_versions_and_misspelt_members) {

@@ -1,18 +1,18 @@
 // The shared disciplines behind perfgate's handling of hostile input: one JSON reader with a depth bound, time
 // units reconciled, one tolerance band, one-line text, the process time limit, writes confined to their target, and
 // history stores that are never created or altered by mistake.
-#include "atomic_write.h"
-#include "baseline.h"
-#include "compare.h"
-#include "error.h"
-#include "history_store.h"
-#include "json_input.h"
-#include "one_line.h"
-#include "process.h"
-#include "read_file.h"
-#include "results.h"
-#include "speedup_series.h"
-#include "temporary_folder.h"
+#include "base/atomic_write.h"
+#include "model/baseline.h"
+#include "model/compare.h"
+#include "base/error.h"
+#include "history/history_store.h"
+#include "base/json_input.h"
+#include "base/one_line.h"
+#include "run/process.h"
+#include "base/read_file.h"
+#include "model/results.h"
+#include "model/speedup_series.h"
+#include "base/temporary_folder.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>

@@ -1,7 +1,7 @@
 // Contract: change points are persistent level shifts (not single outliers, not noise), and the history store
 // returns each metric's runs in recording order.
-#include "change_points.h"
-#include "history_store.h"
+#include "model/change_points.h"
+#include "history/history_store.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>

@@ -1,8 +1,8 @@
 // Contract: results from a suite that does not name its machine get a fingerprint derived from Google Benchmark's
 // context: equal for two runs on one machine type (host names and clock jitter aside), different when the CPUs
 // or caches differ, absent when the context says nothing about the machine, never replacing a suite's own.
-#include "machine_identity.h"
-#include "results.h"
+#include "model/machine_identity.h"
+#include "model/results.h"
 
 #include <gtest/gtest.h>
 

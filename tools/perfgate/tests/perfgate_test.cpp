@@ -1,18 +1,18 @@
 // Contract: perfgate reads results and baselines strictly, judges them by the stated tolerance rules, and plans
 // baseline updates that refuse absent metrics and disagreeing timing captures.
 #include <algorithm>
-#include "number_format.h"
-#include "baseline.h"
-#include "compare.h"
-#include "error.h"
-#include "fix_command.h"
-#include "one_line.h"
-#include "report_data.h"
-#include "report_render.h"
-#include "results.h"
-#include "row_text.h"
-#include "svg_plot.h"
-#include "update.h"
+#include "base/number_format.h"
+#include "model/baseline.h"
+#include "model/compare.h"
+#include "base/error.h"
+#include "model/fix_command.h"
+#include "base/one_line.h"
+#include "formats/report_data.h"
+#include "render/report_render.h"
+#include "model/results.h"
+#include "render/row_text.h"
+#include "render/svg_plot.h"
+#include "model/update.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // Contract: the statistics match SciPy (values in oracle/stats_oracle.out, produced by oracle/stats_oracle.py),
 // and the speedup verdict is PASS / FAIL / INCONCLUSIVE by where the interval lies against the threshold.
-#include "error.h"
-#include "speedup.h"
-#include "stats.h"
+#include "base/error.h"
+#include "model/speedup.h"
+#include "model/stats.h"
 
 #include <gtest/gtest.h>
 

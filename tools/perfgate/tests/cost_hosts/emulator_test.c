@@ -1,7 +1,7 @@
 /* The instruction emulator's decoding and register writes, natively: each instruction's bytes in a buffer, a
  * register file pointing at them, and what emulate() leaves there. (Under valgrind the same code runs from its
  * SIGILL handler; cost_hosts.sh checks that path end to end.) */
-#include "../../instruction_emulator.c"
+#include "../../run/instruction_emulator.c"
 
 #include <stdio.h>
 

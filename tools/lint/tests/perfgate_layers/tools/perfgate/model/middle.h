@@ -1,0 +1,3 @@
+#pragma once
+#include "fine.h"
+#include "model/gone.h"

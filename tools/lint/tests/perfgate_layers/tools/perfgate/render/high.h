@@ -1,0 +1,3 @@
+#pragma once
+#include "model/middle.h"
+#include "base/fine.h"

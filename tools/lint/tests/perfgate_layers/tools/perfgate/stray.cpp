@@ -1,0 +1,1 @@
+// A fixture: a source outside every layer folder.

@@ -1,0 +1,51 @@
+// perfgate comment: the pull request's comment as Markdown, rendered from a report's verdicts.json and perfgate ab's
+// JSON. Both are read as untrusted input, so that a job holding a write token can render what a pull request's own
+// run produced. Exit 0 written, 2 bad input; the comment's verdict is in its text, not in the exit code.
+#include "formats/ab_json.h"
+#include "base/atomic_write.h"
+#include "cli/cli_help.h"
+#include "render/comment_markdown.h"
+#include "cli/commands.h"
+#include "base/read_file.h"
+#include "formats/verdicts_input.h"
+
+#include <iostream>
+
+namespace perfgate {
+
+CLI::App* add_comment_command(CLI::App& app, CommentArgs& a) {
+  auto* cmd = app.add_subcommand("comment", "the pull request's comment (Markdown) from verdicts.json and perfgate ab --json");
+  cmd->footer(command_footer("perfgate comment --verdicts build/report/verdicts.json --ab build/ab/ab.json --run-url \"$RUN_URL\" --out comment.md",
+                              {Exit::pass}, "0 whatever the verdict it shows"));
+  cmd->add_option("--verdicts", a.verdicts, "verdicts.json of perfgate report");
+  cmd->add_option("--ab", a.ab, "the A/B's verdicts (perfgate ab --json)");
+  cmd->add_option("--ab-job", a.ab_job,
+                  "instead of --ab when the A/B job wrote no verdicts: its result (success, failure, cancelled, skipped), shown as such");
+  cmd->add_option("--marker", a.marker, "names the hidden line by which the comment is found and updated")->capture_default_str();
+  cmd->add_option("--run-url", a.run_url, "link to the CI run");
+  cmd->add_option("--report-url", a.report_url, "link to the report (e.g. the run's artifacts)");
+  cmd->add_option("--out", a.out, "file to write (default: standard output)");
+  return cmd;
+}
+
+int run_comment(const CommentArgs& a) {
+  CommentInput input;
+  input.marker = a.marker;
+  input.run_url = a.run_url;
+  input.report_url = a.report_url;
+  input.ab_job = a.ab_job;
+  if (!a.verdicts.empty()) input.verdicts = parse_verdicts_json(read_whole_file(a.verdicts, "verdicts"), a.verdicts);
+  if (!a.ab.empty()) input.ab = parse_ab_json(read_whole_file(a.ab, "A/B verdicts"), a.ab);
+  validate_comment_input(input);
+  if (!a.out.empty()) require_not_an_input(a.out, "--out", {a.verdicts, a.ab});
+  const std::string text = render_comment(input);
+  if (a.out.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  write_file_atomically(a.out, text);
+  std::cout << "perfgate comment: " << comment_overall(input) << ", written to " << a.out << std::endl;
+  return 0;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,336 @@
+// perfgate selftest: proves the gates can fail. The tree (the working tree as it is, ignored files aside) is
+// checked out into a throwaway worktree and built with the manifest's selftest build; the unpatched tree must pass
+// every check, and each plant — a patch kept outside the sources — applied to it must fail one, by a FAIL row (a row
+// only MISSING is no catch: a check may measure part of a baseline) or a measuring run that fails. A plant that no
+// longer applies or builds fails the self-test loudly. Checks run through `perfgate gate` (this executable), one
+// process each, reading their verdicts.json. Exit 0 every plant caught and the clean tree passing, 1 otherwise.
+#include "base/atomic_write.h"
+#include "cli/cli_help.h"
+#include "cli/commands.h"
+#include "base/error.h"
+#include "model/fix_command.h"
+#include "formats/gate_manifest.h"
+#include "run/git.h"
+#include "base/json_input.h"
+#include "base/one_line.h"
+#include "run/process.h"
+#include "base/read_file.h"
+#include "run/worktree_build.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <set>
+
+namespace perfgate {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Plant {
+  std::string name, patch;
+  size_t set = 0;  ///< its set in the manifest's selftest.sets
+};
+
+struct CheckOutcome {
+  bool caught = false;       ///< a FAIL row, a failed speedup or a failed run
+  std::string what;          ///< the failing rows, or why the run failed; "" when it passed
+  bool unavailable = false;  ///< this host cannot measure the check (exit 6): neither a pass nor a catch
+};
+
+ProcessResult git_in(const std::string& folder, const std::vector<std::string>& arguments, const std::vector<std::string>& env = {}) {
+  std::vector<std::string> argv = {"git", "-C", folder};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  ProcessOptions options;
+  options.standard_error = StandardError::merge;
+  options.unset = repository_selector_variables();
+  // commit-tree writes a commit object: an identity is needed even where none is configured, and fixed dates make the
+  // same tree the same commit, so that a kept worktree is found again.
+  options.env = {"GIT_COMMITTER_NAME=perfgate selftest", "GIT_COMMITTER_EMAIL=selftest@perfgate.invalid",
+                 "GIT_AUTHOR_NAME=perfgate selftest",    "GIT_AUTHOR_EMAIL=selftest@perfgate.invalid",
+                 "GIT_AUTHOR_DATE=2000-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2000-01-01T00:00:00Z"};
+  options.env.insert(options.env.end(), env.begin(), env.end());
+  options.timeout_seconds = 600.0;
+  return run_process(argv, options);
+}
+
+std::string first_line_of(const ProcessResult& r, const std::string& what) {
+  const auto line = r.output.substr(0, r.output.find('\n'));
+  if (r.status != 0 || line.empty()) throw InputError("selftest: " + what + " failed: " + output_tail(r.output));
+  return line;
+}
+
+// The tree under test as a commit: the working tree as it is, untracked files included and ignored ones not, written
+// through a private index (the repository's own index, branches and stashes are untouched). HEAD itself when nothing
+// differs from it.
+std::string working_tree_commit(const std::string& root, const fs::path& work) {
+  fs::create_directories(work);
+  const auto index = (work / "selftest.index").string();
+  fs::remove(index);
+  const std::vector<std::string> private_index = {"GIT_INDEX_FILE=" + index};
+  const auto read = git_in(root, {"read-tree", "HEAD"}, private_index);
+  if (read.status != 0) throw InputError("selftest: git read-tree HEAD (private index) failed: " + output_tail(read.output));
+  // The work folder (results, the private index, kept worktrees) is never part of the tree it tests: excluded by
+  // name when inside the repository and not ignored already (git refuses to be told about an ignored path).
+  std::vector<std::string> add = {"add", "--all", "--", "."};
+  const auto work_in_root = fs::relative(fs::weakly_canonical(work), fs::weakly_canonical(root));
+  if (!work_in_root.empty() && *work_in_root.begin() != ".." &&
+      git_in(root, {"check-ignore", "--quiet", "--no-index", work_in_root.generic_string()}).status != 0) {
+    add.push_back(":(exclude)" + work_in_root.generic_string());
+  }
+  const auto added = git_in(root, add, private_index);
+  if (added.status != 0) throw InputError("selftest: git add (private index) failed: " + output_tail(added.output));
+  const auto tree = first_line_of(git_in(root, {"write-tree"}, private_index), "git write-tree");
+  fs::remove(index);
+  const auto head = resolve_commit(root, "HEAD");
+  if (tree == first_line_of(git_in(root, {"rev-parse", "HEAD^{tree}"}), "git rev-parse HEAD^{tree}")) return head;
+  return first_line_of(git_in(root, {"commit-tree", tree, "-p", head, "-m", "perfgate selftest: the working tree"}), "git commit-tree");
+}
+
+std::vector<Plant> find_plants(const GateManifest& m, const std::vector<std::string>& only) {
+  std::vector<Plant> plants;
+  for (size_t k = 0; k < m.selftest->sets.size(); ++k) {
+    const auto folder = fs::path(m.folder) / m.selftest->sets[k].plants;
+    std::error_code error;
+    if (!fs::is_directory(folder, error)) throw InputError("selftest: plants folder '" + folder.string() + "' is not a folder");
+    std::vector<Plant> found;
+    for (const auto& entry : fs::directory_iterator(folder)) {
+      if (entry.path().extension() == ".patch") found.push_back({entry.path().stem().string(), entry.path().string(), k});
+    }
+    if (found.empty()) throw InputError("selftest: no plant (*.patch) in " + folder.string());
+    std::sort(found.begin(), found.end(), [](const Plant& a, const Plant& b) { return a.name < b.name; });
+    plants.insert(plants.end(), found.begin(), found.end());
+  }
+  std::set<std::string> names;
+  for (const auto& p : plants) {
+    if (!names.insert(p.name).second) throw InputError("selftest: two plants are named '" + p.name + "'");
+  }
+  if (only.empty()) return plants;
+  std::vector<Plant> chosen;
+  for (const auto& name : only) {
+    const auto found = std::find_if(plants.begin(), plants.end(), [&](const Plant& p) { return p.name == name; });
+    if (found == plants.end()) throw InputError("selftest: no plant named '" + name + "' in the manifest's plant folders");
+    chosen.push_back(*found);
+  }
+  return chosen;
+}
+
+// The manifest the checks run from: the tree's own, its baselines taken from the tree, each gate check's gate with
+// the check's arguments appended to its command (a gate is the check of one set at most), and nothing else.
+std::string checks_manifest(const std::string& tree_manifest, const Selftest& selftest) {
+  auto doc = parse_json_input(read_whole_file(tree_manifest, "gate manifest"), tree_manifest);
+  const auto folder = fs::path(tree_manifest).parent_path();
+  doc["baseline_path"] = (folder / doc["baseline_path"].get<std::string>()).lexically_normal().string();
+  nlohmann::json gates = nlohmann::json::array();
+  for (const auto& set : selftest.sets) {
+    for (const auto& check : set.checks) {
+      if (check.gate.empty()) continue;
+      for (const auto& g : doc["gates"]) {
+        if (g["name"] != check.gate) continue;
+        auto gate = g;
+        for (const auto& argument : check.arguments) gate["command"].push_back(argument);
+        gates.push_back(gate);
+      }
+    }
+  }
+  doc["gates"] = gates;
+  doc.erase("build");
+  doc.erase("selftest");
+  return json_output_text(doc);
+}
+
+std::string check_name(const SelftestCheck& check) {
+  if (!check.gate.empty()) return check.gate;
+  std::string text;
+  for (const auto& word : check.command) text += (text.empty() ? "" : " ") + word;
+  return "`" + text + "`";
+}
+
+// A command check: run in the build folder with the manifest's environment; any exit status but 0 is a catch.
+CheckOutcome run_command_check(const GateManifest& m, const SelftestCheck& check, const std::string& build_dir, const fs::path& out,
+                               size_t index) {
+  fs::create_directories(out);
+  ProcessOptions options;
+  options.directory = build_dir;
+  options.standard_error = StandardError::merge;
+  options.env = m.environment;
+  options.timeout_seconds = 3600.0;  // a test suite that hangs must not hang the self-test
+  const auto r = run_process(check.command, options);
+  if (r.timed_out) return {true, "ran past 3600 s and was stopped"};
+  write_file_atomically((out / ("command-" + std::to_string(index) + ".log")).string(), r.output);
+  if (r.status == 0) return {};
+  return {true, "exit " + std::to_string(r.status) + ": " + output_tail(r.output, 240)};
+}
+
+CheckOutcome run_check(const std::string& manifest, const std::string& build_dir, const std::string& gate, const fs::path& out) {
+  fs::create_directories(out);
+  const auto verdicts = out / (gate + ".verdicts.json");
+  const auto log = out / (gate + ".log");
+  fs::remove(verdicts);
+  ProcessOptions options;
+  options.standard_error = StandardError::merge;
+  const auto r = run_process({own_path(), "gate", "--manifest", manifest, "--build", build_dir, "--only", gate, "--results-dir", out.string(),
+                              "--verdicts", verdicts.string()},
+                             options);
+  write_file_atomically(log.string(), r.output);
+  if (r.status == 0) return {};
+  if (r.status == code_of(Exit::unavailable)) return {false, output_tail(r.output, 240), true};
+  if (r.status != 1 && r.status != 3) return {true, "the run failed (exit " + std::to_string(r.status) + "): " + output_tail(r.output, 240)};
+  std::string rows;
+  try {
+    const auto doc = parse_json_input(read_whole_file(verdicts.string(), "verdicts"), verdicts.string());
+    for (const auto& row : doc.at("checks")) {
+      if (row.at("verdict") != "FAIL") continue;
+      rows += (rows.empty() ? "" : "; ") + row.at("benchmark").get<std::string>() + " " + row.at("field").get<std::string>() + " " +
+              row.value("value", nlohmann::json()).dump() + " (baseline " + row.value("baseline", nlohmann::json()).dump() + ", " +
+              row.value("change_text", std::string()) + ")";
+    }
+    if (doc.contains("speedup") && doc.at("speedup").at("verdict") == "FAIL") {
+      rows += std::string(rows.empty() ? "" : "; ") + "speedup " + doc.at("speedup").at("median").dump() + "x below its floor";
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError("selftest: " + verdicts.string() + " is not the verdicts perfgate gate writes: " + e.what());
+  }
+  if (!rows.empty()) return {true, one_line(rows)};
+  return {false, r.status == 3 ? "inconclusive" : "only rows not measured (MISSING)"};
+}
+
+}  // namespace
+
+CLI::App* add_selftest_command(CLI::App& app, SelftestArgs& a) {
+  auto* cmd = app.add_subcommand("selftest", "apply each planted regression (a patch) to a copy of the tree: each must fail a gate");
+  cmd->footer(command_footer("perfgate selftest --manifest perf/gates.json --work build/selftest",
+                              {Exit::pass, Exit::fail, Exit::unavailable}, "fail: a plant passed every check, no longer applies or builds, or the clean tree failed"));
+  cmd->add_option("--manifest", a.manifest, "the gate manifest, with its selftest member")->required();
+  cmd->add_option("--plant", a.plants, "run this plant only (its patch's name without .patch; repeatable)");
+  cmd->add_option("--work", a.work, "folder for the throwaway worktree and the checks' results (inside the repository keeps the compiler cache warm; it is never part of the tree tested)")
+      ->capture_default_str();
+  cmd->add_flag("--keep", a.keep, "keep the worktree and its build afterwards (a later run of the same tree reuses them)");
+  return cmd;
+}
+
+int run_selftest(const SelftestArgs& a) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto seconds = [&] { return static_cast<long>(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()); };
+  const auto m = read_gate_manifest(a.manifest);
+  if (!m.selftest) throw InputError("selftest: " + a.manifest + " has no selftest member (docs/reference/gate-manifest.md)");
+  const auto& selftest = *m.selftest;
+  const auto plants = find_plants(m, a.plants);
+  const auto root = repository_root(m.folder);
+  const auto manifest_in_tree = fs::relative(fs::absolute(a.manifest), root);
+  if (manifest_in_tree.empty() || *manifest_in_tree.begin() == "..") throw InputError("selftest: the manifest is not inside the repository " + root);
+  const auto work = fs::absolute(a.work);
+  const auto commit = working_tree_commit(root, work);
+  const bool changed = commit != resolve_commit(root, "HEAD");
+  std::set<std::string> target_set;
+  std::vector<std::string> targets;
+  for (const auto& set : selftest.sets) {
+    for (const auto& check : set.checks) {
+      for (const auto& t : check.gate.empty() ? check.targets : m.gate(check.gate).targets) {
+        if (target_set.insert(t).second) targets.push_back(t);
+      }
+    }
+  }
+  std::cout << "selftest: building " << commit.substr(0, 12) << (changed ? " (the working tree, which differs from HEAD)" : " (HEAD)")
+            << ", " << plants.size() << " plant" << (plants.size() == 1 ? "" : "s") << std::endl;
+  // A worktree kept (--keep) or left by a run that was stopped may hold a plant: it is restored before anything else.
+  const auto kept = work / commit.substr(0, 12);
+  if (fs::exists(kept / ".git")) {
+    const auto reset = git_in(kept.string(), {"reset", "--hard", "--quiet"});
+    const auto cleaned = git_in(kept.string(), {"clean", "-fdq"});
+    if (reset.status != 0 || cleaned.status != 0) throw InputError("selftest: could not restore the worktree " + kept.string());
+  }
+  // Removed however the self-test ends (unless --keep): a worktree left behind is registered in the repository.
+  struct WorktreeRemoval {
+    std::string root, worktree;
+    bool keep;
+    ~WorktreeRemoval() {
+      std::error_code ignored;
+      if (keep || !fs::exists(worktree, ignored)) return;
+      const auto removed = git_in(root, {"worktree", "remove", "--force", worktree});
+      if (removed.status != 0) std::cout << "selftest: the worktree " << worktree << " could not be removed: " << output_tail(removed.output) << std::endl;
+    }
+  } removal{root, kept.string(), a.keep};
+  const auto tree = build_revision(root, work.string(), commit, selftest.build, targets);
+  const auto manifest = (work / "selftest-manifest.json").string();
+  write_file_atomically(manifest, checks_manifest((fs::path(tree.worktree) / manifest_in_tree).string(), selftest));
+  std::cout << "selftest: built in " << seconds() << " s (" << tree.build_dir << ")" << std::endl;
+
+  // run(check, tag): one check on the tree as it is now, its files under results/<tag>.
+  const auto run = [&](const SelftestCheck& check, size_t index, const std::string& tag) {
+    const auto out = work / "results" / tag;
+    return check.gate.empty() ? run_command_check(m, check, tree.build_dir, out, index) : run_check(manifest, tree.build_dir, check.gate, out);
+  };
+  int status = 0;
+  size_t check_count = 0;
+  std::vector<std::string> unmeasured;  // checks and plants this host could not measure: neither passed nor caught
+  std::cout << "clean tree (must pass every check):" << std::endl;
+  for (const auto& set : selftest.sets) {
+    for (const auto& check : set.checks) {
+      const auto outcome = run(check, check_count++, "clean");
+      std::cout << "    " << check_name(check)
+                << (outcome.caught ? " FAILED: " + outcome.what : outcome.unavailable ? " NOT MEASURED HERE: " + outcome.what : " passed")
+                << std::endl;
+      if (outcome.caught) status = 1;
+      if (outcome.unavailable) unmeasured.push_back(check_name(check) + " (clean tree)");
+    }
+  }
+  std::vector<std::string> missed;
+  for (const auto& plant : plants) {
+    std::cout << "plant " << plant.name << " (must fail a check):" << std::endl;
+    const auto applied = git_in(tree.worktree, {"apply", "--whitespace=nowarn", plant.patch});
+    if (applied.status != 0) {
+      std::cout << "    does not apply: " << output_tail(applied.output, 240) << std::endl;
+      missed.push_back(plant.name + " (does not apply)");
+      continue;
+    }
+    bool built = true;
+    try {
+      build_revision(root, work.string(), commit, selftest.build, targets);
+    } catch (const InputError& e) {
+      std::cout << "    does not build: " << one_line(e.what()) << std::endl;
+      missed.push_back(plant.name + " (does not build)");
+      built = false;
+    }
+    if (built) {
+      std::string caught_by;
+      size_t index = 0;
+      bool unmeasurable = false;  // a check this host could not measure might have caught it
+      for (const auto& check : selftest.sets[plant.set].checks) {
+        const auto outcome = run(check, index++, plant.name);
+        std::cout << "    " << check_name(check)
+                  << (outcome.caught        ? " FAILED: " + outcome.what
+                      : outcome.unavailable ? " NOT MEASURED HERE: " + outcome.what
+                                            : " passed" + (outcome.what.empty() ? "" : " (" + outcome.what + ")"))
+                  << std::endl;
+        unmeasurable = unmeasurable || outcome.unavailable;
+        if (outcome.caught) {
+          caught_by = check_name(check);
+          break;  // one catch is the proof; the checks after it would only cost time
+        }
+      }
+      if (caught_by.empty()) (unmeasurable ? unmeasured : missed).push_back(plant.name);
+    }
+    const auto reset = git_in(tree.worktree, {"reset", "--hard", "--quiet"});
+    const auto clean = git_in(tree.worktree, {"clean", "-fdq"});
+    if (reset.status != 0 || clean.status != 0) throw InputError("selftest: could not restore the worktree " + tree.worktree + " after " + plant.name);
+  }
+  if (!missed.empty()) {
+    status = 1;
+    std::string list;
+    for (const auto& name : missed) list += (list.empty() ? "" : ", ") + name;
+    std::cout << "selftest: not caught: " << list << std::endl;
+  }
+  if (status == 0 && !unmeasured.empty()) {
+    status = code_of(Exit::unavailable);
+    std::string list;
+    for (const auto& name : unmeasured) list += (list.empty() ? "" : ", ") + name;
+    std::cout << "selftest: not measured on this host: " << list << std::endl;
+  }
+  std::cout << "perfgate selftest: " << (status == 0 ? "PASS" : status == 1 ? "FAIL" : "NOT MEASURED HERE") << " (" << plants.size() << " plants, " << check_count
+            << " checks, " << seconds() << " s)" << std::endl;
+  return status;
+}
+
+}  // namespace perfgate

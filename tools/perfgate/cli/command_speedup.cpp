@@ -1,0 +1,119 @@
+// perfgate speedup: the paired verdict of two benchmarks measured interleaved in one run. When the verdict is
+// INCONCLUSIVE and a benchmark command is given after --, it runs that command for more repetitions, pools them
+// with the first (repetition indices continue), and judges again, while the time budget lasts (at most 3 more
+// runs: every further look at the data spends a little of the interval's error rate).
+#include "base/atomic_write.h"
+#include "model/baseline.h"
+#include "run/benchmark_runner.h"
+#include "cli/cli_help.h"
+#include "cli/commands.h"
+#include "base/error.h"
+#include "cli/numeric_options.h"
+#include "base/one_line.h"
+#include "formats/results_write.h"
+#include "render/row_text.h"
+#include "model/speedup.h"
+#include "model/speedup_series.h"
+#include "base/temporary_folder.h"
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <optional>
+
+namespace perfgate {
+namespace {
+
+void print(const SpeedupReport& r, const SpeedupArgs& a) {
+  if (a.aim) {
+    std::cout << "aim " << r.threshold << "x (not gated): " << aim_status(r.verdict) << ": speedup " << r.median << "x, "
+              << static_cast<int>(r.confidence * 1000.0) / 10.0 << " % interval [" << r.low << ", " << r.high << "] over "
+              << r.pairs << " paired repetitions\n";
+    return;
+  }
+  std::cout << to_string(r.verdict) << ": speedup " << one_line(a.reference) << " / " << one_line(a.candidate) << " = " << r.median << "x, "
+            << static_cast<int>(r.confidence * 1000.0) / 10.0 << " % interval [" << r.low << ", " << r.high << "] over " << r.pairs
+            << " paired repetitions; threshold " << r.threshold << "x\n";
+}
+
+}  // namespace
+
+CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& a) {
+  auto* cmd = app.add_subcommand("speedup", "paired, interleaved speedup verdict: 0 pass, 1 fail, 3 inconclusive");
+  cmd->footer(command_footer("perfgate speedup --results run.json --reference BM_Slow --candidate BM_Fast --threshold 3",
+                              {Exit::pass, Exit::fail, Exit::inconclusive}));
+  cmd->add_option("--results", a.results, "Google Benchmark JSON with repetitions of both")->required();
+  cmd->add_option("--reference", a.reference, "run name of the slower, reference benchmark")->required();
+  cmd->add_option("--candidate", a.candidate, "run name of the candidate benchmark")->required();
+  cmd->add_option("--threshold", a.threshold, "required speedup (no default: the project's own floor)")->required()->check(positive_number());
+  cmd->add_option("--confidence", a.confidence, "interval coverage")->capture_default_str()->check(finite_in(0.5, 0.9999));
+  cmd->add_option("--more-seconds", a.more_seconds, "when inconclusive, measure more for up to this long (needs -- COMMAND)")
+      ->capture_default_str()
+      ->check(finite_in(0.0, 86400.0));
+  cmd->add_flag("--aim", a.aim, "the threshold is an aim: print reached / not reached and exit 0");
+  cmd->add_option("--baseline", a.baseline,
+                  "baseline with this pair's speedup (entry speedup:CANDIDATE/REFERENCE, field speedup): also FAIL when the "
+                  "interval lies wholly below it minus its tolerance");
+  cmd->add_option("--out", a.out, "write the speedup and its interval as results JSON (for history and update)");
+  cmd->add_option("command", a.command, "after --: the benchmark command that measures more repetitions of both");
+  return cmd;
+}
+
+int run_speedup(const SpeedupArgs& a) {
+  if (a.more_seconds > 0.0 && a.command.empty()) throw InputError("speedup: --more-seconds needs the benchmark command after --");
+  if (!a.out.empty()) {  // before measuring more: a FIFO, a folder or one of the inputs at --out is refused now
+    require_replaceable(a.out);
+    require_not_an_input(a.out, "--out", {a.results, a.baseline});
+  }
+  std::optional<Baseline> baseline;  // read first: a bad baseline is refused before anything is measured or written
+  if (!a.baseline.empty()) baseline = read_baseline(a.baseline);
+  auto results = read_results(a.results);
+  auto report = judge_speedup(results, a.reference, a.candidate, a.threshold, a.confidence);
+  // The baseline's entry is looked up now, so that a baseline without it is refused before anything more is measured.
+  if (baseline) judge_against_baseline(report, *baseline, speedup_series_name(a.reference, a.candidate));
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<TemporaryFolder> folder;
+  for (int extra = 0; extra < 3 && report.verdict == SpeedupVerdict::inconclusive && !a.command.empty(); ++extra) {
+    const double left = a.more_seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (left <= 0.0) break;
+    print(report, a);
+    std::cout << "measuring more (" << static_cast<int>(left) << " s of the budget left)\n" << std::flush;
+    if (!folder) folder.emplace("speedup");
+    try {
+      // The budget is a time limit: a run still going when it ends is stopped, and the verdict stays as judged.
+      const auto more = run_benchmark(a.command, (folder->path() / ("more" + std::to_string(extra) + ".json")).string(), a.env, left);
+      if (values_of(more, a.reference, "real_time").empty() || values_of(more, a.candidate, "real_time").empty()) {
+        throw InputError("speedup: the command after -- did not measure both '" + a.reference + "' and '" + a.candidate + "'");
+      }
+      append_repetitions(results, more);
+    } catch (const BenchmarkTimedOut& e) {
+      std::cout << "measuring more stopped: " << one_line(e.what()) << " (the --more-seconds budget)\n";
+      break;
+    }
+    report = judge_speedup(results, a.reference, a.candidate, a.threshold, a.confidence);
+  }
+  SpeedupVerdict verdict = a.aim ? SpeedupVerdict::pass : report.verdict;
+  std::optional<SeriesVerdict> series;
+  if (baseline) {
+    // The baselined series: the speedup this pair had when it was last accepted, which moves far less than
+    // absolute times, so a loss well above the floor still fails.
+    series = judge_against_baseline(report, *baseline, speedup_series_name(a.reference, a.candidate));
+    if (series->verdict == SpeedupVerdict::fail) verdict = SpeedupVerdict::fail;
+  }
+  if (!a.out.empty()) write_file_atomically(a.out, speedup_results_text(report, results, a.reference, a.candidate));
+  if (!a.pooled_out.empty() && folder) write_file_atomically(a.pooled_out, results_json_text(results));
+  print(report, a);
+  if (series) {
+    std::cout << (series->advisory ? (series->below ? "WARNING" : "ADVISORY-PASS") : to_string(series->verdict))
+              << ": against the baselined speedup " << series->baseline << "x (" << criterion_text(Direction::higher, series->tolerance, series->hard_limit, series->advisory) << "): the interval ["
+              << report.low << ", " << report.high << "] " << (series->below ? "lies wholly below " : "reaches ") << series->limit << "x\n";
+  }
+  switch (verdict) {
+    case SpeedupVerdict::pass: return series && series->advisory && series->below ? a.warning_exit_code : 0;
+    case SpeedupVerdict::fail: return 1;
+    case SpeedupVerdict::inconclusive: return 3;
+  }
+  return 2;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,67 @@
+#include "history/history_store.h"
+
+#include "base/error.h"
+#include "base/time_units.h"
+
+#include <algorithm>
+#include <set>
+
+namespace perfgate {
+
+void to_one_unit(std::vector<HistoryPoint>& points, const std::string& what) {
+  // One unit for the whole series, the newest run's: suites may change a benchmark's time unit between runs, and a
+  // series mixing 10 ms with 10000 us would show a thousandfold change point that is not there.
+  const std::string unit = points.empty() ? std::string() : points.back().unit;
+  for (auto& p : points) {
+    if (is_time_unit(p.unit) != is_time_unit(unit)) throw InputError("history: " + what + " is recorded in '" + p.unit + "' and in '" + unit + "'");
+    if (is_time_unit(unit)) {
+      p.value = convert_time(p.value, p.unit, unit);
+      p.unit = unit;
+    }
+  }
+}
+
+HistoryStore::HistoryStore(const std::string& spec, Access access) : backend_(open_history_backend(spec, access)) {}
+
+size_t HistoryStore::record(const RunInfo& run, const std::vector<Results>& results) {
+  const auto recorded = history_run_of(run, results);
+  append(recorded);
+  return recorded.metrics.size();
+}
+
+void HistoryStore::append(const HistoryRun& run) { append_all({run}); }
+
+void HistoryStore::append_all(const std::vector<HistoryRun>& runs) {
+  backend_->append(runs);
+  runs_.reset();
+}
+
+const std::vector<HistoryRun>& HistoryStore::runs() const {
+  if (!runs_) runs_ = backend_->runs();
+  return *runs_;
+}
+
+std::vector<std::pair<std::string, std::string>> HistoryStore::metrics(const std::string& branch) const {
+  std::set<std::pair<std::string, std::string>> found;
+  for (const auto& run : runs()) {
+    if (run.info.branch != branch) continue;
+    for (const auto& m : run.metrics) found.emplace(m.benchmark, m.field);
+  }
+  return {found.begin(), found.end()};
+}
+
+std::vector<HistoryPoint> HistoryStore::series(const std::string& branch, const std::string& benchmark, const std::string& field, int last,
+                                               const std::optional<std::string>& machine) const {
+  std::vector<HistoryPoint> out;
+  for (const auto& run : runs()) {
+    if (run.info.branch != branch || (machine && run.info.machine != *machine)) continue;
+    for (const auto& m : run.metrics) {
+      if (m.benchmark == benchmark && m.field == field) out.push_back({run.info.commit, run.info.recorded_at, m.value, m.unit, run.info.machine});
+    }
+  }
+  if (last >= 0 && out.size() > static_cast<size_t>(last)) out.erase(out.begin(), out.end() - last);
+  to_one_unit(out, benchmark + " / " + field);
+  return out;
+}
+
+}  // namespace perfgate

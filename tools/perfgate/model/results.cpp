@@ -1,0 +1,201 @@
+#include "model/results.h"
+
+#include "model/machine_identity.h"
+#include "base/read_file.h"
+
+#include "base/error.h"
+#include "base/json_input.h"
+#include "base/time_units.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace perfgate {
+namespace {
+
+// Fields of a run that are bookkeeping, not measurements.
+const std::set<std::string> kNonMeasurements = {"name",        "family_index", "per_family_instance_index", "run_name",
+                                                "run_type",    "repetitions",  "repetition_index",          "threads",
+                                                "iterations",  "time_unit",    "aggregate_name",            "aggregate_unit",
+                                                "label",       "error_occurred", "error_message",           "big_o",
+                                                "rms"};
+
+// A string member, `fallback` when absent; InputError when present with another type.
+std::string string_field(const nlohmann::json& run, const std::string& key, const std::string& fallback, const std::string& where) {
+  if (!run.contains(key)) return fallback;
+  if (!run[key].is_string()) throw InputError(where + " field '" + key + "' is not a string");
+  return run[key].get<std::string>();
+}
+
+}  // namespace
+
+Results parse_results(const std::string& text, const std::string& source) {
+  const nlohmann::json doc = parse_json_input(text, source);
+  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {
+    throw InputError(source + ": not a Google Benchmark result (no \"benchmarks\" array)");
+  }
+  Results results;
+  results.source = source;
+  if (doc.contains("context") && doc["context"].is_object()) {
+    for (const auto& [key, value] : doc["context"].items()) {
+      if (value.is_string()) results.context[key] = value.get<std::string>();
+    }
+    // Suites that do not name their machine get one derived from Google Benchmark's context, so that advisory
+    // timings still compare like with like.
+    if (results.context.count("machine_fingerprint") == 0) {
+      if (const auto id = identity_from_benchmark_context(doc["context"])) {
+        results.context["machine_fingerprint"] = id->fingerprint;
+        if (results.context.count("machine") == 0) results.context["machine"] = id->description;
+      }
+    }
+  }
+  std::set<std::pair<std::string, int>> seen;
+  for (const auto& run : doc["benchmarks"]) {
+    if (!run.is_object() || !run.contains("name") || !run["name"].is_string() || run["name"].get<std::string>().empty()) {
+      throw InputError(source + ": a benchmark entry has no name");
+    }
+    const auto name = run["name"].get<std::string>();
+    const std::string where = source + ": '" + name + "'";
+    // An aggregate (mean, median, stddev, ...) is recomputed by perfgate, never judged as a repetition: a row that
+    // names an aggregate is one, whatever its run_type says or whether it says anything.
+    if (string_field(run, "run_type", "iteration", where) != "iteration" || run.contains("aggregate_name")) continue;
+    if (run.contains("error_occurred") && (!run["error_occurred"].is_boolean() || run["error_occurred"].get<bool>())) {
+      throw InputError(source + ": benchmark '" + name + "' failed: " + string_field(run, "error_message", "?", where));
+    }
+    int repetition = 0;
+    if (run.contains("repetition_index")) {
+      const auto& index = run["repetition_index"];
+      const bool in_range = index.is_number_unsigned()  ? index.get<uint64_t>() <= 1000000
+                            : index.is_number_integer() ? index.get<int64_t>() >= 0 && index.get<int64_t>() <= 1000000
+                                                        : false;
+      if (!in_range) {
+        throw InputError(where + " has repetition_index " + index.dump() + " (expected a whole number in [0, 1000000])");
+      }
+      repetition = static_cast<int>(index.get<int64_t>());
+    }
+    if (!seen.emplace(name, repetition).second) {
+      throw InputError(source + ": duplicate benchmark '" + name + "' (repetition " + std::to_string(repetition) + ")");
+    }
+    const std::string time_unit = string_field(run, "time_unit", "ns", where);
+    if (!is_time_unit(time_unit)) throw InputError(where + " has time_unit '" + time_unit + "' (expected ns, us, ms or s)");
+    // A run of no iterations measured nothing: its times are zeros, not fast results. Google Benchmark records the
+    // count on every iteration run, so a run without it is refused too (the rule holds for every row, not only for
+    // rows that carry the field).
+    if (!run.contains("iterations")) throw InputError(where + " has no \"iterations\" (every Google Benchmark run records them)");
+    {
+      const auto& iterations = run["iterations"];
+      if (!iterations.is_number_integer()) throw InputError(where + " has \"iterations\" " + iterations.dump() + " (expected a whole number)");
+      // (nlohmann reads a non-negative integer as unsigned: compare in the type it was read as, never wrapping)
+      const bool none = iterations.is_number_unsigned() ? iterations.get<uint64_t>() == 0 : iterations.get<int64_t>() < 1;
+      if (none) throw InputError(where + " ran no iterations");
+    }
+    for (const auto& [field, value] : run.items()) {
+      if (kNonMeasurements.count(field) != 0) continue;
+      if (!value.is_number()) {
+        throw InputError(source + ": '" + name + "' field '" + field + "' is not a number");
+      }
+      const double v = value.get<double>();
+      if (!std::isfinite(v)) throw InputError(source + ": '" + name + "' field '" + field + "' is not finite");
+      const bool is_time = field == "real_time" || field == "cpu_time";
+      if (is_time && v < 0) throw InputError(source + ": '" + name + "' has a negative " + field);
+      // Times are compared in one unit: one that overflows in nanoseconds (1e308 s) could only be compared as inf.
+      if (is_time && !std::isfinite(convert_time(v, time_unit, "ns"))) {
+        throw InputError(source + ": '" + name + "' has a " + field + " of " + value.dump() + " " + time_unit + ", beyond any time");
+      }
+      results.measurements.push_back({name, field, v, is_time ? time_unit : "", repetition, exact_int64(value)});
+    }
+  }
+  return results;
+}
+
+Results read_results(const std::string& path) { return parse_results(read_whole_file(path, "results"), path); }
+
+namespace {
+
+// One measurement's value in `unit` (see values_in_unit).
+double in_unit(const Results& results, const Measurement& m, const std::string& unit) {
+  if (is_time_unit(m.unit) && is_time_unit(unit)) return convert_time(m.value, m.unit, unit);
+  if (is_time_unit(m.unit) || is_time_unit(unit)) {
+    throw InputError(results.source + ": '" + m.benchmark + "' " + m.field + " is measured in '" + m.unit +
+                     "' but judged in '" + unit + "'; a time and a non-time cannot be compared");
+  }
+  return m.value;
+}
+
+// The values of `chosen` measurements in repetition order.
+template <typename Value>
+std::vector<double> in_repetition_order(const Results& results, const std::vector<size_t>& chosen, Value value) {
+  std::vector<std::pair<int, double>> found;
+  for (const size_t i : chosen) found.emplace_back(results.measurements[i].repetition, value(results.measurements[i]));
+  std::sort(found.begin(), found.end());
+  std::vector<double> values;
+  for (const auto& [rep, v] : found) values.push_back(v);
+  return values;
+}
+
+}  // namespace
+
+std::vector<double> values_in_unit(const Results& results, const std::string& benchmark, const std::string& field,
+                                   const std::string& unit) {
+  return MeasurementIndex(results).values_in_unit(benchmark, field, unit);
+}
+
+MeasurementIndex::MeasurementIndex(const Results& results) : results_(results) {
+  for (size_t i = 0; i < results.measurements.size(); ++i) {
+    positions_[{results.measurements[i].benchmark, results.measurements[i].field}].push_back(i);
+  }
+}
+
+const std::vector<size_t>* MeasurementIndex::positions(const std::string& benchmark, const std::string& field) const {
+  const auto found = positions_.find({benchmark, field});
+  return found == positions_.end() ? nullptr : &found->second;
+}
+
+std::vector<double> MeasurementIndex::values_in_unit(const std::string& benchmark, const std::string& field,
+                                                     const std::string& unit) const {
+  const auto* chosen = positions(benchmark, field);
+  if (chosen == nullptr) return {};
+  return in_repetition_order(results_, *chosen, [&](const Measurement& m) { return in_unit(results_, m, unit); });
+}
+
+std::optional<std::vector<int64_t>> MeasurementIndex::integers_of(const std::string& benchmark, const std::string& field,
+                                                                  const std::string& unit) const {
+  const auto* chosen = positions(benchmark, field);
+  if (chosen == nullptr) return std::nullopt;
+  std::vector<std::pair<int, int64_t>> found;
+  for (const size_t i : *chosen) {
+    const auto& m = results_.measurements[i];
+    if (!m.integer || m.unit != unit) return std::nullopt;
+    found.emplace_back(m.repetition, *m.integer);
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<int64_t> values;
+  for (const auto& [rep, v] : found) values.push_back(v);
+  return values;
+}
+
+std::vector<double> MeasurementIndex::values_of(const std::string& benchmark, const std::string& field) const {
+  const auto* chosen = positions(benchmark, field);
+  if (chosen == nullptr) return {};
+  return in_repetition_order(results_, *chosen, [](const Measurement& m) { return m.value; });
+}
+
+void append_repetitions(Results& pooled, const Results& more) {
+  int next = 0;
+  for (const auto& m : pooled.measurements) next = std::max(next, m.repetition + 1);
+  for (auto m : more.measurements) {
+    m.repetition += next;
+    pooled.measurements.push_back(m);
+  }
+}
+
+std::vector<double> values_of(const Results& results, const std::string& benchmark, const std::string& field) {
+  return MeasurementIndex(results).values_of(benchmark, field);
+}
+
+}  // namespace perfgate

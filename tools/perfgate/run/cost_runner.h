@@ -1,0 +1,40 @@
+#pragma once
+// Running a program under valgrind's callgrind and reading the per-step costs of the regions it marked: the one
+// way perfgate measures instructions (perfgate cost, perfgate ab --cost).
+#include "formats/callgrind_dump.h"
+#include "formats/function_profile_file.h"
+#include "model/simulated_cache.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace perfgate {
+
+struct CostRun {
+  std::vector<RegionCost> regions;             ///< each CALLGRIND_DUMP_STATS_AT(name) region, its steps in order
+  /// Each region's functions in its median step (by instructions; the lower of the two middle steps of an even
+  /// count): the step whose count a baseline records, so that its functions add up to that count.
+  RegionProfiles profiles;
+  std::map<std::string, std::string> context;  ///< the program's "context KEY VALUE" lines
+  std::string valgrind;                        ///< valgrind's version
+  std::string emulated;                        ///< "RDTSCP" or "RDPID" when the run needed the emulator, else ""
+  double seconds = 0.0;                        ///< wall time under valgrind
+};
+
+/// How the program is run: the simulated caches (none: callgrind takes this machine's), entries added to its environment, and a time limit (0: none).
+struct CostSettings {
+  std::vector<SimulatedCache> cache;
+  std::vector<std::string> env;
+  double timeout_seconds = 0.0;
+};
+
+/// Runs `command` under callgrind with instrumentation off at start and the cache simulation on, its dumps in a
+/// private temporary folder (removed on every path). Where valgrind stopped the program at RDTSCP or RDPID, which it
+/// cannot decode on some hosts, the program is run again with perfgate's instruction emulator
+/// (instruction_emulator.c) in its LD_AUDIT (CostRun::emulated); a program valgrind runs is run exactly as asked. Throws HostUnsupported when valgrind ended the
+/// program at an instruction it cannot decode (the message names it, who ran it and the way out); InputError when
+/// valgrind is not installed, the program fails otherwise or runs past its time limit, or it dumped no named region.
+CostRun measure_cost(const std::vector<std::string>& command, const CostSettings& settings = {});
+
+}  // namespace perfgate
