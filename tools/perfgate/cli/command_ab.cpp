@@ -7,7 +7,7 @@
 #include "formats/ab_json.h"
 #include "run/ab_rounds.h"
 #include "run/accept_trailers.h"
-#include "base/atomic_write.h"
+#include "base/output_files.h"
 #include "base/read_file.h"
 #include "model/ab_tasks.h"
 #include "run/benchmark_runner.h"
@@ -195,7 +195,9 @@ int run_ab(const AbArgs& given) {
   if (!a.accept_trailers.empty()) {
     for (auto& rule : accept_rules_from_trailers(root, a.accept_trailers)) rules.push_back(std::move(rule));
   }
-  if (!a.json.empty()) require_replaceable(a.json);
+  Outputs outputs("ab");
+  outputs.read({a.manifest, a.tasks});
+  if (!a.json.empty()) outputs.file(a.json, "--json");
   AbRecord record;
   record.max_slowdown = a.max_slowdown;
   record.max_instruction_increase = a.max_instruction_increase;
@@ -209,7 +211,7 @@ int run_ab(const AbArgs& given) {
     print_costs(a, record.costs);
   }
   const int status = exit_status_of(record);
-  if (!a.json.empty()) write_file_atomically(a.json, ab_json_text(record));
+  if (!a.json.empty()) outputs.write(a.json, ab_json_text(record));
   std::cout << "perfgate ab: " << overall_text(record) << std::endl;
   return status;
 }

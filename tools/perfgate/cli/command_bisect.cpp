@@ -9,7 +9,7 @@
 // with no single culprit, the culprit hides among commits that do not build or cannot be decided, or the commit found
 // is not confirmed; 2 bad input.
 #include "run/ab_rounds.h"
-#include "base/atomic_write.h"
+#include "base/output_files.h"
 #include "model/bisect_search.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
@@ -103,7 +103,7 @@ CLI::App* add_bisect_command(CLI::App& app, BisectArgs& a) {
 namespace {
 
 // Exact mode: instructions per step of a cost gate, one run per probe.
-int bisect_on_counts(const BisectArgs& a, const GateManifest& manifest, const std::string& root, const std::vector<std::string>& line,
+int bisect_on_counts(const BisectArgs& a, const Outputs& outputs, const GateManifest& manifest, const std::string& root, const std::vector<std::string>& line,
                      const std::set<std::string>& skipped) {
   const auto& gate = manifest.gate(a.cost);
   if (gate.kind != GateKind::cost) throw InputError("bisect: --cost " + a.cost + " is not a cost gate");
@@ -204,7 +204,7 @@ int bisect_on_counts(const BisectArgs& a, const GateManifest& manifest, const st
     }
     nlohmann::json functions_json = nlohmann::json::object();  // by benchmark: the first bad commit against its parent
     for (const auto& [name, changes] : function_changes) functions_json[name] = profile_changes_json(changes);
-    write_file_atomically(a.json, json_output_text({{"good", line.front()}, {"bad", line.back()}, {"gate", gate.name},
+    outputs.write(a.json, json_output_text({{"good", line.front()}, {"bad", line.back()}, {"gate", gate.name},
                                                     {"mode", "exact"}, {"tolerance", a.tolerance}, {"outcome", to_string(outcome.kind)},
                                                     {"first_bad", outcome.kind == BisectOutcome::Kind::no_change ? nlohmann::json(nullptr)
                                                                                                                  : nlohmann::json(line[outcome.first_bad])},
@@ -216,7 +216,7 @@ int bisect_on_counts(const BisectArgs& a, const GateManifest& manifest, const st
 
 // Timing mode: each probe's benchmarks against GOOD's, paired and interleaved; the commit found confirmed against its
 // parent. Every build is kept until the end: GOOD is measured against each probe, and the commit found against its parent.
-int bisect_on_timings(const BisectArgs& a, const GateManifest& manifest, const std::string& root, const std::vector<std::string>& line,
+int bisect_on_timings(const BisectArgs& a, const Outputs& outputs, const GateManifest& manifest, const std::string& root, const std::vector<std::string>& line,
                       const std::set<std::string>& skipped) {
   const auto& gate = manifest.gate(a.gate);
   if (gate.kind != GateKind::baseline && gate.kind != GateKind::speedup) {
@@ -357,7 +357,7 @@ int bisect_on_timings(const BisectArgs& a, const GateManifest& manifest, const s
       probes.push_back(item);
     }
     const bool named = outcome.kind == BisectOutcome::Kind::culprit;
-    write_file_atomically(a.json, json_output_text({{"good", line.front()}, {"bad", line.back()}, {"gate", gate.name}, {"mode", "timing"},
+    outputs.write(a.json, json_output_text({{"good", line.front()}, {"bad", line.back()}, {"gate", gate.name}, {"mode", "timing"},
                                                     {"filter", filter}, {"max_slowdown", a.max_slowdown}, {"outcome", to_string(outcome.kind)},
                                                     {"first_bad", named ? nlohmann::json(line[outcome.first_bad]) : nlohmann::json(nullptr)},
                                                     {"moved", moved}, {"probes", probes}, {"verdict", verdict}}));
@@ -372,7 +372,9 @@ int run_bisect(const BisectArgs& a) {
   if (a.cost.empty() == a.gate.empty()) throw InputError("bisect: give --cost GATE (exact mode) or --gate GATE (timing mode)");
   const auto manifest = read_gate_manifest(a.manifest);
   if (!manifest.build) throw InputError("bisect: " + a.manifest + " has no build member: bisect cannot build a revision without its steps");
-  if (!a.json.empty()) require_replaceable(a.json);
+  Outputs outputs("bisect");
+  outputs.read(a.manifest);
+  if (!a.json.empty()) outputs.file(a.json, "--json");
   const auto root = repository_root(".");
   const auto line = first_parent_line(root, resolve_commit(root, a.revisions[0]), resolve_commit(root, a.revisions[1]));
   std::set<std::string> skipped;
@@ -381,7 +383,7 @@ int run_bisect(const BisectArgs& a) {
     if (commit == line.front() || commit == line.back()) throw InputError("bisect: --skip " + revision + " is GOOD or BAD, which must be measured");
     skipped.insert(commit);
   }
-  return a.cost.empty() ? bisect_on_timings(a, manifest, root, line, skipped) : bisect_on_counts(a, manifest, root, line, skipped);
+  return a.cost.empty() ? bisect_on_timings(a, outputs, manifest, root, line, skipped) : bisect_on_counts(a, outputs, manifest, root, line, skipped);
 }
 
 }  // namespace perfgate

@@ -2,7 +2,7 @@
 // JSON. Both are read as untrusted input, so that a job holding a write token can render what a pull request's own
 // run produced. Exit 0 written, 2 bad input; the comment's verdict is in its text, not in the exit code.
 #include "formats/ab_json.h"
-#include "base/atomic_write.h"
+#include "base/output_files.h"
 #include "cli/cli_help.h"
 #include "render/comment_markdown.h"
 #include "cli/commands.h"
@@ -37,13 +37,15 @@ int run_comment(const CommentArgs& a) {
   if (!a.verdicts.empty()) input.verdicts = parse_verdicts_json(read_whole_file(a.verdicts, "verdicts"), a.verdicts);
   if (!a.ab.empty()) input.ab = parse_ab_json(read_whole_file(a.ab, "A/B verdicts"), a.ab);
   validate_comment_input(input);
-  if (!a.out.empty()) require_not_an_input(a.out, "--out", {a.verdicts, a.ab});
+  Outputs outputs("comment");
+  outputs.read({a.verdicts, a.ab});
+  if (!a.out.empty()) outputs.file(a.out, "--out");
   const std::string text = render_comment(input);
   if (a.out.empty()) {
     std::cout << text;
     return 0;
   }
-  write_file_atomically(a.out, text);
+  outputs.write(a.out, text);
   std::cout << "perfgate comment: " << comment_overall(input) << ", written to " << a.out << std::endl;
   return 0;
 }

@@ -1,6 +1,6 @@
 // perfgate dashboard: a static site (index.html, self-contained) of a history's trends and change points, from any
 // store. Exit 0 written, 2 bad input, 5 the store could not be reached.
-#include "base/atomic_write.h"
+#include "base/output_files.h"
 #include "model/baseline.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
@@ -23,7 +23,7 @@ CLI::App* add_dashboard_command(CLI::App& app, DashboardArgs& a) {
                              "--commit-url 'https://github.com/OWNER/REPO/commit/{commit}'",
                              {Exit::pass, Exit::store_unavailable}));
   cmd->add_option("--store", a.store, "the history (as for perfgate history)")->required();
-  cmd->add_option("--out", a.out, "folder to write index.html into (created)")->required();
+  cmd->add_option("--out", a.out, "folder to write index.html into: new, empty or an earlier dashboard's (created)")->required();
   cmd->add_option("--branch", a.branch, "the line of history shown")->capture_default_str();
   cmd->add_option("--last", a.last, "runs per series shown")->capture_default_str()->check(CLI::Range(2, 100000));
   cmd->add_option("--min-shift", a.min_shift, "smallest relative shift shown as a change point")->capture_default_str()->check(finite_in(0.0, 100.0));
@@ -35,6 +35,11 @@ CLI::App* add_dashboard_command(CLI::App& app, DashboardArgs& a) {
 
 int run_dashboard(const DashboardArgs& a) {
   if (!a.commit_url.empty()) validate_commit_url(a.commit_url);
+  Outputs outputs("dashboard");
+  outputs.read(history_store_files(a.store));
+  outputs.read(a.baselines);
+  outputs.folder(a.out, "--out");
+  const auto page = (std::filesystem::path(a.out) / "index.html").string();
   std::vector<BaselineKind> kinds;
   for (const auto& path : a.baselines) {
     for (const auto& entry : read_baseline(path).entries) kinds.push_back({entry.benchmark, entry.field, entry.advisory});
@@ -45,9 +50,7 @@ int run_dashboard(const DashboardArgs& a) {
   data.title = a.title;
   data.commit_url = a.commit_url;
   data.generated_at = utc_now();
-  std::filesystem::create_directories(a.out);
-  const auto page = (std::filesystem::path(a.out) / "index.html").string();
-  write_file_atomically(page, render_dashboard(data));
+  outputs.write(page, render_dashboard(data));
   size_t changes = 0;
   for (const auto& s : data.series) changes += s.changes.size();
   std::cout << "dashboard: " << data.series.size() << " series, " << changes << " change points, " << data.runs << " runs: " << one_line(page) << '\n';

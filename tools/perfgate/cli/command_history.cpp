@@ -8,7 +8,7 @@
 #include "base/one_line.h"
 #include "cli/numeric_options.h"
 #include "history/history_store.h"
-#include "base/atomic_write.h"
+#include "base/output_files.h"
 #include "base/json_input.h"
 #include "base/read_file.h"
 #include "model/results.h"
@@ -100,10 +100,13 @@ int run_history(const HistoryArgs& a) {
   }
   if (a.action == "export") {
     if (a.out.empty()) throw InputError("history export: give --out FILE");
+    Outputs outputs("history export");
+    outputs.read(history_store_files(a.db));
+    outputs.file(a.out, "--out");
     const HistoryStore store(a.db, HistoryStore::Access::read_only);
     nlohmann::json runs = nlohmann::json::array();
     for (const auto& run : store.runs()) runs.push_back(history_run_json(run));
-    write_file_atomically(a.out, json_output_text({{"format", "perfgate-history"}, {"version", 1}, {"runs", runs}}));
+    outputs.write(a.out, json_output_text({{"format", "perfgate-history"}, {"version", 1}, {"runs", runs}}));
     std::cout << "exported " << runs.size() << " runs of " << one_line(store.name()) << " to " << one_line(a.out) << '\n';
     return 0;
   }

@@ -41,4 +41,9 @@ class HistoryBackend {
 /// that name), or a store kind this perfgate was built without.
 std::unique_ptr<HistoryBackend> open_history_backend(const std::string& spec, StoreAccess access);
 
+/// The files and folders of this machine a store specification reads: a SQLite file (and its journal files), a data
+/// branch's repository when REMOTE is a path; none for a server. A command declares them as inputs (output_files.h),
+/// so that no output of it replaces its own store.
+std::vector<std::string> history_store_files(const std::string& spec);
+
 }  // namespace perfgate

@@ -4,9 +4,23 @@
 #include "history/history_git.h"
 #include "history/history_postgres.h"
 #include "history/history_sqlite.h"
+
+#include <filesystem>
 #include "base/one_line.h"
 
 namespace perfgate {
+
+std::vector<std::string> history_store_files(const std::string& spec) {
+  if (spec.rfind("git:", 0) == 0) {
+    const std::string rest = spec.substr(4);
+    const auto remote = rest.substr(0, rest.rfind('#'));
+    std::error_code error;
+    return std::filesystem::exists(remote, error) ? std::vector<std::string>{remote} : std::vector<std::string>{};
+  }
+  if (spec.rfind("postgres", 0) == 0) return {};
+  const auto file = spec.rfind("sqlite:", 0) == 0 ? spec.substr(7) : spec;
+  return {file, file + "-journal", file + "-wal", file + "-shm"};
+}
 
 std::unique_ptr<HistoryBackend> open_history_backend(const std::string& spec, StoreAccess access) {
   if (spec.rfind("git:", 0) == 0) {

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Hostile input against the mechanisms every command shares (docs/explanation/hostile-input.md): the output
+# discipline (base/output_files.h), a run's identity in the history stores, bounded readers, verdicts re-judged from
+# their rows, and reused worktrees. Each case states the documented outcome and checks it, with the files it must
+# leave alone byte for byte.
+# Usage: safe_by_construction.sh PERFGATE POST_COMMENT WORK     Exit 0 when every case behaves as documented.
+set -uo pipefail
+perfgate=$(realpath "$1")
+post_comment=$(realpath "$2")
+work=$(realpath -m "$3")
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+rm -rf "$work"
+mkdir -p "$work/in" "$work/tmp"
+export TMPDIR="$work/tmp" GIT_CEILING_DIRECTORIES="$work"
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t GIT_CONFIG_NOSYSTEM=1
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+in="$work/in"
+cases=0
+failures=0
+
+# ------------------------------------------------------------------------------------------------------ helpers
+# check NAME EXPECTED [--keep FILE]... [--expect REGEX] [--forbid REGEX] [--absent PATH] -- ARGS...
+#   Runs perfgate ARGS; EXPECTED is its exit code. Every --keep FILE must be byte-identical afterwards; exit 2 must
+#   come with exactly one "perfgate: error:" line.
+check() {
+  local name=$1 expected=$2
+  shift 2
+  local keep=() sums=() expect="" forbid="" absent=""
+  while [[ $1 != -- ]]; do
+    case $1 in
+      --keep) keep+=("$2"); sums+=("$(sha256sum <"$2" 2>/dev/null)") ;;
+      --expect) expect=$2 ;;
+      --forbid) forbid=$2 ;;
+      --absent) absent=$2 ;;
+    esac
+    shift 2
+  done
+  shift
+  run_case "$name" "$expected" "$expect" "$forbid" "$absent" timeout 120 "$perfgate" "$@"
+  local i
+  for i in "${!keep[@]}"; do
+    [[ $(sha256sum <"${keep[$i]}" 2>/dev/null) == "${sums[$i]}" ]] || problems+=("${keep[$i]} changed")
+  done
+  report_case "$name"
+}
+run_case() {
+  local name=$1 expected=$2 expect=$3 forbid=$4 absent=$5
+  shift 5
+  cases=$((cases + 1))
+  problems=()
+  out=$("$@" 2>"$work/stderr")
+  rc=$?
+  err=$(cat "$work/stderr")
+  [[ $rc == "$expected" ]] || problems+=("exit $rc, expected $expected")
+  if [[ $rc == 2 && $1 == timeout && $3 == "$perfgate" ]]; then
+    [[ $(printf '%s\n' "$err" | wc -l) == 1 && $err == "perfgate: error: "* ]] || problems+=("not one error line: $err")
+  fi
+  [[ -z $expect ]] || printf '%s\n%s\n' "$out" "$err" | grep -Eq -- "$expect" || problems+=("output lacks /$expect/")
+  [[ -z $forbid ]] || ! printf '%s\n%s\n' "$out" "$err" | grep -Eq -- "$forbid" || problems+=("output matches /$forbid/")
+  [[ -z $absent || ! -e $absent ]] || problems+=("$absent exists")
+}
+report_case() {
+  if ((${#problems[@]})); then
+    failures=$((failures + 1))
+    printf 'DEFECT %s: %s\n' "$1" "$(IFS=';'; echo "${problems[*]}")"
+  else
+    printf 'ok     %s\n' "$1"
+  fi
+}
+expect_that() {  # expect_that NAME CONDITION-COMMAND...: a case judged by a shell condition
+  cases=$((cases + 1))
+  problems=()
+  "${@:2}" || problems+=("not so: ${*:2}")
+  report_case "$1"
+}
+
+# ------------------------------------------------------------------------------------------------------ inputs
+printf '{"context": {"git_sha": "abc"}, "benchmarks": [{"name": "BM_A", "run_type": "iteration", "repetition_index": 0, "iterations": 10, "real_time": 1, "cpu_time": 1, "time_unit": "ms", "count": 5}]}\n' >"$in/results.json"
+printf '{"schema_version": 1, "provenance": {"git_sha": "abc", "date": "d", "machine": "m", "build_type": "Release", "torch_version": "t", "threads": "1", "reason": "fixture"}, "entries": [{"benchmark": "BM_A", "field": "count", "value": 5, "unit": "", "direction": "lower", "tolerance": {"rel": 0.1}}]}\n' >"$in/baseline.json"
+"$perfgate" history record --db "$in/store.db" --results "$in/results.json" --commit 1111111111111111111111111111111111111111 --date 2026-11-01 >/dev/null
+"$perfgate" history record --db "$in/store.db" --results "$in/results.json" --commit 2222222222222222222222222222222222222222 --date 2026-11-02 >/dev/null
+
+# ------------------------------------------------------------------------------- 1. outputs: one discipline
+echo "the user's own page" >"$work/outside.html"
+mkdir -p "$work/dash_link"
+ln -s "$work/outside.html" "$work/dash_link/index.html"
+touch "$work/dash_link/.perfgate-dashboard"
+check dashboard_replaces_a_link_never_writes_through 0 --keep "$work/outside.html" -- dashboard --store "$in/store.db" --out "$work/dash_link"
+expect_that dashboard_link_became_its_page test ! -L "$work/dash_link/index.html" -a -f "$work/dash_link/index.html"
+mkdir -p "$work/users_site"
+echo "<p>the user's site</p>" >"$work/users_site/index.html"
+check dashboard_refuses_a_folder_perfgate_did_not_fill 2 --keep "$work/users_site/index.html" --expect "did not write" -- \
+  dashboard --store "$in/store.db" --out "$work/users_site"
+mkdir -p "$work/store_as_page"
+cp "$in/store.db" "$work/store_as_page/index.html"
+touch "$work/store_as_page/.perfgate-dashboard"
+check dashboard_never_replaces_its_own_store 2 --keep "$work/store_as_page/index.html" --expect "is the input" -- \
+  dashboard --store "$work/store_as_page/index.html" --out "$work/store_as_page"
+check dashboard_out_is_a_file 2 --keep "$in/baseline.json" -- dashboard --store "$in/store.db" --out "$in/baseline.json"
+ln -s "$work/users_site" "$work/site_link"
+check dashboard_out_is_a_link 2 --keep "$work/users_site/index.html" -- dashboard --store "$in/store.db" --out "$work/site_link"
+cp "$in/store.db" "$work/export_store.db"
+check history_export_never_replaces_its_store 2 --keep "$work/export_store.db" --expect "is the input" -- \
+  history export --db "$work/export_store.db" --out "$work/export_store.db"
+ln -s "$work/export_store.db" "$work/export_link.json"
+check history_export_through_a_link_to_its_store 2 --keep "$work/export_store.db" -- \
+  history export --db "$work/export_store.db" --out "$work/export_link.json"
+check history_export_into_a_folder 2 -- history export --db "$work/export_store.db" --out "$work"
+printf '{"schema_version": 1, "overall": "pass", "gates": []}\n' >"$work/verdicts_in.json"
+check comment_never_replaces_its_input 2 --keep "$work/verdicts_in.json" -- comment --verdicts "$work/verdicts_in.json" --out "$work/verdicts_in.json"
+
+# A repository whose manifest builds nothing slow: ab and bisect must refuse an output that is an input before building.
+repo="$work/repo"
+mkdir -p "$repo"
+git -C "$repo" init -q -b main
+cat >"$repo/gates.json" <<'EOF'
+{"schema_version": 2, "baseline_path": "{name}.json", "build": {"directory": "build", "steps": [["true"]]},
+ "gates": [{"name": "cost", "kind": "cost", "label": "cost", "command": ["none"], "timeout_seconds": 60}]}
+EOF
+git -C "$repo" add gates.json && git -C "$repo" commit -qm one && git -C "$repo" commit -qm two --allow-empty
+cd "$repo" || exit 2
+check ab_json_never_replaces_the_manifest 2 --keep "$repo/gates.json" --expect "is the input" -- \
+  ab --manifest "$repo/gates.json" --cost cost --json "$repo/gates.json" --work "$work/ab_work" HEAD~1 HEAD
+check bisect_json_never_replaces_the_manifest 2 --keep "$repo/gates.json" --expect "is the input" -- \
+  bisect --manifest "$repo/gates.json" --cost cost --json "$repo/gates.json" --work "$work/bisect_work" HEAD~1 HEAD
+cd "$work" || exit 2
+
+echo "safe by construction: $cases cases, $((cases - failures)) handled as documented, $failures defects"
+((failures == 0))
