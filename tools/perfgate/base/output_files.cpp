@@ -54,7 +54,7 @@ std::string output_marker_name(const std::string& command) { return ".perfgate-"
 Outputs::Outputs(std::string command) : command_(std::move(command)) {}
 
 void Outputs::read(const std::string& path) {
-  if (!path.empty()) inputs_.push_back(path);
+  if (!path.empty()) inputs_.push_back({path, false});
 }
 
 void Outputs::read(const std::vector<std::string>& paths) {
@@ -63,8 +63,9 @@ void Outputs::read(const std::vector<std::string>& paths) {
 
 void Outputs::require_not_an_input(const std::string& path, const std::string& option) const {
   for (const auto& input : inputs_) {
-    if (same_file(path, input)) {
-      throw InputError(command_ + ": " + option + " '" + path + "' is the input '" + input + "': give the output another file");
+    if (input.replaced_in_place) continue;
+    if (same_file(path, input.path)) {
+      throw InputError(command_ + ": " + option + " '" + path + "' is the input '" + input.path + "': give the output another file");
     }
   }
 }
@@ -79,11 +80,29 @@ void Outputs::file(const std::string& path, const std::string& option) {
     throw InputError(command_ + ": cannot write " + option + " '" + path + "' (its folder '" + folder + "' is not writable)");
   }
   for (const auto& other : outputs_) {
-    if (other.folder ? !below(other.resolved, resolved(target)).empty() : same_file(other.resolved, target)) {
+    if (!other.folder && same_file(other.resolved, target)) {
       throw InputError(command_ + ": " + option + " '" + path + "' is also " + other.option + " '" + other.path + "'");
     }
   }
-  outputs_.push_back({path, option, resolved(target), false});
+  outputs_.push_back({path, option, resolved(target), false, false});
+}
+
+void Outputs::in_place(const std::string& path, const std::string& option) {
+  file(path, option);
+  inputs_.push_back({path, true});
+}
+
+void Outputs::companion(const std::string& path, const std::string& what) {
+  std::error_code error;
+  if (fs::is_symlink(fs::symlink_status(path, error))) {
+    for (const auto& other : outputs_) {
+      if (!other.folder && other.path == path) throw InputError(command_ + ": " + what + " '" + path + "' is also " + other.option);
+    }
+    outputs_.push_back({path, what, resolved(path), false, true});
+    return;
+  }
+  file(path, what);
+  outputs_.back().companion = true;
 }
 
 void Outputs::folder(const std::string& path, const std::string& option) {
@@ -111,14 +130,15 @@ void Outputs::folder(const std::string& path, const std::string& option) {
   require_not_an_input(path, option);
   const auto at = resolved(path);
   for (const auto& other : outputs_) {
-    if (!below(at, other.resolved).empty() || !below(other.resolved, at).empty() || at == other.resolved) {
+    const bool nested = other.folder && (!below(at, other.resolved).empty() || !below(other.resolved, at).empty());
+    if (nested || at == other.resolved) {
       throw InputError(command_ + ": " + option + " '" + path + "' holds or lies in " + other.option + " '" + other.path + "'");
     }
   }
   if (access(nearest_existing_folder(at + "/x").c_str(), W_OK) != 0) {
     throw InputError(command_ + ": cannot write " + option + " '" + path + "' (not writable)");
   }
-  outputs_.push_back({path, option, at, true});
+  outputs_.push_back({path, option, at, true, false});
 }
 
 const Outputs::Declared* Outputs::owner_of(const std::string& path, bool& inside_folder) const {
@@ -142,9 +162,10 @@ bool Outputs::marked(const std::string& folder) const {
   return fs::is_regular_file(fs::symlink_status(fs::path(folder) / output_marker_name(command_), error));
 }
 
-// Creates `folder` and the folders between it and `file` as real folders (a link among them is refused, so nothing
+// Creates (with `create`; else only checks) `folder` and the folders between it and `file` as real folders (a link
+// among them is refused, so nothing
 // is written elsewhere through it), and marks `folder` as perfgate's before anything else is written into it.
-void Outputs::prepare_folder(const Declared& folder, const std::string& file) const {
+void Outputs::prepare_folder(const Declared& folder, const std::string& file, bool create) const {
   std::error_code error;
   fs::path at = folder.path;
   const auto relative = below(folder.path, file).parent_path();
@@ -153,30 +174,41 @@ void Outputs::prepare_folder(const Declared& folder, const std::string& file) co
   for (const auto& step : chain) {
     const auto status = fs::symlink_status(step, error);
     if (fs::is_symlink(status)) {
-      throw InputError(command_ + ": '" + step.string() + "' in " + folder.option + " is a symbolic link; perfgate writes into real folders only");
+      throw InputError(command_ + ": " + folder.option + " '" + folder.path + "': " +
+                       (step == fs::path(folder.path) ? std::string("it") : "its " + below(folder.path, step.string()).string() + "/") +
+                       " is a symbolic link; perfgate writes into real folders only");
     }
     if (!fs::exists(status)) {
+      if (!create) return;
       fs::create_directory(step, error);
       if (error) throw InputError(command_ + ": cannot create '" + step.string() + "' (" + error.message() + ")");
     } else if (!fs::is_directory(status)) {
       throw InputError(command_ + ": '" + step.string() + "' in " + folder.option + " is not a folder");
     }
   }
-  if (!marked(folder.path)) {
+  if (create && !marked(folder.path)) {
     write_file_atomically((fs::path(folder.path) / output_marker_name(command_)).string(),
                           "written by perfgate " + command_ + ": its files in this folder are replaced on every run\n", AtLink::replace);
   }
+}
+
+void Outputs::create(const std::string& folder) const {
+  for (const auto& d : outputs_) {
+    if (d.folder && d.path == folder) return prepare_folder(d, (fs::path(folder) / output_marker_name(command_)).string());
+  }
+  throw std::logic_error(command_ + " creates '" + folder + "', which it never declared as an output folder");
 }
 
 void Outputs::write(const std::string& path, const std::string& content) const {
   bool inside_folder = false;
   const Declared* owner = owner_of(path, inside_folder);
   if (!inside_folder) {
-    require_not_an_input(write_target_of(path), owner->option);
     std::error_code error;
-    const auto parent = fs::path(write_target_of(path)).parent_path();
+    const bool replace_link = owner->companion && fs::is_symlink(fs::symlink_status(path, error));
+    if (!replace_link) require_not_an_input(write_target_of(path), owner->option);
+    const auto parent = fs::path(replace_link ? path : write_target_of(path)).parent_path();
     if (!parent.empty()) fs::create_directories(parent, error);
-    write_file_atomically(path, content, AtLink::follow);
+    write_file_atomically(path, content, owner->companion ? AtLink::replace : AtLink::follow);
     return;
   }
   prepare_folder(*owner, path);
@@ -190,6 +222,7 @@ void Outputs::remove(const std::string& path) const {
   bool inside_folder = false;
   const Declared* owner = owner_of(path, inside_folder);
   if (!inside_folder || !marked(owner->path)) return;
+  prepare_folder(*owner, path, false);  // a link among its folders is refused: nothing is removed elsewhere through it
   std::error_code error;
   if (!fs::is_symlink(fs::symlink_status(path, error))) require_not_an_input(path, "a file in " + owner->option);
   fs::remove(path, error);  // a link is removed itself, never what it points to

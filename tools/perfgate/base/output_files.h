@@ -28,10 +28,21 @@ class Outputs {
   /// nothing. Throws InputError otherwise.
   void file(const std::string& path, const std::string& option);
 
+  /// Declares a file the command reads and replaces in place (update's --baseline, a gate's results that speedup
+  /// --pooled-out grows with the repetitions it measured more): checked as file() is, except against itself.
+  void in_place(const std::string& path, const std::string& option);
+
+  /// Declares a file whose name perfgate derives from a declared file's (a function profile beside its counts):
+  /// checked as file() is, but a link at its path is replaced as a name, never followed, since the user never named it.
+  void companion(const std::string& path, const std::string& what);
+
   /// Declares a folder the command fills. Checks now: it is not a link or another kind of file, holds nothing or
-  /// carries a perfgate marker, is no input and lies inside no other declared folder's files. It is created and
+  /// carries a perfgate marker, is no input, and neither holds nor lies in another declared folder. It is created and
   /// marked at the first write into it. Throws InputError otherwise.
   void folder(const std::string& path, const std::string& option);
+
+  /// Creates and marks a declared folder now, for files that programs the command runs write into it.
+  void create(const std::string& folder) const;
 
   /// Writes `content` to a declared file, or to a file inside a declared folder (its sub-folders created as real
   /// folders), atomically (atomic_write.h). Re-checks that the file is no input. Throws InputError when it cannot,
@@ -51,13 +62,18 @@ class Outputs {
   struct Declared {
     std::string path, option, resolved;
     bool folder = false;
+    bool companion = false;
   };
   const Declared* owner_of(const std::string& path, bool& inside_folder) const;
   void require_not_an_input(const std::string& path, const std::string& option) const;
-  void prepare_folder(const Declared& folder, const std::string& file) const;
+  void prepare_folder(const Declared& folder, const std::string& file, bool create = true) const;
 
   std::string command_;
-  std::vector<std::string> inputs_;
+  struct Input {
+    std::string path;
+    bool replaced_in_place = false;  ///< read and replaced by the command itself (in_place)
+  };
+  std::vector<Input> inputs_;
   std::vector<Declared> outputs_;
 };
 

@@ -4,7 +4,7 @@
 // repetition of that benchmark with the counters `instructions` and `estimated_cycles`, which `perfgate compare`
 // judges against a baseline like any other result. Lines "context KEY VALUE" on the program's standard output are
 // recorded in the results' context.
-#include "base/atomic_write.h"
+#include "base/output_files.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
 #include "run/cost_runner.h"
@@ -65,11 +65,11 @@ void measure_cost_results(const CostArgs& a) {
     if (!std::filesystem::is_directory(folder) || access(folder.c_str(), W_OK) != 0) {
       throw InputError("cost: cannot write --out '" + a.out + "' (its folder is missing or not writable)");
     }
-    require_replaceable(a.out);
-    require_not_an_input(a.out, "--out", a.command);  // the counts never replace the program (or a file it is given)
-    require_replaceable(function_profile_path(a.out));
-    require_not_an_input(function_profile_path(a.out), "--out's function profile", a.command);
   }
+  Outputs outputs("cost");
+  outputs.read(a.command);  // the counts never replace the program (or a file it is given)
+  outputs.file(a.out, "--out");
+  outputs.companion(function_profile_path(a.out), "--out's function profile");
   CostSettings settings{{}, a.env, a.timeout_seconds};
   for (const auto& spec : a.cache) settings.cache.push_back(parse_simulated_cache(spec, "cost: --cache"));
   require_distinct_levels(settings.cache, "cost: --cache");
@@ -99,8 +99,8 @@ void measure_cost_results(const CostArgs& a) {
   // The profile first, then the results it explains: a run stopped between the two leaves a profile beside older
   // results, which is believed only where it is of their counts (profile_is_of). A link at the profile's path (a name
   // derived from --out, not given) is replaced, never followed.
-  write_file_atomically(function_profile_path(a.out), function_profile_text(run.profiles), AtLink::replace);
-  write_file_atomically(a.out, json_output_text({{"context", context}, {"benchmarks", benchmarks}}));
+  outputs.write(function_profile_path(a.out), function_profile_text(run.profiles));
+  outputs.write(a.out, json_output_text({{"context", context}, {"benchmarks", benchmarks}}));
   std::cout << "wrote " << a.out << " (" << regions.size() << " benchmarks, " << static_cast<int>(seconds)
             << " s under valgrind) and its function profile " << function_profile_path(a.out) << "\n";
 }

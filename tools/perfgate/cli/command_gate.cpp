@@ -5,6 +5,7 @@
 // measure, the --warning-exit-code for an advisory figure beyond its tolerance, 0 pass); 2 bad input, including a
 // measuring command that fails. A gate this host cannot measure is said in one line and the other gates still run.
 #include "base/atomic_write.h"
+#include "base/output_files.h"
 #include "run/benchmark_runner.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
@@ -184,10 +185,11 @@ int run_gate(const GateArgs& a) {
     bars += g->kind == GateKind::bars;
   }
   for (const auto& [file, what] : outputs) require_not_an_input(file, what, inputs);
+  Outputs written("gate");
+  written.read(inputs);
   if (!a.verdicts.empty()) {
     if (bars > 1) throw InputError("gate: --verdicts holds one bars gate; select them one at a time (--only)");
-    require_replaceable(a.verdicts);
-    require_not_an_input(a.verdicts, "--verdicts", inputs);  // the verdicts replace no input...
+    written.file(a.verdicts, "--verdicts");  // the verdicts replace no input...
     // ...nor a results file this run writes, which need not exist yet: compared by path, not by file.
     const auto verdicts_path = std::filesystem::weakly_canonical(std::filesystem::absolute(a.verdicts));
     for (const auto& [file, what] : outputs) {
@@ -198,7 +200,8 @@ int run_gate(const GateArgs& a) {
     const auto parent = std::filesystem::absolute(a.verdicts).parent_path();
     if (!std::filesystem::is_directory(parent)) throw InputError("gate: --verdicts '" + a.verdicts + "': its folder does not exist");
   }
-  std::filesystem::create_directories(folder);
+  written.folder(folder, "--results-dir");
+  written.create(folder);  // the suites the gates run write their results into it
   int code = 0;
   std::vector<const Gate*> measured;  // the gates this host could measure: the only ones judged into --verdicts
   std::vector<std::string> unmeasured;
@@ -210,7 +213,7 @@ int run_gate(const GateArgs& a) {
       // Results of an earlier run at this gate's paths would read as this run's to whoever reads the folder next
       // (a report, a history record): they go, so that the gate has no results rather than stale ones.
       const auto results = results_of(folder, g->name);
-      for (const auto& stale : {results, function_profile_path(results)}) std::filesystem::remove(stale);
+      for (const auto& stale : {results, function_profile_path(results)}) written.remove(stale);
       std::cerr << "perfgate: unavailable: gate " << g->name << ": " << one_line(e.what()) << '\n';
       unmeasured.push_back(g->name);
       code = worse(code, a.unavailable_exit_code, a);
@@ -227,7 +230,7 @@ int run_gate(const GateArgs& a) {
     add_gate_sections(data, m, measured, folder, true);
     set_identity(data, !data.speedups.empty() ? read_results(data.speedups.front().results_path).context
                                     : (data.checks.empty() ? std::map<std::string, std::string>{} : data.checks.front().context));
-    write_file_atomically(a.verdicts, render_verdicts_json(data));
+    written.write(a.verdicts, render_verdicts_json(data));
   }
   const std::string outcome = code == 1                ? "FAIL"
                               : code == 3              ? "INCONCLUSIVE"

@@ -2,7 +2,7 @@
 // Chrome's profilers write) and prints where the time went, by operator self time; or summarises an existing trace.
 // The program is told where to write by "{trace}" in its arguments, or else by the environment variable
 // PERFGATE_TRACE; it records into a private folder, so an earlier trace at --out is never summarised as this run's.
-#include "base/atomic_write.h"
+#include "base/output_files.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
 #include "base/read_file.h"
@@ -41,10 +41,11 @@ int run_profile(const ProfileArgs& a) {
   }
   std::string trace = a.trace;
   std::string text;
+  Outputs outputs("profile");
   if (trace.empty()) {
     trace = a.out;
-    require_replaceable(trace);                      // before the run: a folder or a device at --out is refused, never removed
-    require_not_an_input(trace, "--out", a.command);  // nor the program recording it, or a file it is given
+    outputs.read(a.command);  // before the run: the program recording it, a file it is given, a folder or a device at --out is refused
+    outputs.file(trace, "--out");
     TemporaryFolder folder("profile");
     const auto recorded = (folder.path() / "trace.json").string();
     auto argv = a.command;
@@ -70,7 +71,7 @@ int run_profile(const ProfileArgs& a) {
     text = read_whole_file(trace, "trace");
   }
   const auto s = summarise_trace(text, trace);
-  if (a.trace.empty()) write_file_atomically(a.out, text);  // only a trace that could be read replaces the earlier one
+  if (a.trace.empty()) outputs.write(a.out, text);  // only a trace that could be read replaces the earlier one
   const double per = static_cast<double>(a.per);
   const std::string unit = a.per > 1 ? "/" + a.per_name : "";
   std::cout << "trace " << one_line(trace) << ": " << s.events << " events, " << std::fixed << std::setprecision(2) << s.wall_us / 1000.0

@@ -90,7 +90,12 @@ int run_report(const ReportArgs& a) {
   inputs.push_back(a.manifest);
   inputs.erase(std::remove(inputs.begin(), inputs.end(), std::string()), inputs.end());
   require_no_report_file_among(a.out, inputs);  // before anything is cleared: a report never deletes what it reads
-  clear_report_files(a.out);
+  Outputs outputs("report");
+  outputs.read(inputs);
+  outputs.read(a.images);
+  outputs.read(a.figures);
+  outputs.folder(a.out, "--out-dir");
+  clear_report_files(outputs, a.out);
   ReportData data;
   data.title = a.title;
   data.date = utc_now();
@@ -144,7 +149,7 @@ int run_report(const ReportArgs& a) {
   if (!a.history.empty()) add_trends(data, a.history);
   if (!a.ab.empty()) data.ab = parse_ab_json(read_whole_file(a.ab, "A/B verdicts"), a.ab);
   if (data.checks.empty() && data.speedups.empty() && !data.ab) throw InputError("report: nothing to report (give --check, --speedup-results or --ab)");
-  write_report_files(a.out, data, a.png);
+  write_report_files(outputs, a.out, data, a.png);
   const auto status = overall(data);
   std::cout << "report " << to_string(status) << ": " << (std::filesystem::path(a.out) / "report.html").string() << '\n';
   return status == Overall::pass ? 0 : status == Overall::fail ? 1 : 3;

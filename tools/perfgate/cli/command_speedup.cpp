@@ -2,7 +2,7 @@
 // INCONCLUSIVE and a benchmark command is given after --, it runs that command for more repetitions, pools them
 // with the first (repetition indices continue), and judges again, while the time budget lasts (at most 3 more
 // runs: every further look at the data spends a little of the interval's error rate).
-#include "base/atomic_write.h"
+#include "base/output_files.h"
 #include "model/baseline.h"
 #include "run/benchmark_runner.h"
 #include "cli/cli_help.h"
@@ -61,10 +61,16 @@ CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& a) {
 
 int run_speedup(const SpeedupArgs& a) {
   if (a.more_seconds > 0.0 && a.command.empty()) throw InputError("speedup: --more-seconds needs the benchmark command after --");
-  if (!a.out.empty()) {  // before measuring more: a FIFO, a folder or one of the inputs at --out is refused now
-    require_replaceable(a.out);
-    require_not_an_input(a.out, "--out", {a.results, a.baseline});
+  Outputs outputs("speedup");  // before measuring more: a FIFO, a folder or one of the inputs at an output is refused now
+  // --pooled-out may be --results itself: a gate grows its results file in place with the repetitions it measured more.
+  if (!a.pooled_out.empty() && a.pooled_out == a.results) {
+    outputs.in_place(a.results, "--pooled-out");
+  } else {
+    outputs.read(a.results);
+    if (!a.pooled_out.empty()) outputs.file(a.pooled_out, "--pooled-out");
   }
+  outputs.read(a.baseline);
+  if (!a.out.empty()) outputs.file(a.out, "--out");
   std::optional<Baseline> baseline;  // read first: a bad baseline is refused before anything is measured or written
   if (!a.baseline.empty()) baseline = read_baseline(a.baseline);
   auto results = read_results(a.results);
@@ -100,8 +106,8 @@ int run_speedup(const SpeedupArgs& a) {
     series = judge_against_baseline(report, *baseline, speedup_series_name(a.reference, a.candidate));
     if (series->verdict == SpeedupVerdict::fail) verdict = SpeedupVerdict::fail;
   }
-  if (!a.out.empty()) write_file_atomically(a.out, speedup_results_text(report, results, a.reference, a.candidate));
-  if (!a.pooled_out.empty() && folder) write_file_atomically(a.pooled_out, results_json_text(results));
+  if (!a.out.empty()) outputs.write(a.out, speedup_results_text(report, results, a.reference, a.candidate));
+  if (!a.pooled_out.empty() && folder) outputs.write(a.pooled_out, results_json_text(results));
   print(report, a);
   if (series) {
     std::cout << (series->advisory ? (series->below ? "WARNING" : "ADVISORY-PASS") : to_string(series->verdict))

@@ -3,6 +3,7 @@
 // Reading, planning and writing happen under one lock on the baseline's folder (created when missing), and the file
 // is replaced atomically (atomic_write.h).
 #include "base/atomic_write.h"
+#include "base/output_files.h"
 #include "model/baseline.h"
 #include "run/benchmark_runner.h"
 #include "cli/cli_help.h"
@@ -26,11 +27,6 @@
 
 namespace perfgate {
 namespace {
-
-std::string folder_of(const std::string& path) {
-  const auto parent = std::filesystem::path(path).parent_path();
-  return parent.empty() ? "." : parent.string();
-}
 
 // The commit a baseline is recorded against, as its provenance says it: a commit id, that id marked "-dirty" when
 // uncommitted changes were accepted, or that there is no repository.
@@ -78,7 +74,10 @@ int run_update(const UpdateArgs& a) {
   if (a.results.empty() == a.command.empty()) throw InputError("update: give --results FILE (twice for timings) or the suite's command after --");
   if (a.results.size() > 2) throw InputError("update: give one capture, or two for timings");
   if (a.reason.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError("update: --reason must say why the baseline changes");
-  require_not_an_input(a.baseline, "--baseline", a.results);  // the baseline is read and written; results only read
+  Outputs outputs("update");  // the baseline is read and replaced; the results only read
+  outputs.read(a.results);
+  for (const auto& path : a.results) outputs.read(function_profile_path(path));
+  outputs.in_place(a.baseline, "--baseline");
   UpdateRequest request;
   request.ratchet = a.ratchet;
   for (const auto& spec : a.track) request.track.push_back(parse_track_spec(spec));
@@ -164,19 +163,15 @@ int run_update(const UpdateArgs& a) {
       profiled = kept.size();
       if (!kept.empty()) {
         profiles_text = function_profile_text(kept);
-        require_replaceable(function_profile_path(a.baseline));
-        auto inputs = a.results;
-        for (const auto& path : a.results) inputs.push_back(function_profile_path(path));
-        require_not_an_input(function_profile_path(a.baseline), "--baseline's function profile", inputs);
+        outputs.companion(function_profile_path(a.baseline), "--baseline's function profile");
       }
     }
   }
-  std::filesystem::create_directories(folder_of(a.baseline));
   // The profile first: it only explains the counts, and one beside an older baseline is not believed (profile_is_of),
   // while the baseline written last is never lost to a profile that could not be written. A link at its path (a name
   // derived from the baseline's, not given) is replaced, never followed.
-  if (profiles_text) write_file_atomically(function_profile_path(a.baseline), *profiles_text, AtLink::replace);
-  write_file_atomically(a.baseline, plan.text);
+  if (profiles_text) outputs.write(function_profile_path(a.baseline), *profiles_text);
+  outputs.write(a.baseline, plan.text);
   if (profiles_text) std::cout << "kept the function profiles of " << profiled << " benchmarks in " << one_line(function_profile_path(a.baseline)) << "\n";
   std::cout << (current ? "updated " : "created ") << one_line(a.baseline) << " (" << plan.next.entries.size() << " entries"
             << (a.command.empty() ? "" : ", from " + std::to_string(captures.size()) + (captures.size() == 1 ? " run" : " runs") + " of the suite")

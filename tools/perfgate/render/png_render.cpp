@@ -1,6 +1,5 @@
 #include "render/png_render.h"
 
-#include "base/atomic_write.h"
 #include "base/error.h"
 #include "run/process.h"
 #include "base/read_file.h"
@@ -18,10 +17,10 @@ std::string chromium_command() {
   return configured != nullptr && *configured != '\0' ? configured : "chromium";
 }
 
-void render_png(const std::string& svg_path, const std::string& png_path, int width, int height) {
+std::string render_png(const std::string& svg_path, int width, int height) {
   const auto svg = std::filesystem::absolute(svg_path).string();
-  // Chromium writes its screenshot into a private folder, and perfgate puts it in place as a name of the report's
-  // folder: a link planted at png_path is replaced, never written through by the browser.
+  // Chromium writes its screenshot into a private folder: a link planted where the caller puts the PNG is never
+  // written through by the browser.
   const TemporaryFolder scratch("png");
   const auto shot = (scratch.path() / "plot.png").string();
   // --no-sandbox: CI containers run as root, where Chromium's sandbox refuses to start. A profile of its own in the
@@ -43,7 +42,7 @@ void render_png(const std::string& svg_path, const std::string& png_path, int wi
     throw InputError("cannot render " + svg_path + " to PNG with '" + chromium_command() +
                      "' (install Debian's chromium, set PERFGATE_CHROMIUM, or leave out --png)");
   }
-  write_file_atomically(png_path, read_whole_file(shot, "the rendered PNG"), AtLink::replace);
+  return read_whole_file(shot, "the rendered PNG");
 }
 
 }  // namespace perfgate
