@@ -125,5 +125,33 @@ check bisect_json_never_replaces_the_manifest 2 --keep "$repo/gates.json" --expe
   bisect --manifest "$repo/gates.json" --cost cost --json "$repo/gates.json" --work "$work/bisect_work" HEAD~1 HEAD
 cd "$work" || exit 2
 
+# ------------------------------------------------------------------- 2. bounded readers: the comment's poster
+# Against a server that answers as no honest GitHub would, the poster ends within its deadline, sends no glob, stores
+# no answer past its cap and edits no comment whose id it cannot hold exactly.
+printf '%s\n' '<!-- perfgate-comment:perfgate -->' 'body' >"$work/body.md"
+post_against() {  # post_against MODE: runs the poster against hostile_github.mjs MODE; sets rc, err, seconds, log
+  local dir="$work/post_$1" started
+  mkdir -p "$dir"
+  node "$here/hostile_github.mjs" "$1" "$dir/port" "$dir/log" 2>"$dir/server.err" &
+  local server=$!
+  for _ in $(seq 100); do [[ -s $dir/port ]] && break; sleep 0.1; done
+  started=$SECONDS
+  err=$(GITHUB_TOKEN=t GITHUB_API_URL="http://127.0.0.1:$(cat "$dir/port")" PERFGATE_RETRY_DELAY=0 PERFGATE_POST_DEADLINE=6 \
+        timeout 60 "$post_comment" --repo o/n --pr 1 --body "$work/body.md" 2>&1 >/dev/null)
+  rc=$?
+  seconds=$((SECONDS - started))
+  kill "$server" 2>/dev/null
+  wait "$server" 2>/dev/null
+  log="$dir/log"
+}
+post_against glob
+expect_that post_comment_never_globs_a_next_page_url test "$(grep -c '^GET' "$log")" -le 3
+post_against endless
+expect_that post_comment_ends_within_its_deadline test "$rc" = 1 -a "$seconds" -le 12
+post_against huge
+expect_that post_comment_caps_an_answer test "$rc" = 1 -a "$(grep -c 'larger than 32 MiB' <<<"$err")" = 1
+post_against bigid
+expect_that post_comment_edits_no_rounded_id test "$rc" = 1 -a "$(grep -c '^PATCH' "$log")" = 0
+
 echo "safe by construction: $cases cases, $((cases - failures)) handled as documented, $failures defects"
 ((failures == 0))
