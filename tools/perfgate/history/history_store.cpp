@@ -34,6 +34,7 @@ void HistoryStore::append(const HistoryRun& run) { append_all({run}); }
 void HistoryStore::append_all(const std::vector<HistoryRun>& runs) {
   backend_->append(runs);
   runs_.reset();
+  index_.clear();
 }
 
 const std::vector<HistoryRun>& HistoryStore::runs() const {
@@ -41,23 +42,35 @@ const std::vector<HistoryRun>& HistoryStore::runs() const {
   return *runs_;
 }
 
-std::vector<std::pair<std::string, std::string>> HistoryStore::metrics(const std::string& branch) const {
-  std::set<std::pair<std::string, std::string>> found;
-  for (const auto& run : runs()) {
-    if (run.info.branch != branch) continue;
-    for (const auto& m : run.metrics) found.emplace(m.benchmark, m.field);
+const HistoryStore::MetricIndex& HistoryStore::index_of(const std::string& branch) const {
+  const auto known = index_.find(branch);
+  if (known != index_.end()) return known->second;
+  MetricIndex index;
+  const auto& all = runs();
+  for (size_t r = 0; r < all.size(); ++r) {
+    if (all[r].info.branch != branch) continue;
+    for (size_t m = 0; m < all[r].metrics.size(); ++m) index[{all[r].metrics[m].benchmark, all[r].metrics[m].field}].emplace_back(r, m);
   }
-  return {found.begin(), found.end()};
+  return index_.emplace(branch, std::move(index)).first->second;
+}
+
+std::vector<std::pair<std::string, std::string>> HistoryStore::metrics(const std::string& branch) const {
+  std::vector<std::pair<std::string, std::string>> found;
+  for (const auto& entry : index_of(branch)) found.push_back(entry.first);
+  return found;
 }
 
 std::vector<HistoryPoint> HistoryStore::series(const std::string& branch, const std::string& benchmark, const std::string& field, int last,
                                                const std::optional<std::string>& machine) const {
   std::vector<HistoryPoint> out;
-  for (const auto& run : runs()) {
-    if (run.info.branch != branch || (machine && run.info.machine != *machine)) continue;
-    for (const auto& m : run.metrics) {
-      if (m.benchmark == benchmark && m.field == field) out.push_back({run.info.commit, run.info.recorded_at, m.value, m.unit, run.info.machine});
-    }
+  const auto& index = index_of(branch);
+  const auto positions = index.find({benchmark, field});
+  if (positions == index.end()) return out;
+  const auto& all = runs();
+  for (const auto& [r, m] : positions->second) {
+    const auto& run = all[r];
+    if (machine && run.info.machine != *machine) continue;
+    out.push_back({run.info.commit, run.info.recorded_at, run.metrics[m].value, run.metrics[m].unit, run.info.machine});
   }
   if (last >= 0 && out.size() > static_cast<size_t>(last)) out.erase(out.begin(), out.end() - last);
   to_one_unit(out, benchmark + " / " + field);

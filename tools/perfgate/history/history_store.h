@@ -4,6 +4,7 @@
 #include "history/history_backend.h"
 #include "model/results.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,7 +44,8 @@ class HistoryStore {
   /// Every run, in the order the store recorded them (read once, then kept until the next append).
   const std::vector<HistoryRun>& runs() const;
 
-  /// The metrics recorded on `branch`, as (benchmark, field) pairs, sorted.
+  /// The metrics recorded on `branch`, as (benchmark, field) pairs, sorted. This and series() together are linear in
+  /// the store's runs × metrics however many metrics are asked for.
   std::vector<std::pair<std::string, std::string>> metrics(const std::string& branch) const;
 
   /// The last `last` runs of one metric on `branch` (on one machine when `machine` is given), oldest first, times in the
@@ -56,6 +58,11 @@ class HistoryStore {
  private:
   std::unique_ptr<HistoryBackend> backend_;
   mutable std::optional<std::vector<HistoryRun>> runs_;
+  /// Per branch, each metric's (run, metric) positions in store order: built in one pass over the runs at the first
+  /// query of the branch, so that a query per metric is linear in that metric's points, not in the whole store.
+  using MetricIndex = std::map<std::pair<std::string, std::string>, std::vector<std::pair<size_t, size_t>>>;
+  mutable std::map<std::string, MetricIndex> index_;
+  const MetricIndex& index_of(const std::string& branch) const;
 };
 
 }  // namespace perfgate

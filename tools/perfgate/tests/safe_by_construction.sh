@@ -125,6 +125,21 @@ check bisect_json_never_replaces_the_manifest 2 --keep "$repo/gates.json" --expe
   bisect --manifest "$repo/gates.json" --cost cost --json "$repo/gates.json" --work "$work/bisect_work" HEAD~1 HEAD
 cd "$work" || exit 2
 
+# ---------------------------------------------------------------- 2. bounded readers: history queries are linear
+# 5 runs of 32,768 metrics each: every series shown. Linear, it takes about 0.4 s here; the quadratic query it
+# replaced took 50 s. The 20 s limit guards against that class, not a timing.
+awk 'BEGIN { printf "{\"context\": {}, \"benchmarks\": ["
+             for (i = 0; i < 32768; i++) printf "%s{\"name\": \"BM_M%d\", \"run_type\": \"iteration\", \"iterations\": 1, \"real_time\": %d, \"cpu_time\": 1, \"time_unit\": \"ms\"}", (i ? "," : ""), i, 1 + i % 7
+             print "]}" }' >"$in/wide.json"
+for c in 1 2 3 4 5; do
+  "$perfgate" history record --db "$work/wide.db" --results "$in/wide.json" --commit "$(printf "$c%.0s" {1..40})" --date "2026-11-0${c}" >/dev/null
+done
+cases=$((cases + 1))
+problems=()
+shown=$(timeout 20 "$perfgate" history show --db "$work/wide.db" --last 5 | grep -c ': 5 runs, latest ')
+[[ $shown == 32768 ]] || problems+=("$shown of 32768 series shown within 20 s")
+report_case history_show_linear_in_runs_times_metrics
+
 # ------------------------------------------------------------------- 2. bounded readers: the comment's poster
 # Against a server that answers as no honest GitHub would, the poster ends within its deadline, sends no glob, stores
 # no answer past its cap and edits no comment whose id it cannot hold exactly.
