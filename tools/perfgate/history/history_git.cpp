@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -24,6 +25,7 @@ namespace perfgate {
 namespace {
 
 constexpr double kGitSeconds = 300.0;  // a fetch or push of a large history over a slow network
+constexpr size_t kMaxStoreBytes = size_t{1} << 30;  // the distinct run files one read holds, at most
 constexpr size_t kBatchBytes = 16 << 20;  // objects read per `git cat-file --batch`, within what run_process keeps
 
 std::string random_hex(size_t digits) {
@@ -194,6 +196,10 @@ std::vector<HistoryRun> GitHistory::runs() const {
     size_t size = 0;
   };
   std::vector<Entry> entries;
+  // A run is its content: a blob named under several paths is one run, read once, so that a small tree naming one
+  // large blob many times cannot multiply what is read and held.
+  std::set<std::string> objects;
+  size_t total_bytes = 0;
   std::istringstream records(listing);
   for (std::string record; std::getline(records, record, '\0');) {
     const auto tab = record.find('\t');
@@ -202,9 +208,19 @@ std::vector<HistoryRun> GitHistory::runs() const {
     std::string mode, type, object, size;
     fields >> mode >> type >> object >> size;
     const std::string path = record.substr(tab + 1);
-    if (mode != "100644" || type != "blob" || path.size() < 5 || path.compare(path.size() - 5, 5, ".json") != 0) continue;
+    if (path.size() < 5 || path.compare(path.size() - 5, 5, ".json") != 0) continue;
+    // A run file committed executable is still a file; a link or a submodule under runs/ is no run, and says so.
+    if ((mode != "100644" && mode != "100755") || type != "blob") {
+      throw InputError("history " + name() + ":" + one_line(path) + ": not a run file (git mode " + one_line(mode) + ", " + one_line(type) + ")");
+    }
     const auto bytes = static_cast<size_t>(std::strtoull(size.c_str(), nullptr, 10));
     if (bytes > kMaxRunFileBytes) throw InputError("history " + name() + ":" + one_line(path) + ": larger than a run file (" + std::to_string(bytes) + " bytes)");
+    if (!objects.insert(object).second) continue;
+    total_bytes += bytes;
+    if (total_bytes > kMaxStoreBytes) {
+      throw InputError("history " + name() + ": its run files add up to more than " + std::to_string(kMaxStoreBytes >> 20) +
+                       " MiB, more than one read holds; export older runs into a store of their own");
+    }
     entries.push_back({object, path, bytes});
   }
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.path < b.path; });  // the order of appending
@@ -247,7 +263,14 @@ void GitHistory::append(const std::vector<HistoryRun>& runs) {
   std::string paths;
   for (size_t i = 0; i < runs.size(); ++i) {
     const auto file = scratch_->path() / ("run-" + std::to_string(i) + ".json");
-    write_file_atomically(file.string(), history_run_json(runs[i]).dump() + "\n");
+    const auto text = history_run_json(runs[i]).dump() + "\n";
+    // What is written is what a read accepts: a run file past the bound would make the whole branch unreadable.
+    if (text.size() > kMaxRunFileBytes) {
+      throw InputError("history " + name() + ": a run of " + std::to_string(runs[i].metrics.size()) + " metrics is " +
+                       std::to_string(text.size() >> 10) + " KiB as a run file, more than the " + std::to_string(kMaxRunFileBytes >> 20) +
+                       " MiB a data branch holds per run; record its suites separately");
+    }
+    write_file_atomically(file.string(), text);
     paths += file.string() + "\n";
   }
   const auto path_list = (scratch_->path() / "paths.txt").string();

@@ -140,6 +140,45 @@ shown=$(timeout 20 "$perfgate" history show --db "$work/wide.db" --last 5 | grep
 [[ $shown == 32768 ]] || problems+=("$shown of 32768 series shown within 20 s")
 report_case history_show_linear_in_runs_times_metrics
 
+# ------------------------------------------------------------------------------- 3. a run is its content
+# Two runs of one commit recorded in the same second (CI records suites separately) are two runs; importing the same
+# export again adds none.
+printf '{"context": {}, "benchmarks": [{"name": "BM_Other", "run_type": "iteration", "iterations": 1, "real_time": 2, "cpu_time": 2, "time_unit": "ms"}]}\n' >"$in/other_suite.json"
+same_second=2026-11-03T10:00:00Z
+"$perfgate" history record --db "$work/suites.db" --results "$in/results.json" --commit "$(printf '3%.0s' {1..40})" --date "$same_second" >/dev/null
+"$perfgate" history record --db "$work/suites.db" --results "$in/other_suite.json" --commit "$(printf '3%.0s' {1..40})" --date "$same_second" >/dev/null
+"$perfgate" history export --db "$work/suites.db" --out "$work/suites.json" >/dev/null
+check history_import_keeps_two_suites_of_one_second 0 --expect "imported 2 runs" -- history import --db "$work/suites_copy.db" --in "$work/suites.json"
+check history_import_is_repeatable 0 --expect "imported 0 runs" -- history import --db "$work/suites_copy.db" --in "$work/suites.json"
+
+# A data branch: a run too large for a run file is refused when recorded, not written to make the branch unreadable;
+# a run file committed executable is read; one blob of a 16k-metric run (3 MiB) named under 300 paths is one run,
+# read once, within 256 MiB.
+git init -q --bare "$work/remote.git"
+check history_git_refuses_a_run_past_its_bound 2 --expect "more than the 4 MiB" -- \
+  history record --db "git:$work/remote.git#data" --results "$in/wide.json" --commit "$(printf '5%.0s' {1..40})"
+head -c 1900000 "$in/wide.json" | sed 's/,{[^}]*$/]}/' >"$in/half_wide.json"
+"$perfgate" history record --db "git:$work/remote.git#data" --results "$in/half_wide.json" --commit "$(printf '6%.0s' {1..40})" --date 2026-11-06 >/dev/null
+"$perfgate" history record --db "git:$work/remote.git#data" --results "$in/other_suite.json" --commit "$(printf '7%.0s' {1..40})" --date 2026-11-07 >/dev/null
+git clone -q -b data "$work/remote.git" "$work/data"
+small=$(git -C "$work/data" ls-files runs | while read -r f; do printf '%s %s\n' "$(stat -c %s "$work/data/$f")" "$f"; done | sort -n | head -1 | cut -d' ' -f2)
+chmod +x "$work/data/$small"
+git -C "$work/data" add "$small" && git -C "$work/data" commit -qm "a run file made executable" && git -C "$work/data" push -q origin data
+check history_reads_an_executable_run_file 0 --expect "BM_Other real_time: 1 runs" -- history show --db "git:$work/remote.git#data" --benchmark BM_Other
+large=$(git -C "$work/data" ls-files runs | while read -r f; do printf '%s %s\n' "$(stat -c %s "$work/data/$f")" "$f"; done | sort -n | tail -1 | cut -d' ' -f2)
+blob=$(git -C "$work/data" rev-parse "HEAD:$large")
+for i in $(seq 300); do printf '100644 %s\truns/copy/%03d.json\n' "$blob" "$i"; done | git -C "$work/data" update-index --index-info
+git -C "$work/data" commit -qm "one run named 300 times" && git -C "$work/data" push -q origin data
+cases=$((cases + 1))
+problems=()
+/usr/bin/time -f '%M' -o "$work/peak_kib" timeout 120 "$perfgate" history export --db "git:$work/remote.git#data" --out "$work/data_export.json" >"$work/export.out" 2>&1 ||
+  problems+=("export failed: $(tail -1 "$work/export.out")")
+grep -q "exported 2 runs" "$work/export.out" || problems+=("not 2 runs: $(tail -1 "$work/export.out")")
+peak=$(tail -1 "$work/peak_kib")
+((peak <= 262144)) || problems+=("peak memory $((peak / 1024)) MiB")
+echo "       (one blob named 300 times: peak memory $((peak / 1024)) MiB)"
+report_case history_data_branch_one_blob_named_300_times
+
 # ------------------------------------------------------------------- 2. bounded readers: the comment's poster
 # Against a server that answers as no honest GitHub would, the poster ends within its deadline, sends no glob, stores
 # no answer past its cap and edits no comment whose id it cannot hold exactly.
