@@ -121,16 +121,11 @@ int run_history(const HistoryArgs& a) {
     std::vector<HistoryRun> incoming;  // every run read before the store is touched, and added in one step: a bad file imports nothing
     for (size_t i = 0; i < doc.at("runs").size(); ++i) incoming.push_back(parse_history_run(doc.at("runs")[i], a.in + " run " + std::to_string(i)));
     HistoryStore store(a.db, HistoryStore::Access::create);
-    // A run is its content: one already in the store, every metric alike, is not added twice (importing is repeatable),
-    // while two runs of one commit recorded in the same second (suites recorded separately) are two runs.
-    std::set<std::string> present;
-    for (const auto& run : store.runs()) present.insert(history_run_json(run).dump());
-    std::vector<HistoryRun> added;
-    for (const auto& run : incoming) {
-      if (present.insert(history_run_json(run).dump()).second) added.push_back(run);
-    }
-    if (!added.empty()) store.append_all(added);
-    std::cout << "imported " << added.size() << " runs into " << one_line(store.name()) << " (" << incoming.size() - added.size() << " already there)\n";
+    // A run is its content (run_identity): one the store holds already is not added twice, checked inside the store's
+    // transaction, so importing is repeatable and concurrent imports add each run once; two runs of one commit
+    // recorded in the same second (suites recorded separately) are two runs.
+    const size_t added = store.import(incoming);
+    std::cout << "imported " << added << " runs into " << one_line(store.name()) << " (" << incoming.size() - added << " already there)\n";
     return 0;
   }
   const HistoryStore store(a.db, HistoryStore::Access::read_only);

@@ -256,14 +256,14 @@ std::vector<HistoryRun> GitHistory::runs() const {
   return out;
 }
 
-void GitHistory::append(const std::vector<HistoryRun>& runs) {
-  if (runs.empty()) return;
+size_t GitHistory::append(const std::vector<HistoryRun>& runs, Duplicates duplicates) {
+  if (runs.empty()) return 0;
   // The files' objects, written once: each attempt only builds a tree and a commit on the tip it fetched.
   std::vector<std::pair<std::string, std::string>> files;  // (path, object)
   std::string paths;
   for (size_t i = 0; i < runs.size(); ++i) {
     const auto file = scratch_->path() / ("run-" + std::to_string(i) + ".json");
-    const auto text = history_run_json(runs[i]).dump() + "\n";
+    const auto text = run_identity(runs[i]) + "\n";  // equal runs are one object
     // What is written is what a read accepts: a run file past the bound would make the whole branch unreadable.
     if (text.size() > kMaxRunFileBytes) {
       throw InputError("history " + name() + ": a run of " + std::to_string(runs[i].metrics.size()) + " metrics is " +
@@ -281,10 +281,7 @@ void GitHistory::append(const std::vector<HistoryRun>& runs) {
     if (!std::getline(objects, object) || !is_object_id(object)) throw StoreUnavailable("history " + name() + ": git did not store a run");
     files.emplace_back(run_file_name(i), object);
   }
-  std::string index_info;
-  for (const auto& [path, object] : files) index_info += "100644 " + object + "\t" + path + "\n";
   const auto info_file = (scratch_->path() / "index-info.txt").string();
-  write_file_atomically(info_file, index_info);
 
   const std::vector<std::string> identity = {"GIT_AUTHOR_NAME=perfgate", "GIT_AUTHOR_EMAIL=perfgate@localhost", "GIT_COMMITTER_NAME=perfgate",
                                              "GIT_COMMITTER_EMAIL=perfgate@localhost"};
@@ -297,6 +294,29 @@ void GitHistory::append(const std::vector<HistoryRun>& runs) {
     std::filesystem::remove(index);
     const std::vector<std::string> with_index = {"GIT_INDEX_FILE=" + index};
     if (!tip.empty()) git({"read-tree", tip}, "read the branch", with_index);
+    // Skipping duplicates: against the runs of the tip this commit is built on, and pushed only as a fast-forward of
+    // it, so that two imports at once add each run once.
+    std::set<std::string> present;
+    if (duplicates == Duplicates::skip && !tip.empty()) {
+      std::istringstream listed(git({"ls-tree", "-r", "--full-tree", tip, "--", "runs/"}, "list the runs"));
+      for (std::string line; std::getline(listed, line);) {
+        std::istringstream fields(line);
+        std::string mode, type, object;
+        if (fields >> mode >> type >> object) present.insert(object);
+      }
+    }
+    std::string index_info;
+    size_t added = 0;
+    for (const auto& [path, object] : files) {
+      if (duplicates == Duplicates::skip && !present.insert(object).second) continue;
+      index_info += "100644 " + object + "\t" + path + "\n";
+      ++added;
+    }
+    if (added == 0) {
+      git({"update-ref", "-d", ref}, "remove a private ref");
+      return 0;
+    }
+    write_file_atomically(info_file, index_info);
     git({"update-index", "--add", "--index-info"}, "add the runs", with_index, info_file);
     const std::string tree = last_line(git({"write-tree"}, "write the tree", with_index));
     std::vector<std::string> commit_args = {"commit-tree", tree, "-m", message};
@@ -310,7 +330,7 @@ void GitHistory::append(const std::vector<HistoryRun>& runs) {
         git_command(repository_, {"push", "--quiet", "--porcelain", "--no-verify", "--", remote_, commit + ":refs/heads/" + branch_}), options);
     if (pushed.status == 0) {
       git({"update-ref", "-d", ref}, "remove a private ref");
-      return;
+      return added;
     }
     if (pushed.timed_out) throw StoreUnavailable("history " + name() + ": pushing did not finish within " + std::to_string(static_cast<int>(kGitSeconds)) + " s");
     last_refusal = output_tail(pushed.output, 300);

@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 #endif
@@ -83,10 +84,19 @@ class PostgresHistory : public HistoryBackend {
   PostgresHistory(const PostgresHistory&) = delete;
   PostgresHistory& operator=(const PostgresHistory&) = delete;
 
-  void append(const std::vector<HistoryRun>& runs) override {
+  size_t append(const std::vector<HistoryRun>& runs, Duplicates duplicates) override {
     exec("BEGIN");
     try {
+      std::set<std::string> present;
+      if (duplicates == Duplicates::skip) {
+        // Concurrent imports queue here (the mode conflicts with itself and with other inserts) until this commits.
+        exec("LOCK TABLE perfgate_runs IN SHARE ROW EXCLUSIVE MODE");
+        for (const auto& run : this->runs()) present.insert(run_identity(run));
+      }
+      size_t added = 0;
       for (const auto& run : runs) {
+        if (duplicates == Duplicates::skip && !present.insert(run_identity(run)).second) continue;
+        ++added;
         const std::vector<std::string> run_values = {run.info.commit, run.info.branch, run.info.recorded_at, run.info.machine};
         Result inserted(params("INSERT INTO perfgate_runs(commit_sha, branch, recorded_at, machine) VALUES($1, $2, $3, $4) RETURNING id", run_values));
         check(inserted.r, "record the run");
@@ -100,6 +110,7 @@ class PostgresHistory : public HistoryBackend {
         }
       }
       exec("COMMIT");
+      return added;
     } catch (...) {
       Result rollback(PQexec(connection_, "ROLLBACK"));
       throw;

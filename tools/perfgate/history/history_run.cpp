@@ -10,7 +10,9 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <algorithm>
 #include <set>
+#include <tuple>
 
 namespace perfgate {
 namespace {
@@ -92,6 +94,14 @@ nlohmann::json history_run_json(const HistoryRun& run) {
   }
   return {{"format", "perfgate-history-run"}, {"version", kRunFormatVersion}, {"commit", run.info.commit}, {"branch", run.info.branch},
           {"recorded_at", run.info.recorded_at}, {"machine", run.info.machine}, {"metrics", metrics}};
+}
+
+std::string run_identity(const HistoryRun& run) {
+  HistoryRun canonical = run;
+  std::sort(canonical.metrics.begin(), canonical.metrics.end(), [](const HistoryMetric& a, const HistoryMetric& b) {
+    return std::tie(a.suite, a.benchmark, a.field) < std::tie(b.suite, b.benchmark, b.field);
+  });
+  return history_run_json(canonical).dump();
 }
 
 HistoryRun parse_history_run(const nlohmann::json& doc, const std::string& source) {

@@ -39,6 +39,10 @@ HistoryRun history_run_of(const RunInfo& info, const std::vector<Results>& resul
 
 /// One run as JSON (format "perfgate-history-run", version 1): the data branch's files and `history export`.
 nlohmann::json history_run_json(const HistoryRun& run);
+/// A run's identity: its content as canonical JSON text (metrics sorted by suite, benchmark and field), never the
+/// second it was recorded. Two suites recorded in one second are two runs; the same run imported twice is one. A data
+/// branch stores exactly this text, so that equal runs are one git object.
+std::string run_identity(const HistoryRun& run);
 /// Reads it back; throws InputError naming `source` on anything else (a text that is not UTF-8, a metric twice).
 HistoryRun parse_history_run(const nlohmann::json& doc, const std::string& source);
 

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <map>
+#include <set>
 
 namespace perfgate {
 namespace {
@@ -155,10 +156,17 @@ void SqliteHistory::execute(const std::string& sql) const {
   }
 }
 
-void SqliteHistory::append(const std::vector<HistoryRun>& runs) {
-  execute("BEGIN IMMEDIATE");
+size_t SqliteHistory::append(const std::vector<HistoryRun>& runs, Duplicates duplicates) {
+  execute("BEGIN IMMEDIATE");  // the write lock, held from before the duplicate check to the commit
   try {
+    std::set<std::string> present;
+    if (duplicates == Duplicates::skip) {
+      for (const auto& run : this->runs()) present.insert(run_identity(run));
+    }
+    size_t added = 0;
     for (const auto& run : runs) {
+      if (duplicates == Duplicates::skip && !present.insert(run_identity(run)).second) continue;
+      ++added;
       Statement insert_run(db_, "INSERT INTO runs(commit_sha, branch, recorded_at, machine) VALUES(?, ?, ?, ?)", path_);
       insert_run.bind(1, run.info.commit).bind(2, run.info.branch).bind(3, run.info.recorded_at).bind(4, run.info.machine).step();
       const auto run_id = sqlite3_last_insert_rowid(db_);
@@ -168,6 +176,7 @@ void SqliteHistory::append(const std::vector<HistoryRun>& runs) {
       }
     }
     execute("COMMIT");
+    return added;
   } catch (...) {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     throw;

@@ -20,7 +20,7 @@ class SqliteHistory : public HistoryBackend {
   SqliteHistory(const SqliteHistory&) = delete;
   SqliteHistory& operator=(const SqliteHistory&) = delete;
 
-  void append(const std::vector<HistoryRun>& runs) override;
+  size_t append(const std::vector<HistoryRun>& runs, Duplicates duplicates) override;
   std::vector<HistoryRun> runs() const override;
   std::string name() const override { return path_; }
 

@@ -32,9 +32,16 @@ size_t HistoryStore::record(const RunInfo& run, const std::vector<Results>& resu
 void HistoryStore::append(const HistoryRun& run) { append_all({run}); }
 
 void HistoryStore::append_all(const std::vector<HistoryRun>& runs) {
-  backend_->append(runs);
+  backend_->append(runs, Duplicates::keep);
   runs_.reset();
   index_.clear();
+}
+
+size_t HistoryStore::import(const std::vector<HistoryRun>& runs) {
+  const auto added = runs.empty() ? 0 : backend_->append(runs, Duplicates::skip);
+  runs_.reset();
+  index_.clear();
+  return added;
 }
 
 const std::vector<HistoryRun>& HistoryStore::runs() const {

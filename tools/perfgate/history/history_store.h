@@ -38,8 +38,11 @@ class HistoryStore {
   size_t record(const RunInfo& run, const std::vector<Results>& results);
   /// Appends a run as it is.
   void append(const HistoryRun& run);
-  /// Appends runs in one step: all of them, or none (history import).
+  /// Appends runs in one step: all of them, or none.
   void append_all(const std::vector<HistoryRun>& runs);
+  /// Appends, in one step, those of `runs` the store does not hold yet (by run_identity, each once even when
+  /// imports run at once); returns how many (history import).
+  size_t import(const std::vector<HistoryRun>& runs);
 
   /// Every run, in the order the store recorded them (read once, then kept until the next append).
   const std::vector<HistoryRun>& runs() const;

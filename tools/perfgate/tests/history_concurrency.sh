@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# No run lost: WRITERS processes (default 16) each record RUNS runs (default 50) into one history store at the same
-# time, then the store must hold every one of them exactly once, and every record must have succeeded (no "database
+# No run lost, none twice: first 8 importers import one export of 20 runs into the empty store at the same time (each
+# run must be there once: the duplicate check is inside the store's transaction); then WRITERS processes (default 16)
+# each record RUNS runs (default 50) into it at the same time, and the store must hold every one of them exactly once, and every record must have succeeded (no "database
 # is locked", no lost push race). KIND: sqlite (one file), git (a data branch pushed to a local bare repository, each
 # writer outside any repository, as separate runners are), postgresql (a private server, postgres_cluster.sh).
 # Prints the wall time and the runs per second.
@@ -32,6 +33,19 @@ case $kind in
   *) echo "usage: history_concurrency.sh PERFGATE sqlite|git|postgresql [WRITERS [RUNS]]" >&2; exit 2 ;;
 esac
 mkdir -p "$work/cwd"
+imported=20
+for ((r = 0; r < imported; ++r)); do
+  "$perfgate" history record --store "$work/source.db" --results "$results" --commit "$(printf 'feed%04x' "$r")" --branch main >/dev/null
+done
+"$perfgate" history export --store "$work/source.db" --out "$work/source.json" >/dev/null
+for ((i = 0; i < 8; ++i)); do
+  (cd "$work/cwd" && "$perfgate" history import --store "$store" --in "$work/source.json" >>"$work/importer-$i.log" 2>&1 ||
+    echo "importer $i failed" >>"$work/failures.log") &
+done
+wait
+[[ ! -s $work/failures.log ]] || fail "$(cat "$work/failures.log"): $(grep -h error "$work"/importer-*.log | head -n1)"
+added=$(awk '/^imported [0-9]+ runs/ { n += $2 } END { print n + 0 }' "$work"/importer-*.log)
+[[ $added == "$imported" ]] || fail "8 concurrent imports of $imported runs added $added"
 start=$(date +%s.%N)
 for ((w = 0; w < writers; ++w)); do
   (
@@ -49,10 +63,10 @@ wait
 end=$(date +%s.%N)
 [[ ! -s $work/failures.log ]] || fail "$(wc -l <"$work/failures.log") records failed, e.g.: $(head -n1 "$work/failures.log"); $(grep -h error "$work"/writer-*.log | head -n1)"
 (cd "$work/cwd" && "$perfgate" history export --store "$store" --out "$work/export.json" >/dev/null)
-expected=$((writers * runs))
+expected=$((writers * runs + imported))
 stored=$(jq '.runs | length' "$work/export.json")
 distinct=$(jq '[.runs[].commit] | unique | length' "$work/export.json")
 [[ $stored == "$expected" ]] || fail "$stored runs stored, $expected recorded"
 [[ $distinct == "$expected" ]] || fail "$distinct distinct runs among $stored"
 seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
-echo "history_concurrency($kind): $writers writers x $runs runs: all $expected stored once, none failed, in $seconds s ($(awk -v n="$expected" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }') runs/s)"
+echo "history_concurrency($kind): $imported runs imported 8 times at once, then $writers writers x $runs runs: all $expected stored once, none failed, in $seconds s ($(awk -v n="$expected" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }') runs/s)"
