@@ -131,7 +131,7 @@ CLI::App* add_ab_command(CLI::App& app, AbArgs& a) {
   cmd->add_option("--option", a.options, "extra --benchmark_* argument (repeatable)");
   cmd->add_option("--rounds", a.rounds, "ABBA rounds to start with")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_option("--max-rounds", a.max_rounds, "rounds allowed when inconclusive")->capture_default_str()->check(CLI::Range(1, 1000));
-  cmd->add_option("--max-slowdown", a.max_slowdown, "tolerated slowdown of head vs base (0.05: 5 %)")->capture_default_str()->check(finite_in(0.0, 10.0));
+  cmd->add_option("--max-slowdown", a.max_slowdown, "tolerated slowdown of head vs base (0.05: 5 %)")->capture_default_str()->check(finite_in(0.0, kMaxToleratedChange));
   cmd->add_option("--cost", a.cost,
                   "a cost gate of the manifest: also build and run it in both revisions and compare instructions per step "
                   "(exact, under callgrind)");
@@ -140,7 +140,7 @@ CLI::App* add_ab_command(CLI::App& app, AbArgs& a) {
   cmd->add_option("--max-instruction-increase", a.max_instruction_increase,
                   "with --cost: tolerated increase of head's instructions per step (0.005: 0.5 %)")
       ->capture_default_str()
-      ->check(finite_in(0.0, 10.0));
+      ->check(finite_in(0.0, kMaxToleratedChange));
   cmd->add_option("--accept", a.accept,
                   "accept a regression on purpose: 'GLOB FIELD +N% reason' turns a FAIL of a matching benchmark and field "
                   "(real_time, instructions) into ACCEPTED when it is at most N % worse (repeatable)");

@@ -13,6 +13,7 @@
 #include "model/bisect_search.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
+#include "model/ab_analysis.h"
 #include "run/cost_runner.h"
 #include "base/error.h"
 #include "model/function_changes.h"
@@ -91,7 +92,7 @@ CLI::App* add_bisect_command(CLI::App& app, BisectArgs& a) {
                   "timing mode: tolerated slowdown of BAD against GOOD, and of the commit found against its parent (0.1: 10 %); "
                   "probes are split at the geometric midpoint between GOOD and BAD")
       ->capture_default_str()
-      ->check(CLI::Range(0.001, 10.0));
+      ->check(CLI::Range(0.001, kMaxToleratedChange));
   cmd->add_option("--rounds", a.rounds, "timing mode: ABBA rounds per comparison to start with")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_option("--max-rounds", a.max_rounds, "timing mode: rounds allowed while a comparison is undecided")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_option("--skip", a.skip, "a revision known not to build or not to measure: stepped over without building (repeatable)");

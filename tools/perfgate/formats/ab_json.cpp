@@ -109,7 +109,7 @@ AbRecord parse_ab_json(const std::string& text, const std::string& source) {
   if (exact_int64(version) != kFormatVersion) r.fail("version is not " + std::to_string(kFormatVersion));
   AbRecord record;
   record.max_slowdown = r.number(doc, "max_slowdown", "the document");
-  if (!(record.max_slowdown >= 0.0 && record.max_slowdown <= 10.0)) r.fail("max_slowdown is not in [0, 10]");
+  if (!(record.max_slowdown >= 0.0 && record.max_slowdown <= kMaxToleratedChange)) r.fail("max_slowdown is not in [0, 10], which ab takes");
   const auto& revisions = r.array(doc, "revisions", "the document");
   for (size_t i = 0; i < revisions.size(); ++i) {
     const std::string at = "revisions[" + std::to_string(i) + "]";
@@ -158,6 +158,9 @@ AbRecord parse_ab_json(const std::string& text, const std::string& source) {
     record.has_costs = true;
     const auto& instructions = doc["instructions"];
     record.max_instruction_increase = r.number(instructions, "max_increase", "instructions");
+    if (!(record.max_instruction_increase >= 0.0 && record.max_instruction_increase <= kMaxToleratedChange)) {
+      r.fail("instructions.max_increase is not in [0, 10], which ab takes");
+    }
     const auto& comparisons = r.array(instructions, "comparisons", "instructions");
     for (size_t i = 0; i < comparisons.size(); ++i) {
       const auto& e = comparisons[i];

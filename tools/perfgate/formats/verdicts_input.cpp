@@ -74,6 +74,17 @@ VerdictsDocument parse_verdicts_json(const std::string& text, const std::string&
   } else if (doc.contains("speedup")) {
     out.speedups.push_back(read_speedup(doc.at("speedup"), "speedup"));
   }
+  // Re-judged from the rows, as the report judged them when it wrote the file.
+  std::string judged = "PASS";
+  for (const auto& row : out.rows) {
+    if (row.verdict == "FAIL" || row.verdict == "MISSING") judged = "FAIL";
+  }
+  for (const auto& s : out.speedups) {
+    if (s.verdict == "FAIL") judged = "FAIL";
+    if (s.verdict == "INCONCLUSIVE" && judged == "PASS") judged = "INCONCLUSIVE";
+  }
+  const auto rank = [](const std::string& overall) { return overall == "FAIL" ? 2 : overall == "INCONCLUSIVE" ? 1 : 0; };
+  if (rank(out.overall) < rank(judged)) r.fail("overall " + out.overall + " disagrees with its rows, which judge " + judged);
   return out;
 }
 

@@ -29,7 +29,9 @@ struct VerdictsDocument {
   std::vector<SpeedupVerdictRow> speedups;  ///< "speedups" when the file has it, else its one "speedup"
 };
 
-/// Throws InputError naming `source` when the text is not a verdicts.json of this shape.
+/// Throws InputError naming `source` when the text is not a verdicts.json of this shape, or when its "overall" is
+/// more favourable than its own rows judge (a failed or missing check, a failed or inconclusive speedup): a summary is
+/// never believed over its rows. A worse overall stands (it may count an A/B comparison the file does not hold).
 VerdictsDocument parse_verdicts_json(const std::string& text, const std::string& source);
 
 }  // namespace perfgate

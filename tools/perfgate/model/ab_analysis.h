@@ -35,6 +35,10 @@ std::string verdict_text(const AbComparison& c);
 
 /// One comparison per (benchmark, non-base revision) present in every round. Intervals are Bonferroni-adjusted
 /// so that all of them together hold with `family_confidence`. PASS when the interval's upper end is at most
+/// The largest tolerance ab and bisect take for a slowdown or an instruction increase (10: 1000 %): the one bound both
+/// the command line and the reader of ab's JSON hold, so a file that states more was not written by ab.
+constexpr double kMaxToleratedChange = 10.0;
+
 /// 1 + max_slowdown, FAIL when its lower end is above it, INCONCLUSIVE otherwise (also with too few rounds).
 std::vector<AbComparison> compare_revisions(const AbMeasurements& m, double max_slowdown, double family_confidence = 0.95);
 

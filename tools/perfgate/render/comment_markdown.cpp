@@ -108,6 +108,8 @@ void validate_comment_input(const CommentInput& input) {
 }
 
 std::string comment_overall(const CommentInput& input) {
+  // Nothing judged at all (no verdicts, and an A/B job that was skipped) is no PASS.
+  if (!input.verdicts && !input.ab && input.ab_job == "skipped") return "INCONCLUSIVE";
   const std::string ab = input.ab ? overall_text(*input.ab) : input.ab_job == "failure" ? "FAIL" : "PASS";
   const std::string gate = input.verdicts ? input.verdicts->overall : "PASS";
   if (ab == "FAIL" || gate == "FAIL") return "FAIL";
@@ -123,6 +125,9 @@ std::string render_comment(const CommentInput& input) {
   if (input.ab) out << render_ab_markdown(*input.ab);
   if (!input.ab_job.empty() && input.ab_job != "skipped") {
     out << "**Against the merge base: no result**: the A/B job ended with '" << input.ab_job << "' before it wrote its verdicts; see the run.\n\n";
+  }
+  if (!input.verdicts && !input.ab && input.ab_job == "skipped") {
+    out << "**Nothing was judged**: no verdicts against the baselines, and the A/B job was skipped; see the run.\n\n";
   }
   std::string links;
   if (!input.report_url.empty()) links += "[Report](" + input.report_url + ")";

@@ -179,6 +179,19 @@ peak=$(tail -1 "$work/peak_kib")
 echo "       (one blob named 300 times: peak memory $((peak / 1024)) MiB)"
 report_case history_data_branch_one_blob_named_300_times
 
+# ------------------------------------------------------------------ 4. verdicts re-judged from their rows
+# A file that carries a verdict is judged again from its rows when read back, never trusted for its summary.
+comment_inputs="$here/inputs/comment"
+jq '.overall = "PASS"' "$comment_inputs/hostile_verdicts.json" >"$work/pass_over_fail_rows.json"
+check comment_refuses_an_overall_over_its_fail_rows 2 --expect "disagrees with its rows" -- comment --verdicts "$work/pass_over_fail_rows.json"
+jq '.overall = "PASS" | .checks = [] | .speedups = [{"reference": "BM_R", "candidate": "BM_C", "verdict": "INCONCLUSIVE", "median": 2.9,
+    "low": 2.5, "high": 3.3, "confidence": 0.95, "threshold": 3, "pairs": 8}]' "$comment_inputs/hostile_verdicts.json" >"$work/pass_over_inconclusive.json"
+check comment_refuses_a_pass_over_an_inconclusive_speedup 2 --expect "disagrees with its rows" -- comment --verdicts "$work/pass_over_inconclusive.json"
+jq '.instructions.max_increase = 1000000 | .instructions.comparisons[0].change = 5 | .instructions.comparisons[0].head = 6000000' \
+  "$comment_inputs/hostile_ab.json" >"$work/ab_tolerance_beyond_ab.json"
+check comment_refuses_a_tolerance_ab_cannot_write 2 --expect "max_increase is not in" -- comment --ab "$work/ab_tolerance_beyond_ab.json"
+check comment_skipped_ab_alone_is_no_pass 0 --expect "### perfgate: INCONCLUSIVE" --forbid "### perfgate: PASS" -- comment --ab-job skipped
+
 # ------------------------------------------------------------------- 2. bounded readers: the comment's poster
 # Against a server that answers as no honest GitHub would, the poster ends within its deadline, sends no glob, stores
 # no answer past its cap and edits no comment whose id it cannot hold exactly.
