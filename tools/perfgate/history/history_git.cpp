@@ -8,9 +8,11 @@
 #include "run/process.h"
 #include "base/read_file.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -97,12 +99,27 @@ GitHistory::GitHistory(const std::string& remote, const std::string& branch, Sto
   // A remote's name is resolved where the user works, so that its URL and credentials are the checkout's.
   if (run_process({"git", "remote", "get-url", "--", remote}, quiet).status == 0) {
     repository_ = repository_root(".");
+    sweep_private_refs();
   } else {
     repository_ = scratch_->path().string();
     git({"init", "--quiet", "--bare", "--template=", "repository.git"}, "create a scratch repository");
     repository_ = (scratch_->path() / "repository.git").string();
     scratch_repository_ = true;
     if (std::filesystem::exists(remote_)) remote_ = std::filesystem::absolute(remote_).lexically_normal().string();
+  }
+}
+
+void GitHistory::sweep_private_refs() const {
+  // refs/perfgate-history/<pid>-<random>/...: a process killed before its destructor ran leaves them behind; those of a
+  // process no longer running here are removed.
+  const auto listed = run_process(git_command(repository_, {"for-each-ref", "--format=%(refname)", "refs/perfgate-history/"}), git_options({}));
+  std::istringstream refs(listed.output);
+  for (std::string ref; std::getline(refs, ref);) {
+    const auto owner = ref.substr(std::string("refs/perfgate-history/").size());
+    const long pid = std::strtol(owner.c_str(), nullptr, 10);
+    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      run_process(git_command(repository_, {"update-ref", "-d", ref}), git_options({}));
+    }
   }
 }
 

@@ -33,6 +33,7 @@ class GitHistory : public HistoryBackend {
  private:
   /// Fetches the branch into `ref`; "" when the remote has no such branch yet, else the tip's commit id.
   std::string fetch(const std::string& ref) const;
+  void sweep_private_refs() const;
   /// Runs git in the repository; its standard output, trimmed. StoreUnavailable with git's own words on failure.
   std::string git(const std::vector<std::string>& args, const std::string& what, const std::vector<std::string>& env = {},
                   const std::string& input = "") const;

@@ -220,5 +220,51 @@ expect_that post_comment_caps_an_answer test "$rc" = 1 -a "$(grep -c 'larger tha
 post_against bigid
 expect_that post_comment_edits_no_rounded_id test "$rc" = 1 -a "$(grep -c '^PATCH' "$log")" = 0
 
+# --------------------------------------------------------------------------------- 5. reused worktrees
+# HEAD runs twice the instructions of its parent. A worktree of HEAD left by an earlier ab and edited since (back to
+# the parent's count) is measured as HEAD, never as it was left: ab --cost fails both times. A private ref of a
+# history process that no longer runs is swept.
+if command -v valgrind >/dev/null && command -v cc >/dev/null; then
+  loop="$work/loop"
+  mkdir -p "$loop"
+  git -C "$loop" init -q -b main
+  cat >"$loop/loop.c" <<'C'
+#include <valgrind/callgrind.h>
+#include "n.h"
+int main(void) {
+  volatile unsigned long sum = 0;
+  CALLGRIND_START_INSTRUMENTATION;
+  for (int step = 0; step < 2; ++step) {
+    CALLGRIND_ZERO_STATS;
+    for (unsigned long i = 0; i < N; ++i) sum += i;
+    CALLGRIND_DUMP_STATS_AT("BM_Loop");
+  }
+  CALLGRIND_STOP_INSTRUMENTATION;
+  return 0;
+}
+C
+  cat >"$loop/gates.json" <<'JSON'
+{"schema_version": 2, "baseline_path": "{name}.json",
+ "build": {"directory": "build", "steps": [["sh", "-c", "mkdir -p build && cc -O1 -o build/loop loop.c"]]},
+ "gates": [{"name": "loop_cost", "kind": "cost", "label": "cost", "command": ["loop"], "timeout_seconds": 60}]}
+JSON
+  echo "#define N 100000ul" >"$loop/n.h"
+  git -C "$loop" add -A && git -C "$loop" commit -qm base
+  echo "#define N 200000ul" >"$loop/n.h"
+  git -C "$loop" commit -qam "twice the work"
+  cd "$loop" || exit 2
+  check ab_measures_head_twice_the_work 1 -- ab --manifest gates.json --cost loop_cost --work "$work/ab_loop" HEAD~1 HEAD
+  head_tree="$work/ab_loop/$(git rev-parse HEAD | cut -c1-12)"
+  echo "#define N 100000ul" >"$head_tree/n.h"
+  check ab_never_measures_an_edited_leftover_worktree 1 -- ab --manifest gates.json --cost loop_cost --work "$work/ab_loop" HEAD~1 HEAD
+  git update-ref refs/perfgate-history/999999999-deadbeef/read HEAD
+  git remote add data "$work/remote.git"
+  "$perfgate" history show --db git:data#data --benchmark BM_Other >/dev/null 2>&1
+  expect_that history_sweeps_private_refs_of_dead_processes test -z "$(git for-each-ref refs/perfgate-history/)"
+  cd "$work" || exit 2
+else
+  echo "skip   reused worktrees: valgrind or cc missing"
+fi
+
 echo "safe by construction: $cases cases, $((cases - failures)) handled as documented, $failures defects"
 ((failures == 0))
