@@ -116,7 +116,7 @@ int run_calibrate(const CalibrateArgs& given) {
   if (!a.reference.empty()) options.pair = std::make_pair(a.reference, a.candidate);
   options.threshold = a.threshold;
   print(calibrate(runs, options), a);
-  return 0;
+  return code_of(Exit::pass);
 }
 
 }  // namespace perfgate

@@ -43,11 +43,11 @@ int run_comment(const CommentArgs& a) {
   const std::string text = render_comment(input);
   if (a.out.empty()) {
     std::cout << text;
-    return 0;
+    return code_of(Exit::pass);
   }
   outputs.write(a.out, text);
   std::cout << "perfgate comment: " << comment_overall(input) << ", written to " << a.out << std::endl;
-  return 0;
+  return code_of(Exit::pass);
 }
 
 }  // namespace perfgate

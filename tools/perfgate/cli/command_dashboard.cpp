@@ -54,7 +54,7 @@ int run_dashboard(const DashboardArgs& a) {
   size_t changes = 0;
   for (const auto& s : data.series) changes += s.changes.size();
   std::cout << "dashboard: " << data.series.size() << " series, " << changes << " change points, " << data.runs << " runs: " << one_line(page) << '\n';
-  return 0;
+  return code_of(Exit::pass);
 }
 
 }  // namespace perfgate

@@ -13,6 +13,12 @@
 #include "formats/gate_manifest.h"
 #include "formats/function_profile_file.h"
 #include "formats/gate_report.h"
+#include "gates/check_gate.h"
+#include "gates/cost_gate.h"
+#include "gates/profile_gate.h"
+#include "gates/speedup_gate.h"
+#include "model/results.h"
+#include "model/speedup_series.h"
 #include "base/one_line.h"
 #include "render/report_render.h"
 #include "base/utc_time.h"
@@ -40,10 +46,10 @@ std::vector<const Gate*> selected_gates(const GateManifest& m, const GateArgs& a
 // The worse of two exit codes: a failure, then inconclusive, then a gate not measured on this host, then an advisory
 // warning, then a pass.
 int worse(int a, int b, const GateArgs& args) {
-  for (const int code : {1, 3, args.unavailable_exit_code, args.warning_exit_code}) {
-    if (code != 0 && (a == code || b == code)) return code;
+  for (const int code : {code_of(Exit::fail), code_of(Exit::inconclusive), args.unavailable_exit_code, args.warning_exit_code}) {
+    if (code != code_of(Exit::pass) && (a == code || b == code)) return code;
   }
-  return 0;
+  return code_of(Exit::pass);
 }
 
 // A profile gate's trace: beside the results, not a results file (<name>.trace, Chrome's trace-event JSON).
@@ -56,11 +62,13 @@ std::vector<std::string> with(std::vector<std::string> argv, const std::vector<s
   return argv;
 }
 
-int run_speedup_gate(const GateManifest& m, const Gate& g, const std::string& results,
-                     const std::string& folder, const GateArgs& a) {
+// A speedup gate judged once: its speedup at the floor (measuring more while inconclusive, pooled into its results),
+// its aim reported, its run against its baseline when it compares one, and its series judged by the interval.
+int run_speedup_gate(const GateManifest& m, const Gate& g, const std::string& results, const std::string& folder, const GateArgs& a,
+                     ReportData& judged) {
   const auto interleaved = [&](int repetitions) { return interleaved_pair_command(g, a.build, repetitions); };
   run_benchmark(interleaved(g.repetitions), results, m.environment, g.timeout_seconds);
-  SpeedupArgs s;
+  SpeedupRequest s;
   s.results = results;
   s.reference = g.reference;
   s.candidate = g.candidate;
@@ -74,42 +82,59 @@ int run_speedup_gate(const GateManifest& m, const Gate& g, const std::string& re
     s.baseline = m.baseline_of(g.series, g.label);
     s.out = results_of(folder, g.series);
   }
-  int code = run_speedup(s);
+  const auto speedup = judge_speedup_request(s);
+  int code = speedup.code;
+  SpeedupSection section{results, g.reference, g.candidate, speedup.report, std::nullopt, std::nullopt, g.name};
   if (g.aim) {
-    SpeedupArgs aim;
+    SpeedupRequest aim;
     aim.results = results;
     aim.reference = g.reference;
     aim.candidate = g.candidate;
     aim.threshold = *g.aim;
     aim.aim = true;
-    run_speedup(aim);
+    section.target = *g.aim;
+    section.target_verdict = judge_speedup_request(aim).report.verdict;  // printed as reached or not; never a verdict
   }
+  judged.speedups.push_back(section);
   if (g.compare_baseline) {
-    code = worse(code, run_compare({results, m.baseline_of(g.name, g.label), interleaved(g.repetitions), a.warning_exit_code}), a);
+    auto check = judge_check({results, m.baseline_of(g.name, g.label), interleaved(g.repetitions), a.warning_exit_code});
+    code = worse(code, check.code, a);
+    judged.checks.push_back(std::move(check.section));
+  }
+  if (speedup.series) {
+    auto series = load_check(s.out, s.baseline);
+    apply_series_verdict(series, *speedup.series, speedup_series_name(g.reference, g.candidate));
+    judged.checks.push_back(std::move(series));
   }
   return code;
 }
 
-int run_one(const GateManifest& m, const Gate& g, const std::string& folder, const GateArgs& a) {
+// Runs and judges one gate, adding what it judged to `judged` (verdicts.json is written from it, never judged again).
+int run_one(const GateManifest& m, const Gate& g, const std::string& folder, const GateArgs& a, ReportData& judged) {
   const auto argv = resolve_command(g, a.build);
   const auto results = results_of(folder, g.name);
   std::cout << "gate " << g.name << " (" << to_string(g.kind) << (g.label.empty() ? "" : ", label " + g.label) << ")" << std::endl;
+  const auto check = [&](const std::vector<std::string>& command) {
+    auto outcome = judge_check({results, m.baseline_of(g.name, g.label), command, a.warning_exit_code});
+    judged.checks.push_back(std::move(outcome.section));
+    return outcome.code;
+  };
   switch (g.kind) {
     case GateKind::baseline:
       run_benchmark(argv, results, m.environment, g.timeout_seconds);
-      return run_compare({results, m.baseline_of(g.name, g.label), argv, a.warning_exit_code});
+      return check(argv);
     case GateKind::speedup:
-      return run_speedup_gate(m, g, results, folder, a);
+      return run_speedup_gate(m, g, results, folder, a, judged);
     case GateKind::cost: {
-      CostArgs c;
+      CostRequest c;
       c.out = results;
       c.context = a.context;
-      for (const auto& cache : g.cache) c.cache.push_back(to_text(cache));
+      c.cache = g.cache;
       c.command = argv;
       c.env = m.environment;
       c.timeout_seconds = g.timeout_seconds;
-      measure_cost_results(c);
-      return run_compare({results, m.baseline_of(g.name, g.label), {}, a.warning_exit_code});
+      measure_cost_into(c);
+      return check({});
     }
     case GateKind::bars: {
       std::string alternatives;
@@ -118,20 +143,22 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
       std::set<std::string> names;
       for (const auto& r : measured.measurements) names.insert(r.benchmark);
       std::cout << "measured " << names.size() << " benchmarks into " << one_line(results) << " (shown, never gated)\n";
-      return 0;
+      if (!a.verdicts.empty()) judged.ablation = load_ablation(results);
+      return code_of(Exit::pass);
     }
     case GateKind::profile: {
-      ProfileArgs p;
+      ProfileRequest p;
       p.out = trace_of(folder, g.name);
       p.command = argv;
       p.per = g.per;
       p.per_name = g.per_name;
       p.top = g.top;
       p.env = m.environment;
-      return run_profile(p);  // the table printed, the trace kept; never a verdict
+      record_profile(p);  // the table printed, the trace kept; never a verdict
+      return code_of(Exit::pass);
     }
   }
-  return 2;
+  throw std::logic_error("gate " + g.name + ": a kind of gate perfgate does not run");
 }
 
 }  // namespace
@@ -166,7 +193,7 @@ int run_gate(const GateArgs& a) {
       std::cout << g->name << ' ' << to_string(g->kind) << ' ' << (g->label.empty() ? "-" : g->label) << ' '
                 << static_cast<long>(g->timeout_seconds) << '\n';
     }
-    return 0;
+    return code_of(Exit::pass);
   }
   if (!std::filesystem::is_directory(a.build)) throw InputError("gate: --build '" + a.build + "' is not a folder");
   const auto folder = a.results_dir.empty() ? (std::filesystem::path(a.build) / "results").string() : a.results_dir;
@@ -202,13 +229,12 @@ int run_gate(const GateArgs& a) {
   }
   written.folder(folder, "--results-dir");
   written.create(folder);  // the suites the gates run write their results into it
-  int code = 0;
-  std::vector<const Gate*> measured;  // the gates this host could measure: the only ones judged into --verdicts
+  int code = code_of(Exit::pass);
+  ReportData judged;  // what the gates judged, once: verdicts.json is written from it
   std::vector<std::string> unmeasured;
   for (const auto* g : gates) {
     try {
-      code = worse(code, run_one(m, *g, folder, a), a);
-      measured.push_back(g);
+      code = worse(code, run_one(m, *g, folder, a, judged), a);
     } catch (const HostUnsupported& e) {
       // Results of an earlier run at this gate's paths would read as this run's to whoever reads the folder next
       // (a report, a history record): they go, so that the gate has no results rather than stale ones.
@@ -225,18 +251,16 @@ int run_gate(const GateArgs& a) {
     std::cout << std::endl;
   }
   if (!a.verdicts.empty()) {
-    ReportData data;
-    data.date = utc_now();
-    add_gate_sections(data, m, measured, folder, true);
-    set_identity(data, !data.speedups.empty() ? read_results(data.speedups.front().results_path).context
-                                    : (data.checks.empty() ? std::map<std::string, std::string>{} : data.checks.front().context));
-    written.write(a.verdicts, render_verdicts_json(data));
+    judged.date = utc_now();
+    set_identity(judged, !judged.speedups.empty() ? read_results(judged.speedups.front().results_path).context
+                                                  : (judged.checks.empty() ? std::map<std::string, std::string>{} : judged.checks.front().context));
+    written.write(a.verdicts, render_verdicts_json(judged));
   }
-  const std::string outcome = code == 1                ? "FAIL"
-                              : code == 3              ? "INCONCLUSIVE"
-                              : !unmeasured.empty()    ? "NOT MEASURED HERE"
-                              : code == 0              ? "PASS"
-                                                       : "PASS with warnings";
+  const std::string outcome = code == code_of(Exit::fail)           ? "FAIL"
+                              : code == code_of(Exit::inconclusive) ? "INCONCLUSIVE"
+                              : !unmeasured.empty()                 ? "NOT MEASURED HERE"
+                              : code == code_of(Exit::pass)         ? "PASS"
+                                                                    : "PASS with warnings";
   std::string not_here;
   for (const auto& name : unmeasured) not_here += (not_here.empty() ? "; not measured on this host: " : ", ") + name;
   std::cout << "perfgate gate: " << outcome << " (" << gates.size() << " gate" << (gates.size() == 1 ? "" : "s") << not_here << ")\n";

@@ -96,7 +96,7 @@ int run_history(const HistoryArgs& a) {
     store.append(recorded);
     const auto stored = recorded.metrics.size();
     std::cout << "recorded " << stored << " metrics of commit " << one_line(run.commit) << " on " << one_line(run.branch) << " in " << one_line(store.name()) << '\n';
-    return 0;
+    return code_of(Exit::pass);
   }
   if (a.action == "export") {
     if (a.out.empty()) throw InputError("history export: give --out FILE");
@@ -108,7 +108,7 @@ int run_history(const HistoryArgs& a) {
     for (const auto& run : store.runs()) runs.push_back(history_run_json(run));
     outputs.write(a.out, json_output_text({{"format", "perfgate-history"}, {"version", 1}, {"runs", runs}}));
     std::cout << "exported " << runs.size() << " runs of " << one_line(store.name()) << " to " << one_line(a.out) << '\n';
-    return 0;
+    return code_of(Exit::pass);
   }
   if (a.action == "import") {
     if (a.in.empty()) throw InputError("history import: give --in FILE");
@@ -126,7 +126,7 @@ int run_history(const HistoryArgs& a) {
     // recorded in the same second (suites recorded separately) are two runs.
     const size_t added = store.import(incoming);
     std::cout << "imported " << added << " runs into " << one_line(store.name()) << " (" << incoming.size() - added << " already there)\n";
-    return 0;
+    return code_of(Exit::pass);
   }
   const HistoryStore store(a.db, HistoryStore::Access::read_only);
   size_t shown = 0;
@@ -148,7 +148,7 @@ int run_history(const HistoryArgs& a) {
   }
   if (shown == 0) throw InputError("history show: no runs of field '" + a.field + "'" + (a.benchmark.empty() ? "" : " of " + a.benchmark) +
                                    " on branch '" + a.branch + "' in " + store.name());
-  return 0;
+  return code_of(Exit::pass);
 }
 
 }  // namespace perfgate

@@ -152,7 +152,7 @@ int run_report(const ReportArgs& a) {
   write_report_files(outputs, a.out, data, a.png);
   const auto status = overall(data);
   std::cout << "report " << to_string(status) << ": " << (std::filesystem::path(a.out) / "report.html").string() << '\n';
-  return status == Overall::pass ? 0 : status == Overall::fail ? 1 : 3;
+  return code_of(status == Overall::pass ? Exit::pass : status == Overall::fail ? Exit::fail : Exit::inconclusive);
 }
 
 }  // namespace perfgate

@@ -287,7 +287,7 @@ int run_selftest(const SelftestArgs& a) {
     }
     bool built = true;
     try {
-      build_revision(root, work.string(), commit, selftest.build, targets);
+      build_worktree(root, tree, selftest.build, targets);  // the plant applied: built as it is, never reset
     } catch (const InputError& e) {
       std::cout << "    does not build: " << one_line(e.what()) << std::endl;
       missed.push_back(plant.name + " (does not build)");

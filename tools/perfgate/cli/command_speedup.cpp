@@ -2,41 +2,12 @@
 // INCONCLUSIVE and a benchmark command is given after --, it runs that command for more repetitions, pools them
 // with the first (repetition indices continue), and judges again, while the time budget lasts (at most 3 more
 // runs: every further look at the data spends a little of the interval's error rate).
-#include "base/output_files.h"
-#include "model/baseline.h"
-#include "run/benchmark_runner.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
-#include "base/error.h"
 #include "cli/numeric_options.h"
-#include "base/one_line.h"
-#include "formats/results_write.h"
-#include "render/row_text.h"
-#include "model/speedup.h"
-#include "model/speedup_series.h"
-#include "base/temporary_folder.h"
-
-#include <algorithm>
-#include <chrono>
-#include <iostream>
-#include <optional>
+#include "gates/speedup_gate.h"
 
 namespace perfgate {
-namespace {
-
-void print(const SpeedupReport& r, const SpeedupArgs& a) {
-  if (a.aim) {
-    std::cout << "aim " << r.threshold << "x (not gated): " << aim_status(r.verdict) << ": speedup " << r.median << "x, "
-              << static_cast<int>(r.confidence * 1000.0) / 10.0 << " % interval [" << r.low << ", " << r.high << "] over "
-              << r.pairs << " paired repetitions\n";
-    return;
-  }
-  std::cout << to_string(r.verdict) << ": speedup " << one_line(a.reference) << " / " << one_line(a.candidate) << " = " << r.median << "x, "
-            << static_cast<int>(r.confidence * 1000.0) / 10.0 << " % interval [" << r.low << ", " << r.high << "] over " << r.pairs
-            << " paired repetitions; threshold " << r.threshold << "x\n";
-}
-
-}  // namespace
 
 CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& a) {
   auto* cmd = app.add_subcommand("speedup", "paired, interleaved speedup verdict: 0 pass, 1 fail, 3 inconclusive");
@@ -59,67 +30,6 @@ CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& a) {
   return cmd;
 }
 
-int run_speedup(const SpeedupArgs& a) {
-  if (a.more_seconds > 0.0 && a.command.empty()) throw InputError("speedup: --more-seconds needs the benchmark command after --");
-  Outputs outputs("speedup");  // before measuring more: a FIFO, a folder or one of the inputs at an output is refused now
-  // --pooled-out may be --results itself: a gate grows its results file in place with the repetitions it measured more.
-  if (!a.pooled_out.empty() && a.pooled_out == a.results) {
-    outputs.in_place(a.results, "--pooled-out");
-  } else {
-    outputs.read(a.results);
-    if (!a.pooled_out.empty()) outputs.file(a.pooled_out, "--pooled-out");
-  }
-  outputs.read(a.baseline);
-  if (!a.out.empty()) outputs.file(a.out, "--out");
-  std::optional<Baseline> baseline;  // read first: a bad baseline is refused before anything is measured or written
-  if (!a.baseline.empty()) baseline = read_baseline(a.baseline);
-  auto results = read_results(a.results);
-  auto report = judge_speedup(results, a.reference, a.candidate, a.threshold, a.confidence);
-  // The baseline's entry is looked up now, so that a baseline without it is refused before anything more is measured.
-  if (baseline) judge_against_baseline(report, *baseline, speedup_series_name(a.reference, a.candidate));
-  const auto start = std::chrono::steady_clock::now();
-  std::optional<TemporaryFolder> folder;
-  for (int extra = 0; extra < 3 && report.verdict == SpeedupVerdict::inconclusive && !a.command.empty(); ++extra) {
-    const double left = a.more_seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (left <= 0.0) break;
-    print(report, a);
-    std::cout << "measuring more (" << static_cast<int>(left) << " s of the budget left)\n" << std::flush;
-    if (!folder) folder.emplace("speedup");
-    try {
-      // The budget is a time limit: a run still going when it ends is stopped, and the verdict stays as judged.
-      const auto more = run_benchmark(a.command, (folder->path() / ("more" + std::to_string(extra) + ".json")).string(), a.env, left);
-      if (values_of(more, a.reference, "real_time").empty() || values_of(more, a.candidate, "real_time").empty()) {
-        throw InputError("speedup: the command after -- did not measure both '" + a.reference + "' and '" + a.candidate + "'");
-      }
-      append_repetitions(results, more);
-    } catch (const BenchmarkTimedOut& e) {
-      std::cout << "measuring more stopped: " << one_line(e.what()) << " (the --more-seconds budget)\n";
-      break;
-    }
-    report = judge_speedup(results, a.reference, a.candidate, a.threshold, a.confidence);
-  }
-  SpeedupVerdict verdict = a.aim ? SpeedupVerdict::pass : report.verdict;
-  std::optional<SeriesVerdict> series;
-  if (baseline) {
-    // The baselined series: the speedup this pair had when it was last accepted, which moves far less than
-    // absolute times, so a loss well above the floor still fails.
-    series = judge_against_baseline(report, *baseline, speedup_series_name(a.reference, a.candidate));
-    if (series->verdict == SpeedupVerdict::fail) verdict = SpeedupVerdict::fail;
-  }
-  if (!a.out.empty()) outputs.write(a.out, speedup_results_text(report, results, a.reference, a.candidate));
-  if (!a.pooled_out.empty() && folder) outputs.write(a.pooled_out, results_json_text(results));
-  print(report, a);
-  if (series) {
-    std::cout << (series->advisory ? (series->below ? "WARNING" : "ADVISORY-PASS") : to_string(series->verdict))
-              << ": against the baselined speedup " << series->baseline << "x (" << criterion_text(Direction::higher, series->tolerance, series->hard_limit, series->advisory) << "): the interval ["
-              << report.low << ", " << report.high << "] " << (series->below ? "lies wholly below " : "reaches ") << series->limit << "x\n";
-  }
-  switch (verdict) {
-    case SpeedupVerdict::pass: return series && series->advisory && series->below ? a.warning_exit_code : 0;
-    case SpeedupVerdict::fail: return 1;
-    case SpeedupVerdict::inconclusive: return 3;
-  }
-  return 2;
-}
+int run_speedup(const SpeedupArgs& a) { return judge_speedup_request(a).code; }
 
 }  // namespace perfgate

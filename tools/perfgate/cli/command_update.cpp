@@ -184,7 +184,7 @@ int run_update(const UpdateArgs& a) {
               << "); elsewhere they read SKIPPED. Compare two revisions on any machine with perfgate ab.\n";
     break;
   }
-  return 0;
+  return code_of(Exit::pass);
 }
 
 }  // namespace perfgate

@@ -2,6 +2,11 @@
 // perfgate's subcommands, one file each: each registers its options on the CLI and runs from them.
 // Runners return the process exit code (0 pass, 1 regression, 3 inconclusive) and throw InputError for bad
 // input or usage (exit code 2).
+#include "gates/check_gate.h"
+#include "gates/cost_gate.h"
+#include "gates/profile_gate.h"
+#include "gates/speedup_gate.h"
+
 #include <CLI/CLI.hpp>
 
 #include <optional>
@@ -10,11 +15,8 @@
 
 namespace perfgate {
 
-struct CompareArgs {
-  std::string results, baseline;
-  std::vector<std::string> command;  ///< the suite's command that wrote the results: printed fixes run it themselves
-  int warning_exit_code = 0;         ///< exit code when nothing failed but an advisory figure is beyond its tolerance
-};
+/// perfgate compare: the check judged once (gates/check_gate.h).
+struct CompareArgs : CheckRequest {};
 CLI::App* add_compare_command(CLI::App& app, CompareArgs& args);
 int run_compare(const CompareArgs& args);
 
@@ -29,17 +31,8 @@ struct UpdateArgs {
 CLI::App* add_update_command(CLI::App& app, UpdateArgs& args);
 int run_update(const UpdateArgs& args);
 
-struct SpeedupArgs {
-  std::string results, reference, candidate;
-  double threshold = 0.0, confidence = 0.95, more_seconds = 0.0;  // threshold: the caller's, no default
-  bool aim = false;  ///< the threshold is an aim: print reached / not reached, exit 0 (never a verdict)
-  std::string baseline;  ///< a baseline with the pair's speedup: also FAIL when the interval lies wholly below it
-  std::string out;       ///< write the speedup and its interval here as results (history, update)
-  std::vector<std::string> command;  ///< benchmark command that measures more repetitions when inconclusive
-  std::string pooled_out;  ///< non-empty: when more was measured, every repetition judged is written here as results
-  std::vector<std::string> env = {"CI=1"};  ///< NAME=value added to the environment of the command measuring more
-  int warning_exit_code = 0;  ///< exit code when it passed but an advisory baselined series lies below its band
-};
+/// perfgate speedup: the speedup judged once (gates/speedup_gate.h).
+struct SpeedupArgs : SpeedupRequest {};
 CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& args);
 int run_speedup(const SpeedupArgs& args);
 
@@ -143,31 +136,19 @@ struct SelftestArgs {
 CLI::App* add_selftest_command(CLI::App& app, SelftestArgs& args);
 int run_selftest(const SelftestArgs& args);
 
-struct ProfileArgs {
-  std::string out = "trace.json", trace;
-  std::vector<std::string> command;  ///< the program that records a Chrome trace: at "{trace}" in its arguments, else at $PERFGATE_TRACE
-  int per = 1, top = 20;             ///< per: how many times the trace holds the work (times are divided by it)
-  std::string per_name = "run";      ///< what one of those is called in the table ("step")
-  std::vector<std::string> env;      ///< NAME=value added to the program's environment (perfgate gate)
-};
+/// perfgate profile (gates/profile_gate.h).
+struct ProfileArgs : ProfileRequest {};
 CLI::App* add_profile_command(CLI::App& app, ProfileArgs& args);
 int run_profile(const ProfileArgs& args);
 
-struct CostArgs {
-  std::string out;
-  std::vector<std::string> context;  ///< KEY=VALUE pairs recorded in the results' context
-  std::vector<std::string> cache;    ///< LEVEL=BYTES,WAYS,LINE_BYTES: the caches callgrind simulates
-  std::vector<std::string> command;  ///< the program that marks its measured steps, and its arguments
-  std::vector<std::string> env;      ///< NAME=value added to the program's environment (perfgate gate)
-  double timeout_seconds = 0.0;      ///< > 0: the run under valgrind is stopped after this long (perfgate gate)
-  int unavailable_exit_code = 6;     ///< exit code when callgrind cannot run the program on this host
+/// perfgate cost (gates/cost_gate.h), its caches as given on the command line.
+struct CostArgs : CostRequest {
+  std::vector<std::string> cache_text;  ///< LEVEL=BYTES,WAYS,LINE_BYTES: the caches callgrind simulates
+  int unavailable_exit_code = 6;        ///< exit code when callgrind cannot run the program on this host
 };
 CLI::App* add_cost_command(CLI::App& app, CostArgs& args);
-/// perfgate cost: measure_cost_results, with a host that cannot run callgrind reported as one line and
+/// perfgate cost: measure_cost_into, with a host that cannot run callgrind reported as one line and
 /// --unavailable-exit-code.
 int run_cost(const CostArgs& args);
-/// Measures the program under callgrind and writes its results and function profile. Throws HostUnsupported when
-/// callgrind cannot run it on this host, InputError for bad input.
-void measure_cost_results(const CostArgs& args);
 
 }  // namespace perfgate

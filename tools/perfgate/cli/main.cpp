@@ -102,12 +102,12 @@ int main(int argc, char** argv) {
   if (first == "help") {  // perfgate help [COMMAND]
     if (argc == 2) {
       std::cout << overview(app);
-      return 0;
+      return code_of(Exit::pass);
     }
     for (const auto* sub : app.get_subcommands({})) {
       if (sub->get_name() == argv[2]) {
         std::cout << sub->help("perfgate");
-        return 0;
+        return code_of(Exit::pass);
       }
     }
     return unknown_command(argv[2]);
@@ -120,13 +120,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp&) {
     for (const auto* sub : app.get_subcommands()) {
       std::cout << sub->help("perfgate");
-      return 0;
+      return code_of(Exit::pass);
     }
     std::cout << overview(app);
-    return 0;
+    return code_of(Exit::pass);
   } catch (const CLI::CallForVersion& e) {
     std::cout << e.what() << '\n';
-    return 0;
+    return code_of(Exit::pass);
   } catch (const CLI::ParseError& e) {
     const auto parsed = app.get_subcommands();
     if (parsed.empty()) return print_error("error", std::string(e.what()) + " (see perfgate help)", code_of(Exit::bad_input));

@@ -1,6 +1,7 @@
 #include "formats/ab_json.h"
 
 #include "base/error.h"
+#include "base/exit_codes.h"
 #include "formats/function_changes_input.h"
 #include "base/json_input.h"
 #include "base/json_reader.h"
@@ -55,18 +56,15 @@ SpeedupVerdict speedup_verdict(const std::string& text, const JsonReader& r, con
 }  // namespace
 
 int exit_status_of(const AbRecord& record) {
-  for (const auto& t : record.timings) if (fails(t.comparison)) return 1;
-  for (const auto& c : record.costs) if (fails(c)) return 1;
-  for (const auto& t : record.timings) if (t.comparison.verdict == SpeedupVerdict::inconclusive) return 3;
-  return 0;
+  for (const auto& t : record.timings) if (fails(t.comparison)) return code_of(Exit::fail);
+  for (const auto& c : record.costs) if (fails(c)) return code_of(Exit::fail);
+  for (const auto& t : record.timings) if (t.comparison.verdict == SpeedupVerdict::inconclusive) return code_of(Exit::inconclusive);
+  return code_of(Exit::pass);
 }
 
 std::string overall_text(const AbRecord& record) {
-  switch (exit_status_of(record)) {
-    case 1: return "FAIL";
-    case 3: return "INCONCLUSIVE";
-    default: return "PASS";
-  }
+  const int status = exit_status_of(record);
+  return status == code_of(Exit::fail) ? "FAIL" : status == code_of(Exit::inconclusive) ? "INCONCLUSIVE" : "PASS";
 }
 
 std::string ab_json_text(const AbRecord& record) {

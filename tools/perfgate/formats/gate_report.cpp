@@ -15,7 +15,10 @@ std::string results_of(const std::string& results_folder, const std::string& nam
 
 void judge_series_as_speedup_does(CheckSection& section, const SpeedupSection& speedup) {
   const auto name = speedup_series_name(speedup.reference, speedup.candidate);
-  const auto series = judge_against_baseline(speedup.report, read_baseline(section.baseline_path), name);
+  apply_series_verdict(section, judge_against_baseline(speedup.report, read_baseline(section.baseline_path), name), name);
+}
+
+void apply_series_verdict(CheckSection& section, const SeriesVerdict& series, const std::string& name) {
   for (auto& row : section.rows) {
     if (row.benchmark != name || row.field != "speedup") continue;
     row.findings.clear();

@@ -3,6 +3,7 @@
 // which results file is judged against which baseline (perfgate gate --verdicts, perfgate report --manifest).
 #include "formats/gate_manifest.h"
 #include "formats/report_data.h"
+#include "model/speedup_series.h"
 
 #include <string>
 #include <vector>
@@ -11,6 +12,10 @@ namespace perfgate {
 
 /// The results file a gate writes (<results_folder>/<name>.json).
 std::string results_of(const std::string& results_folder, const std::string& name);
+
+/// Sets the series row of `section` (the speedup's results against its baselined speedup, `name`) to `series`, the
+/// verdict perfgate speedup gave it: by the speedup's interval, not by the median alone.
+void apply_series_verdict(CheckSection& section, const SeriesVerdict& series, const std::string& name);
 
 /// The series row of `section` (the speedup's results against its baselined speedup) judged as perfgate speedup judges
 /// it: by the speedup's interval, FAIL only when the whole interval lies below the baselined speedup minus its

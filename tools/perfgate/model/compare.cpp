@@ -1,5 +1,6 @@
 #include "model/compare.h"
 
+#include "base/exit_codes.h"
 #include "base/time_units.h"
 
 #include <algorithm>
@@ -108,9 +109,9 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
 
 int exit_code_of(const std::vector<Row>& rows) {
   for (const auto& r : rows) {
-    if (r.verdict == Verdict::fail || r.verdict == Verdict::missing) return 1;
+    if (r.verdict == Verdict::fail || r.verdict == Verdict::missing) return code_of(Exit::fail);
   }
-  return 0;
+  return code_of(Exit::pass);
 }
 
 }  // namespace perfgate

@@ -37,6 +37,11 @@ RevisionBuild build_revision(const std::string& repo_root, const std::string& wo
   if (head_sha(b.worktree).value_or("") != commit || status.status != 0 || !status.output.empty()) {
     throw InputError("worktree " + b.worktree + " is not clean at " + commit + "; remove it (git worktree remove --force) and retry");
   }
+  build_worktree(repo_root, b, steps, targets);
+  return b;
+}
+
+void build_worktree(const std::string& repo_root, const RevisionBuild& b, const GateBuild& steps, const std::vector<std::string>& targets) {
   ProcessOptions build;
   build.directory = b.worktree;
   build.standard_error = StandardError::merge;
@@ -58,10 +63,9 @@ RevisionBuild build_revision(const std::string& repo_root, const std::string& wo
     if (r.status != 0) {
       std::string shown;
       for (const auto& word : step) shown += (shown.empty() ? "" : " ") + word;
-      throw InputError("building " + commit.substr(0, 12) + " failed at '" + shown + "': " + output_tail(r.output));
+      throw InputError("building " + b.commit.substr(0, 12) + " failed at '" + shown + "': " + output_tail(r.output));
     }
   }
-  return b;
 }
 
 }  // namespace perfgate

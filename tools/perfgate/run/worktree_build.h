@@ -14,10 +14,15 @@ struct RevisionBuild {
   std::string build_dir;   ///< <worktree>/<build.directory>
 };
 
-/// Creates (or reuses) the worktree of `commit` under `work` and runs `build`'s steps in it, each argument
-/// "{targets}" replaced by `targets` (GateBuild says how an empty list is written). ccache is pointed at the repository so that unchanged files compile once for
-/// all worktrees. Throws InputError with the failing step when git or the build fails.
+/// Creates (or reuses) the worktree of `commit` under `work`, exactly the commit (a reused one is reset to it, its
+/// unknown files other than the build folder removed), and builds it (build_worktree). Throws InputError with the
+/// failing step when git or the build fails.
 RevisionBuild build_revision(const std::string& repo_root, const std::string& work, const std::string& commit, const GateBuild& build,
                              const std::vector<std::string>& targets);
+
+/// Runs `build`'s steps in the worktree as it is now (selftest's plants: the commit with a patch applied), each
+/// argument "{targets}" replaced by `targets` (GateBuild says how an empty list is written). ccache is pointed at the
+/// repository so that unchanged files compile once for all worktrees. Throws InputError with the failing step.
+void build_worktree(const std::string& repo_root, const RevisionBuild& revision, const GateBuild& build, const std::vector<std::string>& targets);
 
 }  // namespace perfgate

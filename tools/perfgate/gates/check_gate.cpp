@@ -1,0 +1,59 @@
+#include "gates/check_gate.h"
+
+#include "base/atomic_write.h"
+#include "base/error.h"
+#include "base/exit_codes.h"
+#include "base/one_line.h"
+#include "model/fix_command.h"
+#include "model/results.h"
+#include "run/git.h"
+#include "render/table.h"
+
+#include <filesystem>
+#include <iostream>
+
+namespace perfgate {
+namespace {
+
+bool tree_is_dirty_at(const std::string& baseline) {
+  try {
+    // A first baseline's folder is often still to be made: its nearest existing ancestor is asked.
+    const auto state = repository_state(nearest_existing_folder(baseline));
+    return !state.uncommitted.empty();
+  } catch (const std::exception&) {
+    return false;  // only shapes the printed advice; a git that cannot answer here is update's to report
+  }
+}
+
+}  // namespace
+
+CheckOutcome judge_check(const CheckRequest& request) {
+  FixContext fix{own_path(), request.results, request.baseline, request.command, false};
+  std::error_code ignored;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(request.baseline, ignored))) {
+    const auto results = read_results(request.results);
+    fix.tree_dirty = tree_is_dirty_at(request.baseline);
+    const auto create = first_baseline_fix(results, fix);
+    if (create.command.empty()) throw InputError("no baseline '" + request.baseline + "' yet; " + create.note);
+    throw InputErrorWithFix("no baseline '" + request.baseline + "' yet (" + create.note + "); create it with: ", create.command);
+  }
+  CheckOutcome out{load_check(request.results, request.baseline), code_of(Exit::pass)};
+  const auto& rows = out.section.rows;
+  print_table(std::cout, rows);
+  out.code = exit_code_of(rows);
+  if (out.code != 0) fix.tree_dirty = tree_is_dirty_at(request.baseline);
+  print_failures(std::cout, rows, out.code != 0 ? fix_text(accept_fix(rows, fix)) : std::string());
+  for (const auto& b : out.section.functions.benchmarks) {
+    std::cout << "functions that moved " << one_line(b.benchmark) << "'s instructions (baseline -> results):\n"
+              << profile_changes_text(b.changes, "  ");
+  }
+  for (const auto& note : out.section.functions.notes) std::cout << "note: " << one_line(note.benchmark) << ": " << one_line(note.text) << "\n";
+  if (out.code == 0 && request.warning_exit_code != 0) {
+    for (const auto& r : rows) {
+      if (r.verdict == Verdict::slower) out.code = request.warning_exit_code;
+    }
+  }
+  return out;
+}
+
+}  // namespace perfgate

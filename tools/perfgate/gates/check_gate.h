@@ -1,0 +1,28 @@
+#pragma once
+// A results file judged against its baseline, once: the rows as the report shows them, the table and the fixes
+// printed from those rows, and the exit code from them. `perfgate compare` and every baseline, cost and speedup gate
+// of `perfgate gate` judge through it, and gate's verdicts.json holds the very section it returns.
+#include "formats/report_data.h"
+
+#include <string>
+#include <vector>
+
+namespace perfgate {
+
+struct CheckRequest {
+  std::string results, baseline;
+  std::vector<std::string> command;  ///< the suite's command that wrote the results: printed fixes run it themselves
+  int warning_exit_code = 0;         ///< exit code when nothing failed but an advisory figure is beyond its tolerance
+};
+
+struct CheckOutcome {
+  CheckSection section;
+  int code = 0;  ///< 0 pass, 1 a failure, or the warning exit code
+};
+
+/// Judges, prints the table (and the failures with the command that accepts them, and the functions that moved an
+/// instruction count), and returns what was judged. Throws InputError for unreadable input, and InputErrorWithFix for a
+/// baseline that does not exist yet (with the command that creates it).
+CheckOutcome judge_check(const CheckRequest& request);
+
+}  // namespace perfgate
