@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# perfgate's layers stay visible: every source of tools/perfgate (its tests aside) lies in a folder named in
-# tools/perfgate/layers.txt, and every quoted include names a header as LAYER/FILE of its own layer or one listed
-# before it. An unqualified include would be found beside the including file and hide which layer it reaches into.
+# perfgate's layers stay visible: every source of tools/perfgate lies in a folder named in tools/perfgate/layers.txt,
+# and every quoted include names a header as LAYER/FILE of its own layer or one listed before it. An unqualified
+# include would be found beside the including file and hide which layer it reaches into. The unit tests mirror the
+# layers: tools/perfgate/tests/LAYER/*.cpp follow the same rule (the scripts beside them drive the command line).
 # Prints each finding as FILE:LINE: reason and exits 1; 0 when there is none.
 # Usage: tools/lint/perfgate-layers.sh [ROOT]   (default: the repository root)
 set -euo pipefail
@@ -17,6 +18,7 @@ files=0
 while IFS= read -r -d '' file; do
   relative=${file#"$root"/}
   inner=${file#"$tool"/}
+  inner=${inner#tests/}  # a test lies in the layer it tests
   layer=${inner%%/*}
   if [[ $inner != */* || -z ${rank[$layer]+set} || $inner == "$layer"/*/* ]]; then
     findings+=("$relative:1: lies in no layer folder (tools/perfgate/LAYER/, LAYER one of: ${layers[*]})")
@@ -37,7 +39,8 @@ while IFS= read -r -d '' file; do
       findings+=("$relative:$line: $layer includes \"$included\" of the higher layer $target")
     fi
   done <"$file"
-done < <(find "$tool" -path "$tool/tests" -prune -o -path "$tool/scripts" -prune -o -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.c' \) -print0 | sort -z)
+done < <({ find "$tool" -path "$tool/tests" -prune -o -path "$tool/scripts" -prune -o -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.c' \) -print0
+          [[ ! -d $tool/tests ]] || find "$tool/tests" -mindepth 2 -maxdepth 2 -type f -name '*_test.cpp' -print0; } | sort -z)
 if (( ${#findings[@]} > 0 )); then
   printf '%s\n' "${findings[@]}" >&2
   echo "perfgate-layers: $files file(s), ${#findings[@]} finding(s)" >&2

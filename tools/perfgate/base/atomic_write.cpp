@@ -27,7 +27,9 @@ std::string git_folder_above(const fs::path& folder) {
     const fs::path git = at / ".git";
     struct stat git_stat {};
     if (lstat(git.c_str(), &git_stat) == 0) {
-      return S_ISDIR(git_stat.st_mode) && git_stat.st_dev == target_stat.st_dev && access(git.c_str(), W_OK) == 0 ? git.string() : "";
+      return S_ISDIR(git_stat.st_mode) && git_stat.st_dev == target_stat.st_dev && access(git.c_str(), W_OK) == 0
+                 ? git.string()
+                 : "";
     }
     if (at == at.root_path()) break;
   }
@@ -126,7 +128,8 @@ void require_not_an_input(const std::string& output, const std::string& what, co
   if (stat(write_target_of(output).c_str(), &written) != 0) return;  // a new file is no input
   for (const auto& input : inputs) {
     struct stat read {};
-    if (!input.empty() && stat(input.c_str(), &read) == 0 && read.st_dev == written.st_dev && read.st_ino == written.st_ino) {
+    if (!input.empty() && stat(input.c_str(), &read) == 0 && read.st_dev == written.st_dev &&
+        read.st_ino == written.st_ino) {
       throw InputError(what + " '" + output + "' is the input '" + input + "': give the output another file");
     }
   }

@@ -18,7 +18,8 @@ class InputError : public std::runtime_error {
 /// one_line would change what it runs.
 class InputErrorWithFix : public InputError {
  public:
-  InputErrorWithFix(const std::string& message, std::string command) : InputError(message), command_(std::move(command)) {}
+  InputErrorWithFix(const std::string& message, std::string command)
+      : InputError(message), command_(std::move(command)) {}
   const std::string& command() const { return command_; }
 
  private:

@@ -17,7 +17,8 @@ constexpr Meaning kMeanings[] = {
     {Exit::bad_input, "bad input",
      "bad input or usage: one 'perfgate: error:' line on standard error; no verdict, report or baseline written "
      "(gate keeps the results of the gates it measured before)"},
-    {Exit::inconclusive, "inconclusive", "the measurements cannot decide (an interval straddling the threshold); measuring more may"},
+    {Exit::inconclusive, "inconclusive",
+     "the measurements cannot decide (an interval straddling the threshold); measuring more may"},
     {Exit::internal, "internal error", "a bug in perfgate; please report it with the command"},
     {Exit::store_unavailable, "store unavailable", "a history store could not be reached; running again may succeed"},
     {Exit::unavailable, "unavailable",

@@ -62,7 +62,8 @@ nlohmann::json parse_json_input(const std::string& text, const std::string& sour
   } catch (const TooDeep&) {
     throw InputError(source + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   } catch (const DuplicateKey& d) {
-    throw InputError(source + ": the key '" + d.key.substr(0, 80) + "' appears twice in one object (which one counts?)");
+    throw InputError(source + ": the key '" + d.key.substr(0, 80) +
+                     "' appears twice in one object (which one counts?)");
   } catch (const nlohmann::json::exception& e) {  // parse errors and out-of-range numbers alike
     throw InputError(source + ": not valid JSON (" + std::string(e.what()).substr(0, 120) + ")");
   }

@@ -44,13 +44,16 @@ class JsonReader {
     return v;
   }
   /// A count in [low, high], written as a whole number.
-  int64_t count(const nlohmann::json& object, const std::string& key, const std::string& where, int64_t low, int64_t high) const {
+  int64_t count(const nlohmann::json& object, const std::string& key, const std::string& where, int64_t low,
+                int64_t high) const {
     const auto v = exact_int64(member(object, key, where));
-    if (!v || *v < low || *v > high) fail(where + "." + key + " is not a whole number from " + std::to_string(low) + " to " + std::to_string(high));
+    if (!v || *v < low || *v > high)
+      fail(where + "." + key + " is not a whole number from " + std::to_string(low) + " to " + std::to_string(high));
     return *v;
   }
   /// A text that must be one of `allowed`.
-  std::string one_of(const nlohmann::json& object, const std::string& key, const std::string& where, const std::set<std::string>& allowed) const {
+  std::string one_of(const nlohmann::json& object, const std::string& key, const std::string& where,
+                     const std::set<std::string>& allowed) const {
     const std::string v = text(object, key, where);
     if (allowed.count(v) == 0) {
       std::string list;

@@ -17,14 +17,22 @@ std::string markdown_text(const std::string& text, size_t max_characters) {
       out += "…";
       break;
     }
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '@') out += "@\u200B";
-    else if (c == '#') out += "\\#\u200B";
-    else if (c == ':') out += "\\:\u200B";
-    else if (c == '-' && i > 0 && std::isalpha(static_cast<unsigned char>(visible[i - 1]))) out += "\\-\u200B";
-    else if (std::string("\\`*_{}[]()#+-.!|~:&\"'$^=").find(c) != std::string::npos) out += std::string("\\") + c;
-    else out += c;
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '@')
+      out += "@\u200B";
+    else if (c == '#')
+      out += "\\#\u200B";
+    else if (c == ':')
+      out += "\\:\u200B";
+    else if (c == '-' && i > 0 && std::isalpha(static_cast<unsigned char>(visible[i - 1])))
+      out += "\\-\u200B";
+    else if (std::string("\\`*_{}[]()#+-.!|~:&\"'$^=").find(c) != std::string::npos)
+      out += std::string("\\") + c;
+    else
+      out += c;
   }
   return out;
 }

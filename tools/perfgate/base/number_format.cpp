@@ -52,9 +52,10 @@ std::string change_text(double value, double baseline) {
   const std::string sign = percent > 0 ? "+" : "";
   // A small change in plain decimals with two significant digits (+0.0000093%), never in exponent notation.
   const double magnitude = std::fabs(percent);
-  const std::string amount = magnitude >= 100.0                      ? format_fixed(percent, 0)
-                             : magnitude == 0.0 || magnitude >= 0.01 ? format_number(percent, 3)
-                                                                     : format_fixed(percent, static_cast<int>(std::ceil(-std::log10(magnitude))) + 1);
+  const std::string amount = magnitude >= 100.0 ? format_fixed(percent, 0)
+                             : magnitude == 0.0 || magnitude >= 0.01
+                                 ? format_number(percent, 3)
+                                 : format_fixed(percent, static_cast<int>(std::ceil(-std::log10(magnitude))) + 1);
   const std::string times = std::fabs(ratio) >= 1000.0 ? format_fixed(ratio, 0) : format_number(ratio, 4);
   return sign + amount + "% (" + times + "x)";
 }

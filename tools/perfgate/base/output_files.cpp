@@ -27,7 +27,8 @@ std::string resolved(const std::string& path) {
 
 // One file by device and inode when both exist, else one resolved path.
 bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
+  struct stat sa {
+  }, sb{};
   const bool a_exists = stat(a.c_str(), &sa) == 0, b_exists = stat(b.c_str(), &sb) == 0;
   if (a_exists && b_exists) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
   return resolved(a) == resolved(b);
@@ -36,7 +37,8 @@ bool same_file(const std::string& a, const std::string& b) {
 bool is_marker(const fs::directory_entry& entry) {
   static const std::regex name("\\.perfgate-[a-z]+");
   std::error_code error;
-  return std::regex_match(entry.path().filename().string(), name) && entry.symlink_status(error).type() == fs::file_type::regular;
+  return std::regex_match(entry.path().filename().string(), name) &&
+         entry.symlink_status(error).type() == fs::file_type::regular;
 }
 
 // `inner`, lexically, below `outer` (both as given, normalized): its path relative to `outer`, or empty.
@@ -65,7 +67,8 @@ void Outputs::require_not_an_input(const std::string& path, const std::string& o
   for (const auto& input : inputs_) {
     if (input.replaced_in_place) continue;
     if (same_file(path, input.path)) {
-      throw InputError(command_ + ": " + option + " '" + path + "' is the input '" + input.path + "': give the output another file");
+      throw InputError(command_ + ": " + option + " '" + path + "' is the input '" + input.path +
+                       "': give the output another file");
     }
   }
 }
@@ -77,7 +80,8 @@ void Outputs::file(const std::string& path, const std::string& option) {
   require_not_an_input(target, option);
   const auto folder = nearest_existing_folder(resolved(target));
   if (access(folder.c_str(), W_OK) != 0) {
-    throw InputError(command_ + ": cannot write " + option + " '" + path + "' (its folder '" + folder + "' is not writable)");
+    throw InputError(command_ + ": cannot write " + option + " '" + path + "' (its folder '" + folder +
+                     "' is not writable)");
   }
   for (const auto& other : outputs_) {
     if (!other.folder && same_file(other.resolved, target)) {
@@ -96,7 +100,8 @@ void Outputs::companion(const std::string& path, const std::string& what) {
   std::error_code error;
   if (fs::is_symlink(fs::symlink_status(path, error))) {
     for (const auto& other : outputs_) {
-      if (!other.folder && other.path == path) throw InputError(command_ + ": " + what + " '" + path + "' is also " + other.option);
+      if (!other.folder && other.path == path)
+        throw InputError(command_ + ": " + what + " '" + path + "' is also " + other.option);
     }
     outputs_.push_back({path, what, resolved(path), false, true});
     return;
@@ -124,7 +129,8 @@ void Outputs::folder(const std::string& path, const std::string& option) {
     if (error) throw InputError(command_ + ": cannot read " + option + " '" + path + "' (" + error.message() + ")");
     if (!empty && !ours) {
       throw InputError(command_ + ": " + option + " '" + path + "' holds files perfgate did not write (no " +
-                       output_marker_name(command_) + " marker); give a new or empty folder, or one perfgate filled before");
+                       output_marker_name(command_) +
+                       " marker); give a new or empty folder, or one perfgate filled before");
     }
   }
   require_not_an_input(path, option);
@@ -132,7 +138,8 @@ void Outputs::folder(const std::string& path, const std::string& option) {
   for (const auto& other : outputs_) {
     const bool nested = other.folder && (!below(at, other.resolved).empty() || !below(other.resolved, at).empty());
     if (nested || at == other.resolved) {
-      throw InputError(command_ + ": " + option + " '" + path + "' holds or lies in " + other.option + " '" + other.path + "'");
+      throw InputError(command_ + ": " + option + " '" + path + "' holds or lies in " + other.option + " '" +
+                       other.path + "'");
     }
   }
   if (access(nearest_existing_folder(at + "/x").c_str(), W_OK) != 0) {
@@ -168,6 +175,13 @@ bool Outputs::marked(const std::string& folder) const {
 void Outputs::prepare_folder(const Declared& folder, const std::string& file, bool create) const {
   std::error_code error;
   fs::path at = folder.path;
+  // The folders above the declared one are the user's path to it, made as any path is; from the declared folder down,
+  // every folder is perfgate's and must be real.
+  const auto above = fs::absolute(at).parent_path();
+  if (create && !fs::exists(above, error)) {
+    fs::create_directories(above, error);
+    if (error) throw InputError(command_ + ": cannot create '" + above.string() + "' (" + error.message() + ")");
+  }
   const auto relative = below(folder.path, file).parent_path();
   std::vector<fs::path> chain = {at};
   for (const auto& part : relative) chain.push_back(at /= part);
@@ -175,7 +189,8 @@ void Outputs::prepare_folder(const Declared& folder, const std::string& file, bo
     const auto status = fs::symlink_status(step, error);
     if (fs::is_symlink(status)) {
       throw InputError(command_ + ": " + folder.option + " '" + folder.path + "': " +
-                       (step == fs::path(folder.path) ? std::string("it") : "its " + below(folder.path, step.string()).string() + "/") +
+                       (step == fs::path(folder.path) ? std::string("it")
+                                                      : "its " + below(folder.path, step.string()).string() + "/") +
                        " is a symbolic link; perfgate writes into real folders only");
     }
     if (!fs::exists(status)) {
@@ -188,13 +203,15 @@ void Outputs::prepare_folder(const Declared& folder, const std::string& file, bo
   }
   if (create && !marked(folder.path)) {
     write_file_atomically((fs::path(folder.path) / output_marker_name(command_)).string(),
-                          "written by perfgate " + command_ + ": its files in this folder are replaced on every run\n", AtLink::replace);
+                          "written by perfgate " + command_ + ": its files in this folder are replaced on every run\n",
+                          AtLink::replace);
   }
 }
 
 void Outputs::create(const std::string& folder) const {
   for (const auto& d : outputs_) {
-    if (d.folder && d.path == folder) return prepare_folder(d, (fs::path(folder) / output_marker_name(command_)).string());
+    if (d.folder && d.path == folder)
+      return prepare_folder(d, (fs::path(folder) / output_marker_name(command_)).string());
   }
   throw std::logic_error(command_ + " creates '" + folder + "', which it never declared as an output folder");
 }

@@ -11,10 +11,13 @@ namespace perfgate {
 std::string read_whole_file(const std::string& path, const std::string& what) {
   std::error_code error;
   const auto status = std::filesystem::status(path, error);  // follows symlinks: the file itself is judged
-  if (error || !std::filesystem::exists(status)) throw InputError("cannot read " + what + " '" + path + "': no such file");
-  if (std::filesystem::is_directory(status)) throw InputError("cannot read " + what + " '" + path + "': it is a folder");
+  if (error || !std::filesystem::exists(status))
+    throw InputError("cannot read " + what + " '" + path + "': no such file");
+  if (std::filesystem::is_directory(status))
+    throw InputError("cannot read " + what + " '" + path + "': it is a folder");
   if (!std::filesystem::is_regular_file(status)) {
-    throw InputError("cannot read " + what + " '" + path + "': not a regular file (a FIFO, socket or device is never read)");
+    throw InputError("cannot read " + what + " '" + path +
+                     "': not a regular file (a FIFO, socket or device is never read)");
   }
   const auto size = std::filesystem::file_size(path, error);
   if (!error && size > kMaxInputBytes) {

@@ -53,7 +53,8 @@ std::string utf8_of(uint32_t cp) {
 }
 
 bool is_bidi_control(uint32_t cp) {
-  return cp == 0x200e || cp == 0x200f || cp == 0x061c || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+  return cp == 0x200e || cp == 0x200f || cp == 0x061c || (cp >= 0x202a && cp <= 0x202e) ||
+         (cp >= 0x2066 && cp <= 0x2069);
 }
 
 std::string shorten(const std::string& text, size_t limit, size_t head) {

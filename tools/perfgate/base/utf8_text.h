@@ -11,7 +11,8 @@ namespace perfgate {
 /// Calls `emit` with each code point of `text` in order; a byte that starts no valid UTF-8 sequence (a stray
 /// continuation byte, an overlong form, a surrogate, a value above U+10FFFF, a sequence cut short) is passed as
 /// U+FFFD with `invalid_byte` set to it, so that a caller can show the byte itself.
-void for_each_code_point(const std::string& text, const std::function<void(uint32_t code_point, int invalid_byte)>& emit);
+void for_each_code_point(const std::string& text,
+                         const std::function<void(uint32_t code_point, int invalid_byte)>& emit);
 
 /// The UTF-8 encoding of one code point.
 std::string utf8_of(uint32_t code_point);

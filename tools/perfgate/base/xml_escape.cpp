@@ -11,11 +11,21 @@ std::string escape_xml(const std::string& text) {
   // cannot carry are dropped, and bidirectional controls are shown by name instead of reordering what is read.
   for_each_code_point(text, [&](uint32_t cp, int) {
     switch (cp) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
       default:
         if ((cp < 0x20 && cp != '\n' && cp != '\t' && cp != '\r') || cp == 0xfffe || cp == 0xffff) break;
         if (is_bidi_control(cp)) {
@@ -31,7 +41,8 @@ std::string escape_xml(const std::string& text) {
 std::string file_slug(const std::string& name) {
   std::string out;
   for (const char c : name) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    const bool keep =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
     out += keep ? c : '_';
   }
   if (out.size() > 120) out.resize(120);

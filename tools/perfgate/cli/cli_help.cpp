@@ -33,10 +33,12 @@ std::string overview(const CLI::App& app) {
   out << "perfgate: gate Google Benchmark results against committed baselines, in CI and by hand\n\n"
       << "Usage: perfgate COMMAND [OPTIONS]      perfgate help COMMAND      perfgate --version\n\nCommands:\n";
   for (const auto* sub : app.get_subcommands({})) {
-    out << "  " << sub->get_name() << std::string(sub->get_name().size() < 11 ? 11 - sub->get_name().size() : 1, ' ') << sub->get_description() << '\n';
+    out << "  " << sub->get_name() << std::string(sub->get_name().size() < 11 ? 11 - sub->get_name().size() : 1, ' ')
+        << sub->get_description() << '\n';
   }
   out << "\nStart: perfgate help update (create a baseline), perfgate help compare (gate against it).\n"
-      << "\nExit codes, the same for every command:\n" << exit_code_table();
+      << "\nExit codes, the same for every command:\n"
+      << exit_code_table();
   return out.str();
 }
 

@@ -8,22 +8,22 @@
 // Worktrees are removed on every way out. Exit 0 when a commit is named or nothing moved, 3 when the move is a creep
 // with no single culprit, the culprit hides among commits that do not build or cannot be decided, or the commit found
 // is not confirmed; 2 bad input.
-#include "run/ab_rounds.h"
-#include "base/output_files.h"
-#include "model/bisect_search.h"
-#include "cli/cli_help.h"
-#include "cli/commands.h"
-#include "model/ab_analysis.h"
-#include "run/cost_runner.h"
 #include "base/error.h"
-#include "model/function_changes.h"
-#include "formats/gate_manifest.h"
-#include "run/git.h"
 #include "base/json_input.h"
 #include "base/number_format.h"
 #include "base/one_line.h"
-#include "run/process.h"
+#include "base/output_files.h"
+#include "cli/cli_help.h"
+#include "cli/commands.h"
+#include "formats/gate_manifest.h"
+#include "model/ab_analysis.h"
+#include "model/bisect_search.h"
 #include "model/compare.h"
+#include "model/function_changes.h"
+#include "run/ab_rounds.h"
+#include "run/cost_runner.h"
+#include "run/git.h"
+#include "run/process.h"
 #include "run/worktree_build.h"
 
 #include <algorithm>
@@ -71,31 +71,46 @@ std::string percent(double value, double base) {
 }  // namespace
 
 CLI::App* add_bisect_command(CLI::App& app, BisectArgs& a) {
-  auto* cmd = app.add_subcommand("bisect", "the first commit from GOOD to BAD that moved a gate's instructions (exact) or times (paired) beyond a tolerance");
-  cmd->footer(command_footer("perfgate bisect --manifest perf/gates.json --cost sort_cost --cost-filter BM_Sort v0.1 HEAD\n"
-                             "  perfgate bisect --manifest perf/gates.json --gate sorting --filter '^BM_Sort/' v0.1 HEAD",
-                              {Exit::pass, Exit::inconclusive, Exit::unavailable},
-                              "pass: a commit is named, or nothing moved; inconclusive: a creep with no single culprit, the "
-                              "culprit among commits that do not build or cannot be decided, or a commit found but not confirmed"));
+  auto* cmd = app.add_subcommand("bisect",
+                                 "the first commit from GOOD to BAD that moved a gate's instructions (exact) or times "
+                                 "(paired) beyond a tolerance");
+  cmd->footer(command_footer(
+      "perfgate bisect --manifest perf/gates.json --cost sort_cost --cost-filter BM_Sort v0.1 HEAD\n"
+      "  perfgate bisect --manifest perf/gates.json --gate sorting --filter '^BM_Sort/' v0.1 HEAD",
+      {Exit::pass, Exit::inconclusive, Exit::unavailable},
+      "pass: a commit is named, or nothing moved; inconclusive: a creep with no single culprit, the "
+      "culprit among commits that do not build or cannot be decided, or a commit found but not confirmed"));
   cmd->add_option("revisions", a.revisions, "GOOD BAD (git revisions; GOOD an ancestor of BAD)");
   cmd->add_option("--manifest", a.manifest, "the gate manifest: its build steps build each probe")->required();
   auto* cost = cmd->add_option("--cost", a.cost, "exact mode: the cost gate whose instructions per step are compared");
-  cmd->add_option("--cost-filter", a.cost_filter, "exact mode: only the regions whose name contains this text")->needs(cost);
-  cmd->add_option("--cost-arg", a.cost_args, "exact mode: an argument appended to the cost gate's command (repeatable)")->needs(cost);
-  cmd->add_option("--tolerance", a.tolerance, "exact mode: a move beyond this relative change from GOOD is bad (0.005: 0.5 %)")
+  cmd->add_option("--cost-filter", a.cost_filter, "exact mode: only the regions whose name contains this text")
+      ->needs(cost);
+  cmd->add_option("--cost-arg", a.cost_args, "exact mode: an argument appended to the cost gate's command (repeatable)")
+      ->needs(cost);
+  cmd->add_option("--tolerance", a.tolerance,
+                  "exact mode: a move beyond this relative change from GOOD is bad (0.005: 0.5 %)")
       ->capture_default_str()
       ->check(CLI::Range(1e-9, 10.0));
-  auto* gate = cmd->add_option("--gate", a.gate, "timing mode: the gate (baseline or speedup) whose benchmarks are timed")->excludes(cost);
-  cmd->add_option("--filter", a.filter, "timing mode: benchmark filter (a speedup gate's candidate by default)")->needs(gate);
+  auto* gate =
+      cmd->add_option("--gate", a.gate, "timing mode: the gate (baseline or speedup) whose benchmarks are timed")
+          ->excludes(cost);
+  cmd->add_option("--filter", a.filter, "timing mode: benchmark filter (a speedup gate's candidate by default)")
+      ->needs(gate);
   cmd->add_option("--option", a.options, "timing mode: extra --benchmark_* argument (repeatable)")->needs(gate);
-  cmd->add_option("--max-slowdown", a.max_slowdown,
-                  "timing mode: tolerated slowdown of BAD against GOOD, and of the commit found against its parent (0.1: 10 %); "
-                  "probes are split at the geometric midpoint between GOOD and BAD")
+  cmd->add_option(
+         "--max-slowdown", a.max_slowdown,
+         "timing mode: tolerated slowdown of BAD against GOOD, and of the commit found against its parent (0.1: 10 %); "
+         "probes are split at the geometric midpoint between GOOD and BAD")
       ->capture_default_str()
       ->check(CLI::Range(0.001, kMaxToleratedChange));
-  cmd->add_option("--rounds", a.rounds, "timing mode: ABBA rounds per comparison to start with")->capture_default_str()->check(CLI::Range(1, 1000));
-  cmd->add_option("--max-rounds", a.max_rounds, "timing mode: rounds allowed while a comparison is undecided")->capture_default_str()->check(CLI::Range(1, 1000));
-  cmd->add_option("--skip", a.skip, "a revision known not to build or not to measure: stepped over without building (repeatable)");
+  cmd->add_option("--rounds", a.rounds, "timing mode: ABBA rounds per comparison to start with")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--max-rounds", a.max_rounds, "timing mode: rounds allowed while a comparison is undecided")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--skip", a.skip,
+                  "a revision known not to build or not to measure: stepped over without building (repeatable)");
   cmd->add_option("--work", a.work, "folder for the probes' worktrees")->capture_default_str();
   cmd->add_option("--json", a.json, "also write every probe and the outcome as JSON to this file");
   return cmd;
@@ -104,13 +119,13 @@ CLI::App* add_bisect_command(CLI::App& app, BisectArgs& a) {
 namespace {
 
 // Exact mode: instructions per step of a cost gate, one run per probe.
-int bisect_on_counts(const BisectArgs& a, const Outputs& outputs, const GateManifest& manifest, const std::string& root, const std::vector<std::string>& line,
-                     const std::set<std::string>& skipped) {
+int bisect_on_counts(const BisectArgs& a, const Outputs& outputs, const GateManifest& manifest, const std::string& root,
+                     const std::vector<std::string>& line, const std::set<std::string>& skipped) {
   const auto& gate = manifest.gate(a.cost);
   if (gate.kind != GateKind::cost) throw InputError("bisect: --cost " + a.cost + " is not a cost gate");
-  std::cout << "bisect: " << line.size() - 1 << " commits from " << a.revisions[0] << " (" << line.front().substr(0, 12) << ") to "
-            << a.revisions[1] << " (" << line.back().substr(0, 12) << "), gate " << gate.name << ", tolerance " << 100.0 * a.tolerance
-            << " %" << std::endl;
+  std::cout << "bisect: " << line.size() - 1 << " commits from " << a.revisions[0] << " (" << line.front().substr(0, 12)
+            << ") to " << a.revisions[1] << " (" << line.back().substr(0, 12) << "), gate " << gate.name
+            << ", tolerance " << 100.0 * a.tolerance << " %" << std::endl;
   ProbeWorktrees worktrees(root);
   std::map<size_t, RegionProfiles> profiles;  // each measured probe's functions, for the culprit's differential
   const auto measure = [&](size_t i) -> BisectFigures {
@@ -124,7 +139,8 @@ int bisect_on_counts(const BisectArgs& a, const Outputs& outputs, const GateMani
       build = build_revision(root, a.work, commit, *manifest.build, gate.targets);
     } catch (const InputError& e) {
       worktrees.made((std::filesystem::absolute(a.work) / commit.substr(0, 12)).string());
-      std::cout << "  " << commit.substr(0, 12) << " does not build, skipped: " << one_line(e.what()).substr(0, 160) << std::endl;
+      std::cout << "  " << commit.substr(0, 12) << " does not build, skipped: " << one_line(e.what()).substr(0, 160)
+                << std::endl;
       return std::nullopt;
     }
     worktrees.made(build.worktree);
@@ -135,7 +151,8 @@ int bisect_on_counts(const BisectArgs& a, const Outputs& outputs, const GateMani
       run = measure_cost(argv, {gate.cache, manifest.environment, gate.timeout_seconds});
     } catch (const InputError& e) {  // built, but its program fails: stepped over like a commit that does not build
       worktrees.remove(build.worktree);
-      std::cout << "  " << commit.substr(0, 12) << " cannot be measured, skipped: " << one_line(e.what()).substr(0, 160) << std::endl;
+      std::cout << "  " << commit.substr(0, 12) << " cannot be measured, skipped: " << one_line(e.what()).substr(0, 160)
+                << std::endl;
       return std::nullopt;
     }
     worktrees.remove(build.worktree);
@@ -145,7 +162,8 @@ int bisect_on_counts(const BisectArgs& a, const Outputs& outputs, const GateMani
       if (region.name.find(a.cost_filter) != std::string::npos) figures[region.name] = median(region.instructions);
     }
     std::cout << "  " << commit.substr(0, 12) << " " << one_line(commit_subject(root, commit)).substr(0, 60) << ":";
-    for (const auto& [name, value] : figures) std::cout << " " << one_line(name) << " " << std::setprecision(12) << value;
+    for (const auto& [name, value] : figures)
+      std::cout << " " << one_line(name) << " " << std::setprecision(12) << value;
     std::cout << std::endl;
     return figures;
   };
@@ -161,8 +179,12 @@ int bisect_on_counts(const BisectArgs& a, const Outputs& outputs, const GateMani
       break;
     case BisectOutcome::Kind::culprit:
     case BisectOutcome::Kind::creep: {
-      const auto& before = *std::find_if(outcome.probes.begin(), outcome.probes.end(), [&](const BisectProbe& p) { return p.index == outcome.last_good; })->figures;
-      const auto& after = *std::find_if(outcome.probes.begin(), outcome.probes.end(), [&](const BisectProbe& p) { return p.index == outcome.first_bad; })->figures;
+      const auto& before = *std::find_if(outcome.probes.begin(), outcome.probes.end(), [&](const BisectProbe& p) {
+                              return p.index == outcome.last_good;
+                            })->figures;
+      const auto& after = *std::find_if(outcome.probes.begin(), outcome.probes.end(), [&](const BisectProbe& p) {
+                             return p.index == outcome.first_bad;
+                           })->figures;
       std::ostringstream moves;
       for (const auto& name : outcome.moved) {
         if (before.count(name) && after.count(name)) {
@@ -178,57 +200,75 @@ int bisect_on_counts(const BisectArgs& a, const Outputs& outputs, const GateMani
       if (outcome.kind == BisectOutcome::Kind::culprit) {
         verdict = "first bad commit " + describe(outcome.first_bad) + moves.str();
       } else {
-        verdict = "a creep, no single culprit: " + describe(outcome.first_bad) + " crossed the tolerance by a change within it" + moves.str();
+        verdict = "a creep, no single culprit: " + describe(outcome.first_bad) +
+                  " crossed the tolerance by a change within it" + moves.str();
         status = 3;
       }
       break;
     }
     case BisectOutcome::Kind::skipped:
-    case BisectOutcome::Kind::unconfirmed:  // timing mode's kinds: exact counts need no confirmation and are never undecided
+    case BisectOutcome::Kind::unconfirmed:  // timing mode's kinds: exact counts need no confirmation and are never
+                                            // undecided
     case BisectOutcome::Kind::undecided:
-      verdict = "the first bad commit is after " + describe(outcome.last_good) + " and up to " + describe(outcome.first_bad) +
-                "; the commits between do not build, cannot be measured or were skipped";
+      verdict = "the first bad commit is after " + describe(outcome.last_good) + " and up to " +
+                describe(outcome.first_bad) + "; the commits between do not build, cannot be measured or were skipped";
       status = 3;
       break;
   }
   for (const auto& [name, changes] : function_changes) {
-    std::cout << "functions that moved " << one_line(name) << " from " << line[outcome.last_good].substr(0, 12) << " to "
-              << line[outcome.first_bad].substr(0, 12) << ":\n" << profile_changes_text(changes, "  ");
+    std::cout << "functions that moved " << one_line(name) << " from " << line[outcome.last_good].substr(0, 12)
+              << " to " << line[outcome.first_bad].substr(0, 12) << ":\n"
+              << profile_changes_text(changes, "  ");
   }
   std::cout << "perfgate bisect: " << verdict << " (" << outcome.probes.size() << " probes)" << std::endl;
   if (!a.json.empty()) {
     nlohmann::json probes = nlohmann::json::array();
     for (const auto& p : outcome.probes) {
-      nlohmann::json item = {{"commit", line[p.index]}, {"index", p.index}, {"bad", p.bad}, {"built", p.figures.has_value()}};
+      nlohmann::json item = {
+          {"commit", line[p.index]}, {"index", p.index}, {"bad", p.bad}, {"built", p.figures.has_value()}};
       if (p.figures) item["instructions"] = *p.figures;
       probes.push_back(item);
     }
     nlohmann::json functions_json = nlohmann::json::object();  // by benchmark: the first bad commit against its parent
     for (const auto& [name, changes] : function_changes) functions_json[name] = profile_changes_json(changes);
-    outputs.write(a.json, json_output_text({{"good", line.front()}, {"bad", line.back()}, {"gate", gate.name},
-                                                    {"mode", "exact"}, {"tolerance", a.tolerance}, {"outcome", to_string(outcome.kind)},
-                                                    {"first_bad", outcome.kind == BisectOutcome::Kind::no_change ? nlohmann::json(nullptr)
-                                                                                                                 : nlohmann::json(line[outcome.first_bad])},
-                                                    {"moved", outcome.moved}, {"probes", probes}, {"verdict", verdict},
-                                                    {"functions", functions_json}}));
+    outputs.write(a.json, json_output_text({{"good", line.front()},
+                                            {"bad", line.back()},
+                                            {"gate", gate.name},
+                                            {"mode", "exact"},
+                                            {"tolerance", a.tolerance},
+                                            {"outcome", to_string(outcome.kind)},
+                                            {"first_bad", outcome.kind == BisectOutcome::Kind::no_change
+                                                              ? nlohmann::json(nullptr)
+                                                              : nlohmann::json(line[outcome.first_bad])},
+                                            {"moved", outcome.moved},
+                                            {"probes", probes},
+                                            {"verdict", verdict},
+                                            {"functions", functions_json}}));
   }
   return status;
 }
 
 // Timing mode: each probe's benchmarks against GOOD's, paired and interleaved; the commit found confirmed against its
-// parent. Every build is kept until the end: GOOD is measured against each probe, and the commit found against its parent.
-int bisect_on_timings(const BisectArgs& a, const Outputs& outputs, const GateManifest& manifest, const std::string& root, const std::vector<std::string>& line,
+// parent. Every build is kept until the end: GOOD is measured against each probe, and the commit found against its
+// parent.
+int bisect_on_timings(const BisectArgs& a, const Outputs& outputs, const GateManifest& manifest,
+                      const std::string& root, const std::vector<std::string>& line,
                       const std::set<std::string>& skipped) {
   const auto& gate = manifest.gate(a.gate);
   if (gate.kind != GateKind::baseline && gate.kind != GateKind::speedup) {
-    throw InputError("bisect: --gate " + a.gate + " is a " + to_string(gate.kind) + " gate; timing mode runs a baseline or speedup gate's benchmarks (a cost gate: --cost)");
+    throw InputError("bisect: --gate " + a.gate + " is a " + to_string(gate.kind) +
+                     " gate; timing mode runs a baseline or speedup gate's benchmarks (a cost gate: --cost)");
   }
-  const auto filter = !a.filter.empty() ? a.filter : gate.kind == GateKind::speedup ? "^" + regex_literal(gate.candidate) + "$" : "";
-  if (filter.empty()) throw InputError("bisect: --filter names the benchmarks to time (a speedup gate's candidate by default)");
+  const auto filter = !a.filter.empty()                ? a.filter
+                      : gate.kind == GateKind::speedup ? "^" + regex_literal(gate.candidate) + "$"
+                                                       : "";
+  if (filter.empty())
+    throw InputError("bisect: --filter names the benchmarks to time (a speedup gate's candidate by default)");
   if (a.max_rounds < a.rounds) throw InputError("bisect: --max-rounds must be at least --rounds");
-  std::cout << "bisect: " << line.size() - 1 << " commits from " << a.revisions[0] << " (" << line.front().substr(0, 12) << ") to "
-            << a.revisions[1] << " (" << line.back().substr(0, 12) << "), gate " << gate.name << ", filter '" << one_line(filter)
-            << "', tolerated slowdown " << 100.0 * a.max_slowdown << " %, timed in paired interleaved rounds" << std::endl;
+  std::cout << "bisect: " << line.size() - 1 << " commits from " << a.revisions[0] << " (" << line.front().substr(0, 12)
+            << ") to " << a.revisions[1] << " (" << line.back().substr(0, 12) << "), gate " << gate.name << ", filter '"
+            << one_line(filter) << "', tolerated slowdown " << 100.0 * a.max_slowdown
+            << " %, timed in paired interleaved rounds" << std::endl;
   ProbeWorktrees worktrees(root);
   std::map<size_t, std::optional<RevisionBuild>> builds;
   const auto build_of = [&](size_t i) -> const std::optional<RevisionBuild>& {
@@ -244,7 +284,8 @@ int bisect_on_timings(const BisectArgs& a, const Outputs& outputs, const GateMan
       worktrees.made(build->worktree);
     } catch (const InputError& e) {
       worktrees.made((std::filesystem::absolute(a.work) / line[i].substr(0, 12)).string());
-      std::cout << "  " << line[i].substr(0, 12) << " does not build, skipped: " << one_line(e.what()).substr(0, 160) << std::endl;
+      std::cout << "  " << line[i].substr(0, 12) << " does not build, skipped: " << one_line(e.what()).substr(0, 160)
+                << std::endl;
     }
     return builds.emplace(i, build).first->second;
   };
@@ -260,14 +301,17 @@ int bisect_on_timings(const BisectArgs& a, const Outputs& outputs, const GateMan
     run.max_slowdown = max_slowdown;
     run.progress_name = "bisect";
     auto verdicts = run_interleaved(run, gate, manifest);
-    if (verdicts.empty()) throw InputError("bisect: no benchmark matched '" + filter + "' in every run of gate " + gate.name + "'s command");
+    if (verdicts.empty())
+      throw InputError("bisect: no benchmark matched '" + filter + "' in every run of gate " + gate.name +
+                       "'s command");
     return verdicts;
   };
   const auto print = [&](size_t i, const std::vector<AbComparison>& verdicts, const std::string& against) {
-    std::cout << "  " << line[i].substr(0, 12) << " " << one_line(commit_subject(root, line[i])).substr(0, 60) << ", against " << against << ":";
+    std::cout << "  " << line[i].substr(0, 12) << " " << one_line(commit_subject(root, line[i])).substr(0, 60)
+              << ", against " << against << ":";
     for (const auto& c : verdicts) {
-      std::cout << " " << one_line(c.benchmark) << " " << std::setprecision(4) << c.median << "x [" << c.low << ", " << c.high << "] "
-                << verdict_text(c) << ";";
+      std::cout << " " << one_line(c.benchmark) << " " << std::setprecision(4) << c.median << "x [" << c.low << ", "
+                << c.high << "] " << verdict_text(c) << ";";
     }
     std::cout << std::endl;
   };
@@ -286,7 +330,8 @@ int bisect_on_timings(const BisectArgs& a, const Outputs& outputs, const GateMan
       verdicts = pair_of(0, i, is_bad_end ? a.max_slowdown : split - 1.0);
     } catch (const InputError& e) {  // built, but its benchmarks fail or match nothing: stepped over (BAD: an error)
       if (is_bad_end) throw;
-      std::cout << "  " << line[i].substr(0, 12) << " cannot be measured, skipped: " << one_line(e.what()).substr(0, 160) << std::endl;
+      std::cout << "  " << line[i].substr(0, 12)
+                << " cannot be measured, skipped: " << one_line(e.what()).substr(0, 160) << std::endl;
       return probe;
     }
     print(i, verdicts, is_bad_end ? "GOOD" : "GOOD, split at " + format_number(split, 4) + "x");
@@ -294,14 +339,17 @@ int bisect_on_timings(const BisectArgs& a, const Outputs& outputs, const GateMan
     bool any_bad = false, all_good = true;
     for (const auto& c : verdicts) {
       ratios[c.benchmark] = c.median;
-      if (is_bad_end && c.verdict == SpeedupVerdict::fail) moved.insert(c.benchmark), probe.slower.push_back(c.benchmark);
+      if (is_bad_end && c.verdict == SpeedupVerdict::fail)
+        moved.insert(c.benchmark), probe.slower.push_back(c.benchmark);
       if (!is_bad_end && !moved.count(c.benchmark)) continue;
       any_bad = any_bad || c.verdict == SpeedupVerdict::fail;
       all_good = all_good && c.verdict == SpeedupVerdict::pass;
     }
     for (const auto& name : moved) all_good = all_good && ratios.count(name) != 0;  // not measured here: not known good
     probe.figures = ratios;
-    probe.verdict = any_bad ? TimingProbe::Verdict::bad : all_good ? TimingProbe::Verdict::good : TimingProbe::Verdict::undecided;
+    probe.verdict = any_bad    ? TimingProbe::Verdict::bad
+                    : all_good ? TimingProbe::Verdict::good
+                               : TimingProbe::Verdict::undecided;
     if (is_bad_end && any_bad) {
       double smallest = INFINITY;
       for (const auto& name : moved) smallest = std::min(smallest, ratios.at(name));
@@ -310,7 +358,8 @@ int bisect_on_timings(const BisectArgs& a, const Outputs& outputs, const GateMan
     return probe;
   };
   const auto confirm = [&](size_t parent, size_t commit) {
-    std::cout << "confirming " << line[commit].substr(0, 12) << " against its parent " << line[parent].substr(0, 12) << std::endl;
+    std::cout << "confirming " << line[commit].substr(0, 12) << " against its parent " << line[parent].substr(0, 12)
+              << std::endl;
     std::vector<AbComparison> verdicts;
     try {
       verdicts = pair_of(parent, commit, a.max_slowdown);
@@ -333,35 +382,51 @@ int bisect_on_timings(const BisectArgs& a, const Outputs& outputs, const GateMan
       status = 0;
       break;
     case BisectOutcome::Kind::undecided:
-      verdict = "BAD against GOOD is undecided after " + std::to_string(a.max_rounds) + " rounds: neither within the tolerance nor beyond it";
+      verdict = "BAD against GOOD is undecided after " + std::to_string(a.max_rounds) +
+                " rounds: neither within the tolerance nor beyond it";
       break;
     case BisectOutcome::Kind::culprit:
       verdict = "first bad commit " + describe(outcome.first_bad) + ", confirmed slower than its parent";
       status = 0;
       break;
     case BisectOutcome::Kind::unconfirmed:
-      verdict = "the search ended at " + describe(outcome.first_bad) + ", but measured anew against its parent it is not slower beyond the "
+      verdict = "the search ended at " + describe(outcome.first_bad) +
+                ", but measured anew against its parent it is not slower beyond the "
                 "tolerance: no commit named (a creep, or noise)";
       break;
     case BisectOutcome::Kind::skipped:
     case BisectOutcome::Kind::creep:
-      verdict = "the first bad commit is after " + describe(outcome.last_good) + " and up to " + describe(outcome.first_bad) +
+      verdict = "the first bad commit is after " + describe(outcome.last_good) + " and up to " +
+                describe(outcome.first_bad) +
                 "; the commits between do not build, cannot be measured, were skipped or cannot be decided";
       break;
   }
-  std::cout << "perfgate bisect: " << verdict << " (" << outcome.probes.size() - 1 << " probes against GOOD)" << std::endl;
+  std::cout << "perfgate bisect: " << verdict << " (" << outcome.probes.size() - 1 << " probes against GOOD)"
+            << std::endl;
   if (!a.json.empty()) {
     nlohmann::json probes = nlohmann::json::array();
     for (const auto& p : outcome.probes) {
-      nlohmann::json item = {{"commit", line[p.index]}, {"index", p.index}, {"bad", p.bad}, {"undecided", p.undecided}, {"built", p.figures.has_value()}};
+      nlohmann::json item = {{"commit", line[p.index]},
+                             {"index", p.index},
+                             {"bad", p.bad},
+                             {"undecided", p.undecided},
+                             {"built", p.figures.has_value()}};
       if (p.figures && p.index != 0) item["time_ratio_to_good"] = *p.figures;
       probes.push_back(item);
     }
     const bool named = outcome.kind == BisectOutcome::Kind::culprit;
-    outputs.write(a.json, json_output_text({{"good", line.front()}, {"bad", line.back()}, {"gate", gate.name}, {"mode", "timing"},
-                                                    {"filter", filter}, {"max_slowdown", a.max_slowdown}, {"outcome", to_string(outcome.kind)},
-                                                    {"first_bad", named ? nlohmann::json(line[outcome.first_bad]) : nlohmann::json(nullptr)},
-                                                    {"moved", moved}, {"probes", probes}, {"verdict", verdict}}));
+    outputs.write(a.json, json_output_text(
+                              {{"good", line.front()},
+                               {"bad", line.back()},
+                               {"gate", gate.name},
+                               {"mode", "timing"},
+                               {"filter", filter},
+                               {"max_slowdown", a.max_slowdown},
+                               {"outcome", to_string(outcome.kind)},
+                               {"first_bad", named ? nlohmann::json(line[outcome.first_bad]) : nlohmann::json(nullptr)},
+                               {"moved", moved},
+                               {"probes", probes},
+                               {"verdict", verdict}}));
   }
   return status;
 }
@@ -370,9 +435,12 @@ int bisect_on_timings(const BisectArgs& a, const Outputs& outputs, const GateMan
 
 int run_bisect(const BisectArgs& a) {
   if (a.revisions.size() != 2) throw InputError("bisect: give GOOD and BAD revisions");
-  if (a.cost.empty() == a.gate.empty()) throw InputError("bisect: give --cost GATE (exact mode) or --gate GATE (timing mode)");
+  if (a.cost.empty() == a.gate.empty())
+    throw InputError("bisect: give --cost GATE (exact mode) or --gate GATE (timing mode)");
   const auto manifest = read_gate_manifest(a.manifest);
-  if (!manifest.build) throw InputError("bisect: " + a.manifest + " has no build member: bisect cannot build a revision without its steps");
+  if (!manifest.build)
+    throw InputError("bisect: " + a.manifest +
+                     " has no build member: bisect cannot build a revision without its steps");
   Outputs outputs("bisect");
   outputs.read(a.manifest);
   if (!a.json.empty()) outputs.file(a.json, "--json");
@@ -381,10 +449,12 @@ int run_bisect(const BisectArgs& a) {
   std::set<std::string> skipped;
   for (const auto& revision : a.skip) {
     const auto commit = resolve_commit(root, revision);
-    if (commit == line.front() || commit == line.back()) throw InputError("bisect: --skip " + revision + " is GOOD or BAD, which must be measured");
+    if (commit == line.front() || commit == line.back())
+      throw InputError("bisect: --skip " + revision + " is GOOD or BAD, which must be measured");
     skipped.insert(commit);
   }
-  return a.cost.empty() ? bisect_on_timings(a, outputs, manifest, root, line, skipped) : bisect_on_counts(a, outputs, manifest, root, line, skipped);
+  return a.cost.empty() ? bisect_on_timings(a, outputs, manifest, root, line, skipped)
+                        : bisect_on_counts(a, outputs, manifest, root, line, skipped);
 }
 
 }  // namespace perfgate

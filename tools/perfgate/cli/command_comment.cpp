@@ -1,27 +1,32 @@
 // perfgate comment: the pull request's comment as Markdown, rendered from a report's verdicts.json and perfgate ab's
 // JSON. Both are read as untrusted input, so that a job holding a write token can render what a pull request's own
 // run produced. Exit 0 written, 2 bad input; the comment's verdict is in its text, not in the exit code.
-#include "formats/ab_json.h"
 #include "base/output_files.h"
-#include "cli/cli_help.h"
-#include "render/comment_markdown.h"
-#include "cli/commands.h"
 #include "base/read_file.h"
+#include "cli/cli_help.h"
+#include "cli/commands.h"
+#include "formats/ab_json.h"
 #include "formats/verdicts_input.h"
+#include "render/comment_markdown.h"
 
 #include <iostream>
 
 namespace perfgate {
 
 CLI::App* add_comment_command(CLI::App& app, CommentArgs& a) {
-  auto* cmd = app.add_subcommand("comment", "the pull request's comment (Markdown) from verdicts.json and perfgate ab --json");
-  cmd->footer(command_footer("perfgate comment --verdicts build/report/verdicts.json --ab build/ab/ab.json --run-url \"$RUN_URL\" --out comment.md",
-                              {Exit::pass}, "0 whatever the verdict it shows"));
+  auto* cmd =
+      app.add_subcommand("comment", "the pull request's comment (Markdown) from verdicts.json and perfgate ab --json");
+  cmd->footer(
+      command_footer("perfgate comment --verdicts build/report/verdicts.json --ab build/ab/ab.json --run-url "
+                     "\"$RUN_URL\" --out comment.md",
+                     {Exit::pass}, "0 whatever the verdict it shows"));
   cmd->add_option("--verdicts", a.verdicts, "verdicts.json of perfgate report");
   cmd->add_option("--ab", a.ab, "the A/B's verdicts (perfgate ab --json)");
   cmd->add_option("--ab-job", a.ab_job,
-                  "instead of --ab when the A/B job wrote no verdicts: its result (success, failure, cancelled, skipped), shown as such");
-  cmd->add_option("--marker", a.marker, "names the hidden line by which the comment is found and updated")->capture_default_str();
+                  "instead of --ab when the A/B job wrote no verdicts: its result (success, failure, cancelled, "
+                  "skipped), shown as such");
+  cmd->add_option("--marker", a.marker, "names the hidden line by which the comment is found and updated")
+      ->capture_default_str();
   cmd->add_option("--run-url", a.run_url, "link to the CI run");
   cmd->add_option("--report-url", a.report_url, "link to the report (e.g. the run's artifacts)");
   cmd->add_option("--out", a.out, "file to write (default: standard output)");

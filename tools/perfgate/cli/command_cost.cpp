@@ -4,10 +4,10 @@
 // repetition of that benchmark with the counters `instructions` and `estimated_cycles`, which `perfgate compare`
 // judges against a baseline like any other result. Lines "context KEY VALUE" on the program's standard output are
 // recorded in the results' context.
-#include "cli/cli_help.h"
-#include "cli/commands.h"
 #include "base/error.h"
 #include "base/one_line.h"
+#include "cli/cli_help.h"
+#include "cli/commands.h"
 #include "gates/cost_gate.h"
 
 #include <iostream>
@@ -16,15 +16,18 @@ namespace perfgate {
 
 CLI::App* add_cost_command(CLI::App& app, CostArgs& a) {
   auto* cmd = app.add_subcommand("cost", "instruction counts and cycle estimates per measured step, under callgrind");
-  cmd->footer(command_footer("perfgate cost --out cost.json -- build/cost_program",
-                              {Exit::pass, Exit::unavailable}, "bad input includes a program that fails"));
+  cmd->footer(command_footer("perfgate cost --out cost.json -- build/cost_program", {Exit::pass, Exit::unavailable},
+                             "bad input includes a program that fails"));
   cmd->add_option("--out", a.out,
-                  "Google Benchmark JSON to write (counters instructions, estimated_cycles); the steps' function profile goes beside "
-                  "it as <stem>.functions.tsv")->required();
+                  "Google Benchmark JSON to write (counters instructions, estimated_cycles); the steps' function "
+                  "profile goes beside "
+                  "it as <stem>.functions.tsv")
+      ->required();
   cmd->add_option("--context", a.context, "KEY=VALUE recorded in the results' context (repeatable)");
-  cmd->add_option("--cache", a.cache_text,
-                  "LEVEL=BYTES,WAYS,LINE_BYTES: simulate this cache (LEVEL I1, D1 or LL) instead of this machine's, e.g. "
-                  "LL=8388608,16,64 for an 8 MiB share of a CI runner's last-level cache (repeatable)");
+  cmd->add_option(
+      "--cache", a.cache_text,
+      "LEVEL=BYTES,WAYS,LINE_BYTES: simulate this cache (LEVEL I1, D1 or LL) instead of this machine's, e.g. "
+      "LL=8388608,16,64 for an 8 MiB share of a CI runner's last-level cache (repeatable)");
   cmd->add_option("--unavailable-exit-code", a.unavailable_exit_code,
                   "exit with this code (6 to 255) when callgrind cannot run the program on this host (ctest's "
                   "SKIP_RETURN_CODE shows it as skipped, with the reason)")

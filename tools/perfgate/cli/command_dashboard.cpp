@@ -1,16 +1,16 @@
 // perfgate dashboard: a static site (index.html, self-contained) of a history's trends and change points, from any
 // store. Exit 0 written, 2 bad input, 5 the store could not be reached.
+#include "base/error.h"
+#include "base/one_line.h"
 #include "base/output_files.h"
-#include "model/baseline.h"
+#include "base/utc_time.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
+#include "cli/numeric_options.h"
+#include "history/history_store.h"
+#include "model/baseline.h"
 #include "render/dashboard_data.h"
 #include "render/dashboard_html.h"
-#include "base/error.h"
-#include "history/history_store.h"
-#include "cli/numeric_options.h"
-#include "base/one_line.h"
-#include "base/utc_time.h"
 
 #include <filesystem>
 #include <iostream>
@@ -18,17 +18,23 @@
 namespace perfgate {
 
 CLI::App* add_dashboard_command(CLI::App& app, DashboardArgs& a) {
-  auto* cmd = app.add_subcommand("dashboard", "a static site of the history's trends and change points, from any store");
-  cmd->footer(command_footer("perfgate dashboard --store git:origin#perfgate-history --out site --baseline baselines/sorting.json "
-                             "--commit-url 'https://github.com/OWNER/REPO/commit/{commit}'",
-                             {Exit::pass, Exit::store_unavailable}));
+  auto* cmd =
+      app.add_subcommand("dashboard", "a static site of the history's trends and change points, from any store");
+  cmd->footer(command_footer(
+      "perfgate dashboard --store git:origin#perfgate-history --out site --baseline baselines/sorting.json "
+      "--commit-url 'https://github.com/OWNER/REPO/commit/{commit}'",
+      {Exit::pass, Exit::store_unavailable}));
   cmd->add_option("--store", a.store, "the history (as for perfgate history)")->required();
-  cmd->add_option("--out", a.out, "folder to write index.html into: new, empty or an earlier dashboard's (created)")->required();
+  cmd->add_option("--out", a.out, "folder to write index.html into: new, empty or an earlier dashboard's (created)")
+      ->required();
   cmd->add_option("--branch", a.branch, "the line of history shown")->capture_default_str();
   cmd->add_option("--last", a.last, "runs per series shown")->capture_default_str()->check(CLI::Range(2, 100000));
-  cmd->add_option("--min-shift", a.min_shift, "smallest relative shift shown as a change point")->capture_default_str()->check(finite_in(0.0, 100.0));
+  cmd->add_option("--min-shift", a.min_shift, "smallest relative shift shown as a change point")
+      ->capture_default_str()
+      ->check(finite_in(0.0, 100.0));
   cmd->add_option("--baseline", a.baselines, "a baseline whose entries mark series as gated or advisory (repeatable)");
-  cmd->add_option("--commit-url", a.commit_url, "link for each commit, with {commit}, e.g. https://github.com/OWNER/REPO/commit/{commit}");
+  cmd->add_option("--commit-url", a.commit_url,
+                  "link for each commit, with {commit}, e.g. https://github.com/OWNER/REPO/commit/{commit}");
   cmd->add_option("--title", a.title, "the page's title")->capture_default_str();
   return cmd;
 }
@@ -42,7 +48,8 @@ int run_dashboard(const DashboardArgs& a) {
   const auto page = (std::filesystem::path(a.out) / "index.html").string();
   std::vector<BaselineKind> kinds;
   for (const auto& path : a.baselines) {
-    for (const auto& entry : read_baseline(path).entries) kinds.push_back({entry.benchmark, entry.field, entry.advisory});
+    for (const auto& entry : read_baseline(path).entries)
+      kinds.push_back({entry.benchmark, entry.field, entry.advisory});
   }
   const HistoryStore store(a.store, HistoryStore::Access::read_only);
   auto data = dashboard_data(store, a.branch, a.last, a.min_shift, kinds);
@@ -53,7 +60,8 @@ int run_dashboard(const DashboardArgs& a) {
   outputs.write(page, render_dashboard(data));
   size_t changes = 0;
   for (const auto& s : data.series) changes += s.changes.size();
-  std::cout << "dashboard: " << data.series.size() << " series, " << changes << " change points, " << data.runs << " runs: " << one_line(page) << '\n';
+  std::cout << "dashboard: " << data.series.size() << " series, " << changes << " change points, " << data.runs
+            << " runs: " << one_line(page) << '\n';
   return code_of(Exit::pass);
 }
 

@@ -5,13 +5,14 @@
 // measure, the --warning-exit-code for an advisory figure beyond its tolerance, 0 pass); 2 bad input, including a
 // measuring command that fails. A gate this host cannot measure is said in one line and the other gates still run.
 #include "base/atomic_write.h"
+#include "base/error.h"
+#include "base/one_line.h"
 #include "base/output_files.h"
-#include "run/benchmark_runner.h"
+#include "base/utc_time.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
-#include "base/error.h"
-#include "formats/gate_manifest.h"
 #include "formats/function_profile_file.h"
+#include "formats/gate_manifest.h"
 #include "formats/gate_report.h"
 #include "gates/check_gate.h"
 #include "gates/cost_gate.h"
@@ -19,9 +20,8 @@
 #include "gates/speedup_gate.h"
 #include "model/results.h"
 #include "model/speedup_series.h"
-#include "base/one_line.h"
 #include "render/report_render.h"
-#include "base/utc_time.h"
+#include "run/benchmark_runner.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -46,7 +46,8 @@ std::vector<const Gate*> selected_gates(const GateManifest& m, const GateArgs& a
 // The worse of two exit codes: a failure, then inconclusive, then a gate not measured on this host, then an advisory
 // warning, then a pass.
 int worse(int a, int b, const GateArgs& args) {
-  for (const int code : {code_of(Exit::fail), code_of(Exit::inconclusive), args.unavailable_exit_code, args.warning_exit_code}) {
+  for (const int code :
+       {code_of(Exit::fail), code_of(Exit::inconclusive), args.unavailable_exit_code, args.warning_exit_code}) {
     if (code != code_of(Exit::pass) && (a == code || b == code)) return code;
   }
   return code_of(Exit::pass);
@@ -64,8 +65,8 @@ std::vector<std::string> with(std::vector<std::string> argv, const std::vector<s
 
 // A speedup gate judged once: its speedup at the floor (measuring more while inconclusive, pooled into its results),
 // its aim reported, its run against its baseline when it compares one, and its series judged by the interval.
-int run_speedup_gate(const GateManifest& m, const Gate& g, const std::string& results, const std::string& folder, const GateArgs& a,
-                     ReportData& judged) {
+int run_speedup_gate(const GateManifest& m, const Gate& g, const std::string& results, const std::string& folder,
+                     const GateArgs& a, ReportData& judged) {
   const auto interleaved = [&](int repetitions) { return interleaved_pair_command(g, a.build, repetitions); };
   run_benchmark(interleaved(g.repetitions), results, m.environment, g.timeout_seconds);
   SpeedupRequest s;
@@ -97,7 +98,8 @@ int run_speedup_gate(const GateManifest& m, const Gate& g, const std::string& re
   }
   judged.speedups.push_back(section);
   if (g.compare_baseline) {
-    auto check = judge_check({results, m.baseline_of(g.name, g.label), interleaved(g.repetitions), a.warning_exit_code});
+    auto check =
+        judge_check({results, m.baseline_of(g.name, g.label), interleaved(g.repetitions), a.warning_exit_code});
     code = worse(code, check.code, a);
     judged.checks.push_back(std::move(check.section));
   }
@@ -113,7 +115,8 @@ int run_speedup_gate(const GateManifest& m, const Gate& g, const std::string& re
 int run_one(const GateManifest& m, const Gate& g, const std::string& folder, const GateArgs& a, ReportData& judged) {
   const auto argv = resolve_command(g, a.build);
   const auto results = results_of(folder, g.name);
-  std::cout << "gate " << g.name << " (" << to_string(g.kind) << (g.label.empty() ? "" : ", label " + g.label) << ")" << std::endl;
+  std::cout << "gate " << g.name << " (" << to_string(g.kind) << (g.label.empty() ? "" : ", label " + g.label) << ")"
+            << std::endl;
   const auto check = [&](const std::vector<std::string>& command) {
     auto outcome = judge_check({results, m.baseline_of(g.name, g.label), command, a.warning_exit_code});
     judged.checks.push_back(std::move(outcome.section));
@@ -139,7 +142,8 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
     case GateKind::bars: {
       std::string alternatives;
       for (const auto& b : g.benchmarks) alternatives += (alternatives.empty() ? "" : "|") + regex_literal(b);
-      const auto measured = run_benchmark(with(argv, {"--benchmark_filter=^(" + alternatives + ")"}), results, m.environment, g.timeout_seconds);
+      const auto measured = run_benchmark(with(argv, {"--benchmark_filter=^(" + alternatives + ")"}), results,
+                                          m.environment, g.timeout_seconds);
       std::set<std::string> names;
       for (const auto& r : measured.measurements) names.insert(r.benchmark);
       std::cout << "measured " << names.size() << " benchmarks into " << one_line(results) << " (shown, never gated)\n";
@@ -161,25 +165,71 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
   throw std::logic_error("gate " + g.name + ": a kind of gate perfgate does not run");
 }
 
+// Before anything is measured: what the gates read and write. No output may replace an input (the manifest, a
+// baseline), verdicts.json is a file of its own, and a report holds one bars section, so verdicts.json can hold only
+// one.
+Outputs declare_outputs(const GateManifest& m, const std::vector<const Gate*>& gates, const std::string& folder,
+                        const GateArgs& a) {
+  std::vector<std::string> inputs = {a.manifest};
+  std::vector<std::pair<std::string, std::string>> outputs;  // (file, what)
+  int bars = 0;
+  for (const auto* g : gates) {
+    inputs.push_back(m.baseline_of(g->name, g->label));
+    outputs.emplace_back(g->kind == GateKind::profile ? trace_of(folder, g->name) : results_of(folder, g->name),
+                         "gate " + g->name + "'s results");
+    if (!g->series.empty()) {
+      inputs.push_back(m.baseline_of(g->series, g->label));
+      outputs.emplace_back(results_of(folder, g->series), "gate " + g->name + "'s series results");
+    }
+    bars += g->kind == GateKind::bars;
+  }
+  for (const auto& [file, what] : outputs) require_not_an_input(file, what, inputs);
+  Outputs written("gate");
+  written.read(inputs);
+  if (!a.verdicts.empty()) {
+    if (bars > 1) throw InputError("gate: --verdicts holds one bars gate; select them one at a time (--only)");
+    written.file(a.verdicts, "--verdicts");  // the verdicts replace no input...
+    // ...nor a results file this run writes, which need not exist yet: compared by path, not by file.
+    const auto verdicts_path = std::filesystem::weakly_canonical(std::filesystem::absolute(a.verdicts));
+    for (const auto& [file, what] : outputs) {
+      if (std::filesystem::weakly_canonical(std::filesystem::absolute(file)) == verdicts_path) {
+        throw InputError("gate: --verdicts '" + a.verdicts + "' is " + what +
+                         "; give the verdicts a file of their own");
+      }
+    }
+    const auto parent = std::filesystem::absolute(a.verdicts).parent_path();
+    if (!std::filesystem::is_directory(parent))
+      throw InputError("gate: --verdicts '" + a.verdicts + "': its folder does not exist");
+  }
+  written.folder(folder, "--results-dir");
+  return written;
+}
+
 }  // namespace
 
 CLI::App* add_gate_command(CLI::App& app, GateArgs& a) {
-  auto* cmd = app.add_subcommand("gate", "run and judge every gate a manifest declares (suites, speedups, callgrind costs)");
-  cmd->footer(command_footer("perfgate gate --manifest perf/gates.json --build build --label performance --verdicts build/verdicts.json",
-                              {Exit::pass, Exit::fail, Exit::inconclusive, Exit::unavailable}, "bad input includes a measuring command that fails"));
+  auto* cmd =
+      app.add_subcommand("gate", "run and judge every gate a manifest declares (suites, speedups, callgrind costs)");
+  cmd->footer(command_footer(
+      "perfgate gate --manifest perf/gates.json --build build --label performance --verdicts build/verdicts.json",
+      {Exit::pass, Exit::fail, Exit::inconclusive, Exit::unavailable},
+      "bad input includes a measuring command that fails"));
   cmd->add_option("--manifest", a.manifest, "the gate manifest (JSON; docs/reference/gate-manifest.md)")->required();
   cmd->add_option("--build", a.build, "the build folder: gates' programs are relative to it")->required();
   cmd->add_option("--only", a.only, "run this gate only (repeatable)");
   cmd->add_option("--label", a.labels, "run the gates of this label only (repeatable)");
   cmd->add_option("--results-dir", a.results_dir, "where each gate writes <name>.json (default: <build>/results)");
-  cmd->add_option("--verdicts", a.verdicts, "also write what was judged as verdicts.json (as perfgate report writes it)");
+  cmd->add_option("--verdicts", a.verdicts,
+                  "also write what was judged as verdicts.json (as perfgate report writes it)");
   cmd->add_option("--context", a.context, "KEY=VALUE recorded in the cost gates' results (repeatable)");
-  cmd->add_option("--warning-exit-code", a.warning_exit_code,
-                  "exit with this code (0, or 7 to 255) when nothing failed but an advisory figure is beyond its tolerance")
+  cmd->add_option(
+         "--warning-exit-code", a.warning_exit_code,
+         "exit with this code (0, or 7 to 255) when nothing failed but an advisory figure is beyond its tolerance")
       ->check(CLI::IsMember({0}) | CLI::Range(7, 255));
-  cmd->add_option("--unavailable-exit-code", a.unavailable_exit_code,
-                  "exit with this code (6 to 255) when nothing failed but a gate cannot be measured on this host "
-                  "(callgrind cannot run its program here; ctest's SKIP_RETURN_CODE shows it as skipped, with the reason)")
+  cmd->add_option(
+         "--unavailable-exit-code", a.unavailable_exit_code,
+         "exit with this code (6 to 255) when nothing failed but a gate cannot be measured on this host "
+         "(callgrind cannot run its program here; ctest's SKIP_RETURN_CODE shows it as skipped, with the reason)")
       ->check(CLI::Range(6, 255));
   cmd->add_flag("--list", a.list, "print the selected gates (name, kind, label, timeout) and exit");
   return cmd;
@@ -197,37 +247,7 @@ int run_gate(const GateArgs& a) {
   }
   if (!std::filesystem::is_directory(a.build)) throw InputError("gate: --build '" + a.build + "' is not a folder");
   const auto folder = a.results_dir.empty() ? (std::filesystem::path(a.build) / "results").string() : a.results_dir;
-  // Before anything is measured: no output may replace an input (the manifest, a baseline), and a report holds one
-  // speedup and one bars section, so verdicts.json can hold only one of each.
-  std::vector<std::string> inputs = {a.manifest};
-  std::vector<std::pair<std::string, std::string>> outputs;  // (file, what)
-  int bars = 0;
-  for (const auto* g : gates) {
-    inputs.push_back(m.baseline_of(g->name, g->label));
-    outputs.emplace_back(g->kind == GateKind::profile ? trace_of(folder, g->name) : results_of(folder, g->name), "gate " + g->name + "'s results");
-    if (!g->series.empty()) {
-      inputs.push_back(m.baseline_of(g->series, g->label));
-      outputs.emplace_back(results_of(folder, g->series), "gate " + g->name + "'s series results");
-    }
-    bars += g->kind == GateKind::bars;
-  }
-  for (const auto& [file, what] : outputs) require_not_an_input(file, what, inputs);
-  Outputs written("gate");
-  written.read(inputs);
-  if (!a.verdicts.empty()) {
-    if (bars > 1) throw InputError("gate: --verdicts holds one bars gate; select them one at a time (--only)");
-    written.file(a.verdicts, "--verdicts");  // the verdicts replace no input...
-    // ...nor a results file this run writes, which need not exist yet: compared by path, not by file.
-    const auto verdicts_path = std::filesystem::weakly_canonical(std::filesystem::absolute(a.verdicts));
-    for (const auto& [file, what] : outputs) {
-      if (std::filesystem::weakly_canonical(std::filesystem::absolute(file)) == verdicts_path) {
-        throw InputError("gate: --verdicts '" + a.verdicts + "' is " + what + "; give the verdicts a file of their own");
-      }
-    }
-    const auto parent = std::filesystem::absolute(a.verdicts).parent_path();
-    if (!std::filesystem::is_directory(parent)) throw InputError("gate: --verdicts '" + a.verdicts + "': its folder does not exist");
-  }
-  written.folder(folder, "--results-dir");
+  auto written = declare_outputs(m, gates, folder, a);
   written.create(folder);  // the suites the gates run write their results into it
   int code = code_of(Exit::pass);
   ReportData judged;  // what the gates judged, once: verdicts.json is written from it
@@ -253,7 +273,8 @@ int run_gate(const GateArgs& a) {
   if (!a.verdicts.empty()) {
     judged.date = utc_now();
     set_identity(judged, !judged.speedups.empty() ? read_results(judged.speedups.front().results_path).context
-                                                  : (judged.checks.empty() ? std::map<std::string, std::string>{} : judged.checks.front().context));
+                                                  : (judged.checks.empty() ? std::map<std::string, std::string>{}
+                                                                           : judged.checks.front().context));
     written.write(a.verdicts, render_verdicts_json(judged));
   }
   const std::string outcome = code == code_of(Exit::fail)           ? "FAIL"
@@ -263,7 +284,8 @@ int run_gate(const GateArgs& a) {
                                                                     : "PASS with warnings";
   std::string not_here;
   for (const auto& name : unmeasured) not_here += (not_here.empty() ? "; not measured on this host: " : ", ") + name;
-  std::cout << "perfgate gate: " << outcome << " (" << gates.size() << " gate" << (gates.size() == 1 ? "" : "s") << not_here << ")\n";
+  std::cout << "perfgate gate: " << outcome << " (" << gates.size() << " gate" << (gates.size() == 1 ? "" : "s")
+            << not_here << ")\n";
   return code;
 }
 

@@ -1,22 +1,22 @@
 // perfgate history record | show | export | import: appends runs to a history store (a SQLite file, a git data branch,
 // PostgreSQL); shows trends and change points per metric; moves a history between stores.
-#include "model/change_points.h"
+#include "base/error.h"
+#include "base/json_input.h"
+#include "base/one_line.h"
+#include "base/output_files.h"
+#include "base/read_file.h"
+#include "base/utc_time.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
-#include "run/git.h"
-#include "base/error.h"
-#include "base/one_line.h"
 #include "cli/numeric_options.h"
 #include "history/history_store.h"
-#include "base/output_files.h"
-#include "base/json_input.h"
-#include "base/read_file.h"
+#include "model/change_points.h"
 #include "model/results.h"
-#include "base/utc_time.h"
+#include "run/git.h"
 
 #include <iomanip>
-#include <regex>
 #include <iostream>
+#include <regex>
 #include <set>
 #include <tuple>
 
@@ -30,7 +30,8 @@ std::string commit_of(const std::string& revision) {
   try {
     return resolve_commit(".", revision);
   } catch (const InputError&) {
-    const bool hex = revision.size() >= 7 && revision.size() <= 64 && revision.find_first_not_of("0123456789abcdef") == std::string::npos;
+    const bool hex = revision.size() >= 7 && revision.size() <= 64 &&
+                     revision.find_first_not_of("0123456789abcdef") == std::string::npos;
     if (hex) return revision;
     throw InputError("history record: --commit '" + revision + "' names no commit here and is not a commit id");
   }
@@ -39,15 +40,22 @@ std::string commit_of(const std::string& revision) {
 }  // namespace
 
 CLI::App* add_history_command(CLI::App& app, HistoryArgs& a) {
-  auto* cmd = app.add_subcommand("history", "record runs in a history (SQLite, a git data branch, PostgreSQL); trends and change points");
-  cmd->footer(command_footer("perfgate history record --store history.db --results build/results/sorting.json --commit HEAD\n"
-                             "  perfgate history record --store git:origin#perfgate-history --results build/results/sorting.json --commit HEAD\n"
-                             "  perfgate history show --store postgresql://ci@db.example/perf --field real_time\n"
-                             "  perfgate history export --store history.db --out history.json; perfgate history import --store git:origin#perfgate-history --in history.json",
-                              {Exit::pass, Exit::store_unavailable}, "5 also when the store stayed locked; nothing was recorded"));
-  cmd->add_option("action", a.action, "record, show, export or import")->required()->check(CLI::IsMember({"record", "show", "export", "import"}));
+  auto* cmd = app.add_subcommand(
+      "history", "record runs in a history (SQLite, a git data branch, PostgreSQL); trends and change points");
+  cmd->footer(command_footer(
+      "perfgate history record --store history.db --results build/results/sorting.json --commit HEAD\n"
+      "  perfgate history record --store git:origin#perfgate-history --results build/results/sorting.json --commit "
+      "HEAD\n"
+      "  perfgate history show --store postgresql://ci@db.example/perf --field real_time\n"
+      "  perfgate history export --store history.db --out history.json; perfgate history import --store "
+      "git:origin#perfgate-history --in history.json",
+      {Exit::pass, Exit::store_unavailable}, "5 also when the store stayed locked; nothing was recorded"));
+  cmd->add_option("action", a.action, "record, show, export or import")
+      ->required()
+      ->check(CLI::IsMember({"record", "show", "export", "import"}));
   cmd->add_option("--store,--db", a.db,
-                  "the history: a SQLite file (created when absent), git:REMOTE#BRANCH (a data branch), or postgresql://... (libpq)")
+                  "the history: a SQLite file (created when absent), git:REMOTE#BRANCH (a data branch), or "
+                  "postgresql://... (libpq)")
       ->required();
   cmd->add_option("--out", a.out, "export: the JSON file to write");
   cmd->add_option("--in", a.in, "import: a JSON file that history export wrote");
@@ -57,7 +65,9 @@ CLI::App* add_history_command(CLI::App& app, HistoryArgs& a) {
   cmd->add_option("--date", a.date, "record: when (default: now, UTC)");
   cmd->add_option("--benchmark", a.benchmark, "show: only this benchmark");
   cmd->add_option("--field", a.field, "show: the field whose trend is shown")->capture_default_str();
-  cmd->add_option("--min-shift", a.min_shift, "show: smallest relative shift reported as a change point")->capture_default_str()->check(finite_in(0.0, 100.0));
+  cmd->add_option("--min-shift", a.min_shift, "show: smallest relative shift reported as a change point")
+      ->capture_default_str()
+      ->check(finite_in(0.0, 100.0));
   cmd->add_option("--last", a.last, "show: how many runs back")->capture_default_str()->check(CLI::Range(2, 100000));
   return cmd;
 }
@@ -67,12 +77,14 @@ namespace {
 // (a leap second allowed).
 bool is_calendar_date(const std::string& text) {
   std::smatch m;
-  if (!std::regex_match(text, m, std::regex(R"((\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(:(\d{2}))?Z?)?)"))) return false;
+  if (!std::regex_match(text, m, std::regex(R"((\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(:(\d{2}))?Z?)?)")))
+    return false;
   const auto field = [&m](size_t i) { return m[i].matched ? std::stoi(m[i].str()) : 0; };
   const int year = field(1), month = field(2), day = field(3);
   const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
   const int days[] = {31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return month >= 1 && month <= 12 && day >= 1 && day <= days[month - 1] && field(5) <= 23 && field(6) <= 59 && field(8) <= 60;
+  return month >= 1 && month <= 12 && day >= 1 && day <= days[month - 1] && field(5) <= 23 && field(6) <= 59 &&
+         field(8) <= 60;
 }
 }  // namespace
 
@@ -90,12 +102,15 @@ int run_history(const HistoryArgs& a) {
       throw InputError("history record: --date '" + a.date + "' is not a date like 2026-11-23 or 2026-11-23T04:00:00Z");
     }
     run.recorded_at = a.date.empty() ? utc_now() : a.date;
-    run.machine = ctx.count("machine") != 0 ? ctx.at("machine") : ctx.count("cpu_model") != 0 ? ctx.at("cpu_model") : "";
+    run.machine = ctx.count("machine") != 0     ? ctx.at("machine")
+                  : ctx.count("cpu_model") != 0 ? ctx.at("cpu_model")
+                                                : "";
     const auto recorded = history_run_of(run, results);  // before the store is opened: a refused record creates nothing
     HistoryStore store(a.db, HistoryStore::Access::create);
     store.append(recorded);
     const auto stored = recorded.metrics.size();
-    std::cout << "recorded " << stored << " metrics of commit " << one_line(run.commit) << " on " << one_line(run.branch) << " in " << one_line(store.name()) << '\n';
+    std::cout << "recorded " << stored << " metrics of commit " << one_line(run.commit) << " on "
+              << one_line(run.branch) << " in " << one_line(store.name()) << '\n';
     return code_of(Exit::pass);
   }
   if (a.action == "export") {
@@ -107,25 +122,30 @@ int run_history(const HistoryArgs& a) {
     nlohmann::json runs = nlohmann::json::array();
     for (const auto& run : store.runs()) runs.push_back(history_run_json(run));
     outputs.write(a.out, json_output_text({{"format", "perfgate-history"}, {"version", 1}, {"runs", runs}}));
-    std::cout << "exported " << runs.size() << " runs of " << one_line(store.name()) << " to " << one_line(a.out) << '\n';
+    std::cout << "exported " << runs.size() << " runs of " << one_line(store.name()) << " to " << one_line(a.out)
+              << '\n';
     return code_of(Exit::pass);
   }
   if (a.action == "import") {
     if (a.in.empty()) throw InputError("history import: give --in FILE");
     const auto doc = parse_json_input(read_whole_file(a.in, "history export"), a.in);
-    if (!doc.is_object() || doc.value("format", std::string()) != "perfgate-history" || !doc.contains("runs") || !doc.at("runs").is_array()) {
+    if (!doc.is_object() || doc.value("format", std::string()) != "perfgate-history" || !doc.contains("runs") ||
+        !doc.at("runs").is_array()) {
       throw InputError("history import: " + a.in + " is not what history export writes (format perfgate-history)");
     }
     const auto version = doc.contains("version") ? exact_int64(doc.at("version")) : std::nullopt;
     if (version != 1) throw InputError("history import: " + a.in + " is a perfgate-history of another version than 1");
-    std::vector<HistoryRun> incoming;  // every run read before the store is touched, and added in one step: a bad file imports nothing
-    for (size_t i = 0; i < doc.at("runs").size(); ++i) incoming.push_back(parse_history_run(doc.at("runs")[i], a.in + " run " + std::to_string(i)));
+    std::vector<HistoryRun>
+        incoming;  // every run read before the store is touched, and added in one step: a bad file imports nothing
+    for (size_t i = 0; i < doc.at("runs").size(); ++i)
+      incoming.push_back(parse_history_run(doc.at("runs")[i], a.in + " run " + std::to_string(i)));
     HistoryStore store(a.db, HistoryStore::Access::create);
     // A run is its content (run_identity): one the store holds already is not added twice, checked inside the store's
     // transaction, so importing is repeatable and concurrent imports add each run once; two runs of one commit
     // recorded in the same second (suites recorded separately) are two runs.
     const size_t added = store.import(incoming);
-    std::cout << "imported " << added << " runs into " << one_line(store.name()) << " (" << incoming.size() - added << " already there)\n";
+    std::cout << "imported " << added << " runs into " << one_line(store.name()) << " (" << incoming.size() - added
+              << " already there)\n";
     return code_of(Exit::pass);
   }
   const HistoryStore store(a.db, HistoryStore::Access::read_only);
@@ -137,17 +157,20 @@ int run_history(const HistoryArgs& a) {
     std::vector<double> values;
     for (const auto& p : points) values.push_back(p.value);
     ++shown;
-    std::cout << one_line(benchmark) << " " << one_line(field) << ": " << points.size() << " runs, latest " << std::setprecision(6) << values.back() << ' '
-              << points.back().unit << '\n';
+    std::cout << one_line(benchmark) << " " << one_line(field) << ": " << points.size() << " runs, latest "
+              << std::setprecision(6) << values.back() << ' ' << points.back().unit << '\n';
     for (const auto& c : detect_change_points(values, a.min_shift)) {
       const auto [last_old, first_new] = runs_around(c);
-      std::cout << "  change point between " << one_line(points[last_old].commit) << " and " << one_line(points[first_new].commit) << ": median "
-                << c.before << " -> " << c.after << " (" << std::showpos << std::setprecision(3) << 100.0 * (c.after / c.before - 1.0)
-                << std::noshowpos << std::setprecision(6) << " %, adjusted p " << c.p_value << ")\n";
+      std::cout << "  change point between " << one_line(points[last_old].commit) << " and "
+                << one_line(points[first_new].commit) << ": median " << c.before << " -> " << c.after << " ("
+                << std::showpos << std::setprecision(3) << 100.0 * (c.after / c.before - 1.0) << std::noshowpos
+                << std::setprecision(6) << " %, adjusted p " << c.p_value << ")\n";
     }
   }
-  if (shown == 0) throw InputError("history show: no runs of field '" + a.field + "'" + (a.benchmark.empty() ? "" : " of " + a.benchmark) +
-                                   " on branch '" + a.branch + "' in " + store.name());
+  if (shown == 0)
+    throw InputError("history show: no runs of field '" + a.field + "'" +
+                     (a.benchmark.empty() ? "" : " of " + a.benchmark) + " on branch '" + a.branch + "' in " +
+                     store.name());
   return code_of(Exit::pass);
 }
 

@@ -1,17 +1,17 @@
 // perfgate report: the run's verdicts and plots as report.html (self-contained), summary.md, verdicts.json,
 // junit.xml and plots/*.svg (*.png with --png). Exit code: the overall verdict (0 pass, 1 fail, 3 inconclusive).
-#include "model/change_points.h"
-#include "cli/cli_help.h"
-#include "cli/commands.h"
 #include "base/error.h"
-#include "formats/gate_manifest.h"
-#include "formats/gate_report.h"
-#include "cli/numeric_options.h"
-#include "history/history_store.h"
 #include "base/read_file.h"
-#include "render/report_files.h"
 #include "base/utc_time.h"
 #include "base/xml_escape.h"
+#include "cli/cli_help.h"
+#include "cli/commands.h"
+#include "cli/numeric_options.h"
+#include "formats/gate_manifest.h"
+#include "formats/gate_report.h"
+#include "history/history_store.h"
+#include "model/change_points.h"
+#include "render/report_files.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -30,13 +30,15 @@ std::string context_of(const std::map<std::string, std::string>& context, const 
 
 void add_trends(ReportData& data, const std::string& db) {
   const bool file = db.rfind("git:", 0) != 0 && db.rfind("postgres", 0) != 0;
-  if (file && !std::filesystem::exists(db.rfind("sqlite:", 0) == 0 ? db.substr(7) : db)) throw InputError("--history '" + db + "': no such file");
+  if (file && !std::filesystem::exists(db.rfind("sqlite:", 0) == 0 ? db.substr(7) : db))
+    throw InputError("--history '" + db + "': no such file");
   const HistoryStore store(db, HistoryStore::Access::read_only);
   std::set<std::pair<std::string, std::string>> wanted;
   for (const auto& c : data.checks)
     for (const auto& row : c.rows)
       if (row.verdict != Verdict::unbaselined) wanted.emplace(row.benchmark, row.field);
-  for (const auto& s : data.speedups) wanted.emplace(s.reference, "real_time"), wanted.emplace(s.candidate, "real_time");
+  for (const auto& s : data.speedups)
+    wanted.emplace(s.reference, "real_time"), wanted.emplace(s.candidate, "real_time");
   for (const auto& [benchmark, field] : store.metrics("main")) {
     if (wanted.count({benchmark, field}) == 0) continue;
     const auto points = store.series("main", benchmark, field, 50);
@@ -48,8 +50,8 @@ void add_trends(ReportData& data, const std::string& db) {
       t.changes.push_back(c.index);
       std::ostringstream note;
       const auto [last_old, first_new] = runs_around(c);
-      note << benchmark << " " << field << ": change point between " << points[last_old].commit << " and " << points[first_new].commit
-           << ", median " << std::setprecision(5) << c.before << " -> " << c.after;
+      note << benchmark << " " << field << ": change point between " << points[last_old].commit << " and "
+           << points[first_new].commit << ", median " << std::setprecision(5) << c.before << " -> " << c.after;
       t.change_notes.push_back(note.str());
     }
     data.trends.push_back(std::move(t));
@@ -60,23 +62,30 @@ void add_trends(ReportData& data, const std::string& db) {
 
 CLI::App* add_report_command(CLI::App& app, ReportArgs& a) {
   auto* cmd = app.add_subcommand("report", "HTML report, Markdown summary, verdicts.json and JUnit XML of a gate run");
-  cmd->footer(command_footer("perfgate report --out-dir build/report --check build/results/sorting.json=baselines/sorting.json",
-                              {Exit::pass, Exit::fail, Exit::inconclusive}));
-  cmd->add_option("--out-dir", a.out, "folder to write (created); --out names a file in every other command")->required();
+  cmd->footer(
+      command_footer("perfgate report --out-dir build/report --check build/results/sorting.json=baselines/sorting.json",
+                     {Exit::pass, Exit::fail, Exit::inconclusive}));
+  cmd->add_option("--out-dir", a.out, "folder to write (created); --out names a file in every other command")
+      ->required();
   cmd->add_option("--title", a.title, "report title")->capture_default_str();
   cmd->add_option("--check", a.checks, "RESULTS=BASELINE: a results file judged against its baseline (repeatable)");
-  cmd->add_option("--speedup-results", a.speedup_results, "results with interleaved repetitions of --reference and --candidate");
+  cmd->add_option("--speedup-results", a.speedup_results,
+                  "results with interleaved repetitions of --reference and --candidate");
   cmd->add_option("--reference", a.reference, "the speedup's reference benchmark");
   cmd->add_option("--candidate", a.candidate, "the speedup's candidate benchmark");
-  cmd->add_option("--threshold", a.threshold, "the speedup the gate requires (with --speedup-results; no default)")->check(positive_number());
+  cmd->add_option("--threshold", a.threshold, "the speedup the gate requires (with --speedup-results; no default)")
+      ->check(positive_number());
   cmd->add_option("--target", a.target, "a further speedup target, reported but not gated")->check(positive_number());
   cmd->add_option("--ablation", a.ablation, "results of the ablation suite (bar chart)");
-  cmd->add_option("--images", a.images, "a folder of PNG images shown in the report, labelled by the folder's name (repeatable)");
-  cmd->add_option("--figure", a.figures, "a PNG chart or figure shown at its own width, captioned by its file name (repeatable)");
+  cmd->add_option("--images", a.images,
+                  "a folder of PNG images shown in the report, labelled by the folder's name (repeatable)");
+  cmd->add_option("--figure", a.figures,
+                  "a PNG chart or figure shown at its own width, captioned by its file name (repeatable)");
   cmd->add_option("--manifest", a.manifest, "a gate manifest: report its gates from the results in --results-dir");
   cmd->add_option("--results-dir", a.results_dir, "with --manifest: the folder perfgate gate wrote the results to");
   cmd->add_option("--ab", a.ab, "perfgate ab --json output: the A/B against the merge base, with accepted regressions");
-  cmd->add_option("--history", a.history, "history store (as perfgate history --store takes) for trends and change points");
+  cmd->add_option("--history", a.history,
+                  "history store (as perfgate history --store takes) for trends and change points");
   cmd->add_flag("--png", a.png, "also render every plot as PNG with headless Chromium");
   return cmd;
 }
@@ -101,7 +110,8 @@ int run_report(const ReportArgs& a) {
   data.date = utc_now();
   for (const auto& spec : a.checks) {
     const auto eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) throw InputError("--check '" + spec + "': expected RESULTS=BASELINE");
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+      throw InputError("--check '" + spec + "': expected RESULTS=BASELINE");
     data.checks.push_back(load_check(spec.substr(0, eq), spec.substr(eq + 1)));
     // Two results files of one name (a/acc.json, b/acc.json), or of names that make one anchor (acc.v1, acc_v1), make
     // two sections: each gets a name of its own, so that neither shows the other's plots or shares its anchor.
@@ -115,9 +125,11 @@ int run_report(const ReportArgs& a) {
   if (a.manifest.empty() != a.results_dir.empty()) throw InputError("report: --manifest and --results-dir go together");
   if (!a.manifest.empty()) {
     if (!a.speedup_results.empty() || !a.ablation.empty()) {
-      throw InputError("report: --manifest names the speedup and bars gates itself; leave out --speedup-results and --ablation");
+      throw InputError(
+          "report: --manifest names the speedup and bars gates itself; leave out --speedup-results and --ablation");
     }
-    if (!std::filesystem::is_directory(a.results_dir)) throw InputError("report: --results-dir '" + a.results_dir + "' is not a folder");
+    if (!std::filesystem::is_directory(a.results_dir))
+      throw InputError("report: --results-dir '" + a.results_dir + "' is not a folder");
     const auto manifest = read_gate_manifest(a.manifest);
     std::vector<const Gate*> gates;
     for (const auto& g : manifest.gates) gates.push_back(&g);
@@ -130,7 +142,8 @@ int run_report(const ReportArgs& a) {
       throw InputError("--speedup-results needs --reference, --candidate and --threshold");
     }
     const auto results = read_results(a.speedup_results);
-    data.speedups.push_back(judge_speedup_section(results, a.speedup_results, a.reference, a.candidate, a.threshold, a.target));
+    data.speedups.push_back(
+        judge_speedup_section(results, a.speedup_results, a.reference, a.candidate, a.threshold, a.target));
     if (context.empty()) context = results.context;
   }
   if (context.empty() && !data.checks.empty()) context = data.checks.front().context;
@@ -138,8 +151,10 @@ int run_report(const ReportArgs& a) {
   if (context_of(context, "library_build_type") == "debug") {
     data.benchmark_library_note =
         "Google Benchmark's library was built as DEBUG (its \"***WARNING*** Library was built as DEBUG\"): that is the "
-        "measuring library's own build (Debian's package keeps its assertions), not the measured code's, which was built as " +
-        (context_of(context, "build_type").empty() ? std::string("its project chose") : context_of(context, "build_type")) +
+        "measuring library's own build (Debian's package keeps its assertions), not the measured code's, which was "
+        "built as " +
+        (context_of(context, "build_type").empty() ? std::string("its project chose")
+                                                   : context_of(context, "build_type")) +
         "; the timing loop itself is inlined from the library's header and compiled with the measured code's flags, "
         "and the library's own assertions run around it (start, stop, pause, resume).";
   }
@@ -148,10 +163,12 @@ int run_report(const ReportArgs& a) {
   for (const auto& path : a.figures) data.figures.push_back(load_figure(path));
   if (!a.history.empty()) add_trends(data, a.history);
   if (!a.ab.empty()) data.ab = parse_ab_json(read_whole_file(a.ab, "A/B verdicts"), a.ab);
-  if (data.checks.empty() && data.speedups.empty() && !data.ab) throw InputError("report: nothing to report (give --check, --speedup-results or --ab)");
+  if (data.checks.empty() && data.speedups.empty() && !data.ab)
+    throw InputError("report: nothing to report (give --check, --speedup-results or --ab)");
   write_report_files(outputs, a.out, data, a.png);
   const auto status = overall(data);
-  std::cout << "report " << to_string(status) << ": " << (std::filesystem::path(a.out) / "report.html").string() << '\n';
+  std::cout << "report " << to_string(status) << ": " << (std::filesystem::path(a.out) / "report.html").string()
+            << '\n';
   return code_of(status == Overall::pass ? Exit::pass : status == Overall::fail ? Exit::fail : Exit::inconclusive);
 }
 

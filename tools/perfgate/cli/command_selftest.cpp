@@ -5,16 +5,18 @@
 // longer applies or builds fails the self-test loudly. Checks run through `perfgate gate` (this executable), one
 // process each, reading their verdicts.json. Exit 0 every plant caught and the clean tree passing, 1 otherwise.
 #include "base/atomic_write.h"
+#include "base/error.h"
+#include "base/json_input.h"
+#include "base/number_format.h"
+#include "base/one_line.h"
+#include "base/read_file.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
-#include "base/error.h"
-#include "model/fix_command.h"
 #include "formats/gate_manifest.h"
+#include "formats/verdicts_input.h"
+#include "model/fix_command.h"
 #include "run/git.h"
-#include "base/json_input.h"
-#include "base/one_line.h"
 #include "run/process.h"
-#include "base/read_file.h"
 #include "run/worktree_build.h"
 
 #include <algorithm>
@@ -39,7 +41,8 @@ struct CheckOutcome {
   bool unavailable = false;  ///< this host cannot measure the check (exit 6): neither a pass nor a catch
 };
 
-ProcessResult git_in(const std::string& folder, const std::vector<std::string>& arguments, const std::vector<std::string>& env = {}) {
+ProcessResult git_in(const std::string& folder, const std::vector<std::string>& arguments,
+                     const std::vector<std::string>& env = {}) {
   std::vector<std::string> argv = {"git", "-C", folder};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   ProcessOptions options;
@@ -70,7 +73,8 @@ std::string working_tree_commit(const std::string& root, const fs::path& work) {
   fs::remove(index);
   const std::vector<std::string> private_index = {"GIT_INDEX_FILE=" + index};
   const auto read = git_in(root, {"read-tree", "HEAD"}, private_index);
-  if (read.status != 0) throw InputError("selftest: git read-tree HEAD (private index) failed: " + output_tail(read.output));
+  if (read.status != 0)
+    throw InputError("selftest: git read-tree HEAD (private index) failed: " + output_tail(read.output));
   // The work folder (results, the private index, kept worktrees) is never part of the tree it tests: excluded by
   // name when inside the repository and not ignored already (git refuses to be told about an ignored path).
   std::vector<std::string> add = {"add", "--all", "--", "."};
@@ -85,7 +89,8 @@ std::string working_tree_commit(const std::string& root, const fs::path& work) {
   fs::remove(index);
   const auto head = resolve_commit(root, "HEAD");
   if (tree == first_line_of(git_in(root, {"rev-parse", "HEAD^{tree}"}), "git rev-parse HEAD^{tree}")) return head;
-  return first_line_of(git_in(root, {"commit-tree", tree, "-p", head, "-m", "perfgate selftest: the working tree"}), "git commit-tree");
+  return first_line_of(git_in(root, {"commit-tree", tree, "-p", head, "-m", "perfgate selftest: the working tree"}),
+                       "git commit-tree");
 }
 
 std::vector<Plant> find_plants(const GateManifest& m, const std::vector<std::string>& only) {
@@ -93,10 +98,12 @@ std::vector<Plant> find_plants(const GateManifest& m, const std::vector<std::str
   for (size_t k = 0; k < m.selftest->sets.size(); ++k) {
     const auto folder = fs::path(m.folder) / m.selftest->sets[k].plants;
     std::error_code error;
-    if (!fs::is_directory(folder, error)) throw InputError("selftest: plants folder '" + folder.string() + "' is not a folder");
+    if (!fs::is_directory(folder, error))
+      throw InputError("selftest: plants folder '" + folder.string() + "' is not a folder");
     std::vector<Plant> found;
     for (const auto& entry : fs::directory_iterator(folder)) {
-      if (entry.path().extension() == ".patch") found.push_back({entry.path().stem().string(), entry.path().string(), k});
+      if (entry.path().extension() == ".patch")
+        found.push_back({entry.path().stem().string(), entry.path().string(), k});
     }
     if (found.empty()) throw InputError("selftest: no plant (*.patch) in " + folder.string());
     std::sort(found.begin(), found.end(), [](const Plant& a, const Plant& b) { return a.name < b.name; });
@@ -110,7 +117,8 @@ std::vector<Plant> find_plants(const GateManifest& m, const std::vector<std::str
   std::vector<Plant> chosen;
   for (const auto& name : only) {
     const auto found = std::find_if(plants.begin(), plants.end(), [&](const Plant& p) { return p.name == name; });
-    if (found == plants.end()) throw InputError("selftest: no plant named '" + name + "' in the manifest's plant folders");
+    if (found == plants.end())
+      throw InputError("selftest: no plant named '" + name + "' in the manifest's plant folders");
     chosen.push_back(*found);
   }
   return chosen;
@@ -148,8 +156,8 @@ std::string check_name(const SelftestCheck& check) {
 }
 
 // A command check: run in the build folder with the manifest's environment; any exit status but 0 is a catch.
-CheckOutcome run_command_check(const GateManifest& m, const SelftestCheck& check, const std::string& build_dir, const fs::path& out,
-                               size_t index) {
+CheckOutcome run_command_check(const GateManifest& m, const SelftestCheck& check, const std::string& build_dir,
+                               const fs::path& out, size_t index) {
   fs::create_directories(out);
   ProcessOptions options;
   options.directory = build_dir;
@@ -159,67 +167,78 @@ CheckOutcome run_command_check(const GateManifest& m, const SelftestCheck& check
   const auto r = run_process(check.command, options);
   if (r.timed_out) return {true, "ran past 3600 s and was stopped"};
   write_file_atomically((out / ("command-" + std::to_string(index) + ".log")).string(), r.output);
-  if (r.status == 0) return {};
+  if (r.status == 0) return {};  // the command's own status: 0 is its pass
   return {true, "exit " + std::to_string(r.status) + ": " + output_tail(r.output, 240)};
 }
 
-CheckOutcome run_check(const std::string& manifest, const std::string& build_dir, const std::string& gate, const fs::path& out) {
+CheckOutcome run_check(const std::string& manifest, const std::string& build_dir, const std::string& gate,
+                       const fs::path& out) {
   fs::create_directories(out);
   const auto verdicts = out / (gate + ".verdicts.json");
   const auto log = out / (gate + ".log");
   fs::remove(verdicts);
   ProcessOptions options;
   options.standard_error = StandardError::merge;
-  const auto r = run_process({own_path(), "gate", "--manifest", manifest, "--build", build_dir, "--only", gate, "--results-dir", out.string(),
-                              "--verdicts", verdicts.string()},
+  // The gate fills a results folder of its own (marked as the gate's), beside the self-test's logs and verdicts.
+  const auto results = (out / "gate-results").string();
+  const auto r = run_process({own_path(), "gate", "--manifest", manifest, "--build", build_dir, "--only", gate,
+                              "--results-dir", results, "--verdicts", verdicts.string()},
                              options);
   write_file_atomically(log.string(), r.output);
-  if (r.status == 0) return {};
+  if (r.status == code_of(Exit::pass)) return {};
   if (r.status == code_of(Exit::unavailable)) return {false, output_tail(r.output, 240), true};
-  if (r.status != 1 && r.status != 3) return {true, "the run failed (exit " + std::to_string(r.status) + "): " + output_tail(r.output, 240)};
+  if (r.status != code_of(Exit::fail) && r.status != code_of(Exit::inconclusive))
+    return {true, "the run failed (exit " + std::to_string(r.status) + "): " + output_tail(r.output, 240)};
+  // Read as every verdicts.json is read: checked, and judged again from its rows.
+  const auto doc = parse_verdicts_json(read_whole_file(verdicts.string(), "verdicts"), verdicts.string());
   std::string rows;
-  try {
-    const auto doc = parse_json_input(read_whole_file(verdicts.string(), "verdicts"), verdicts.string());
-    for (const auto& row : doc.at("checks")) {
-      if (row.at("verdict") != "FAIL") continue;
-      rows += (rows.empty() ? "" : "; ") + row.at("benchmark").get<std::string>() + " " + row.at("field").get<std::string>() + " " +
-              row.value("value", nlohmann::json()).dump() + " (baseline " + row.value("baseline", nlohmann::json()).dump() + ", " +
-              row.value("change_text", std::string()) + ")";
-    }
-    if (doc.contains("speedup") && doc.at("speedup").at("verdict") == "FAIL") {
-      rows += std::string(rows.empty() ? "" : "; ") + "speedup " + doc.at("speedup").at("median").dump() + "x below its floor";
-    }
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError("selftest: " + verdicts.string() + " is not the verdicts perfgate gate writes: " + e.what());
+  for (const auto& row : doc.rows) {
+    if (row.verdict != "FAIL") continue;
+    rows += (rows.empty() ? "" : "; ") + row.benchmark + " " + row.field + " " +
+            (row.value.empty() ? "null" : row.value) + " (baseline " + (row.baseline.empty() ? "null" : row.baseline) +
+            ", " + row.change_text + ")";
+  }
+  for (const auto& s : doc.speedups) {
+    if (s.verdict == "FAIL")
+      rows += std::string(rows.empty() ? "" : "; ") + "speedup " + format_number(s.median) + "x below its floor";
   }
   if (!rows.empty()) return {true, one_line(rows)};
-  return {false, r.status == 3 ? "inconclusive" : "only rows not measured (MISSING)"};
+  return {false, r.status == code_of(Exit::inconclusive) ? "inconclusive" : "only rows not measured (MISSING)"};
 }
 
 }  // namespace
 
 CLI::App* add_selftest_command(CLI::App& app, SelftestArgs& a) {
-  auto* cmd = app.add_subcommand("selftest", "apply each planted regression (a patch) to a copy of the tree: each must fail a gate");
-  cmd->footer(command_footer("perfgate selftest --manifest perf/gates.json --work build/selftest",
-                              {Exit::pass, Exit::fail, Exit::unavailable}, "fail: a plant passed every check, no longer applies or builds, or the clean tree failed"));
+  auto* cmd = app.add_subcommand(
+      "selftest", "apply each planted regression (a patch) to a copy of the tree: each must fail a gate");
+  cmd->footer(command_footer(
+      "perfgate selftest --manifest perf/gates.json --work build/selftest", {Exit::pass, Exit::fail, Exit::unavailable},
+      "fail: a plant passed every check, no longer applies or builds, or the clean tree failed"));
   cmd->add_option("--manifest", a.manifest, "the gate manifest, with its selftest member")->required();
   cmd->add_option("--plant", a.plants, "run this plant only (its patch's name without .patch; repeatable)");
-  cmd->add_option("--work", a.work, "folder for the throwaway worktree and the checks' results (inside the repository keeps the compiler cache warm; it is never part of the tree tested)")
+  cmd->add_option("--work", a.work,
+                  "folder for the throwaway worktree and the checks' results (inside the repository keeps the compiler "
+                  "cache warm; it is never part of the tree tested)")
       ->capture_default_str();
-  cmd->add_flag("--keep", a.keep, "keep the worktree and its build afterwards (a later run of the same tree reuses them)");
+  cmd->add_flag("--keep", a.keep,
+                "keep the worktree and its build afterwards (a later run of the same tree reuses them)");
   return cmd;
 }
 
 int run_selftest(const SelftestArgs& a) {
   const auto start = std::chrono::steady_clock::now();
-  const auto seconds = [&] { return static_cast<long>(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()); };
+  const auto seconds = [&] {
+    return static_cast<long>(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  };
   const auto m = read_gate_manifest(a.manifest);
-  if (!m.selftest) throw InputError("selftest: " + a.manifest + " has no selftest member (docs/reference/gate-manifest.md)");
+  if (!m.selftest)
+    throw InputError("selftest: " + a.manifest + " has no selftest member (docs/reference/gate-manifest.md)");
   const auto& selftest = *m.selftest;
   const auto plants = find_plants(m, a.plants);
   const auto root = repository_root(m.folder);
   const auto manifest_in_tree = fs::relative(fs::absolute(a.manifest), root);
-  if (manifest_in_tree.empty() || *manifest_in_tree.begin() == "..") throw InputError("selftest: the manifest is not inside the repository " + root);
+  if (manifest_in_tree.empty() || *manifest_in_tree.begin() == "..")
+    throw InputError("selftest: the manifest is not inside the repository " + root);
   const auto work = fs::absolute(a.work);
   const auto commit = working_tree_commit(root, work);
   const bool changed = commit != resolve_commit(root, "HEAD");
@@ -232,14 +251,16 @@ int run_selftest(const SelftestArgs& a) {
       }
     }
   }
-  std::cout << "selftest: building " << commit.substr(0, 12) << (changed ? " (the working tree, which differs from HEAD)" : " (HEAD)")
-            << ", " << plants.size() << " plant" << (plants.size() == 1 ? "" : "s") << std::endl;
+  std::cout << "selftest: building " << commit.substr(0, 12)
+            << (changed ? " (the working tree, which differs from HEAD)" : " (HEAD)") << ", " << plants.size()
+            << " plant" << (plants.size() == 1 ? "" : "s") << std::endl;
   // A worktree kept (--keep) or left by a run that was stopped may hold a plant: it is restored before anything else.
   const auto kept = work / commit.substr(0, 12);
   if (fs::exists(kept / ".git")) {
     const auto reset = git_in(kept.string(), {"reset", "--hard", "--quiet"});
     const auto cleaned = git_in(kept.string(), {"clean", "-fdq"});
-    if (reset.status != 0 || cleaned.status != 0) throw InputError("selftest: could not restore the worktree " + kept.string());
+    if (reset.status != 0 || cleaned.status != 0)
+      throw InputError("selftest: could not restore the worktree " + kept.string());
   }
   // Removed however the self-test ends (unless --keep): a worktree left behind is registered in the repository.
   struct WorktreeRemoval {
@@ -249,7 +270,9 @@ int run_selftest(const SelftestArgs& a) {
       std::error_code ignored;
       if (keep || !fs::exists(worktree, ignored)) return;
       const auto removed = git_in(root, {"worktree", "remove", "--force", worktree});
-      if (removed.status != 0) std::cout << "selftest: the worktree " << worktree << " could not be removed: " << output_tail(removed.output) << std::endl;
+      if (removed.status != 0)
+        std::cout << "selftest: the worktree " << worktree << " could not be removed: " << output_tail(removed.output)
+                  << std::endl;
     }
   } removal{root, kept.string(), a.keep};
   const auto tree = build_revision(root, work.string(), commit, selftest.build, targets);
@@ -260,7 +283,8 @@ int run_selftest(const SelftestArgs& a) {
   // run(check, tag): one check on the tree as it is now, its files under results/<tag>.
   const auto run = [&](const SelftestCheck& check, size_t index, const std::string& tag) {
     const auto out = work / "results" / tag;
-    return check.gate.empty() ? run_command_check(m, check, tree.build_dir, out, index) : run_check(manifest, tree.build_dir, check.gate, out);
+    return check.gate.empty() ? run_command_check(m, check, tree.build_dir, out, index)
+                              : run_check(manifest, tree.build_dir, check.gate, out);
   };
   int status = 0;
   size_t check_count = 0;
@@ -270,7 +294,9 @@ int run_selftest(const SelftestArgs& a) {
     for (const auto& check : set.checks) {
       const auto outcome = run(check, check_count++, "clean");
       std::cout << "    " << check_name(check)
-                << (outcome.caught ? " FAILED: " + outcome.what : outcome.unavailable ? " NOT MEASURED HERE: " + outcome.what : " passed")
+                << (outcome.caught        ? " FAILED: " + outcome.what
+                    : outcome.unavailable ? " NOT MEASURED HERE: " + outcome.what
+                                          : " passed")
                 << std::endl;
       if (outcome.caught) status = 1;
       if (outcome.unavailable) unmeasured.push_back(check_name(check) + " (clean tree)");
@@ -314,7 +340,8 @@ int run_selftest(const SelftestArgs& a) {
     }
     const auto reset = git_in(tree.worktree, {"reset", "--hard", "--quiet"});
     const auto clean = git_in(tree.worktree, {"clean", "-fdq"});
-    if (reset.status != 0 || clean.status != 0) throw InputError("selftest: could not restore the worktree " + tree.worktree + " after " + plant.name);
+    if (reset.status != 0 || clean.status != 0)
+      throw InputError("selftest: could not restore the worktree " + tree.worktree + " after " + plant.name);
   }
   if (!missed.empty()) {
     status = 1;
@@ -328,8 +355,11 @@ int run_selftest(const SelftestArgs& a) {
     for (const auto& name : unmeasured) list += (list.empty() ? "" : ", ") + name;
     std::cout << "selftest: not measured on this host: " << list << std::endl;
   }
-  std::cout << "perfgate selftest: " << (status == 0 ? "PASS" : status == 1 ? "FAIL" : "NOT MEASURED HERE") << " (" << plants.size() << " plants, " << check_count
-            << " checks, " << seconds() << " s)" << std::endl;
+  std::cout << "perfgate selftest: "
+            << (status == 0   ? "PASS"
+                : status == 1 ? "FAIL"
+                              : "NOT MEASURED HERE")
+            << " (" << plants.size() << " plants, " << check_count << " checks, " << seconds() << " s)" << std::endl;
   return status;
 }
 

@@ -3,23 +3,23 @@
 // Reading, planning and writing happen under one lock on the baseline's folder (created when missing), and the file
 // is replaced atomically (atomic_write.h).
 #include "base/atomic_write.h"
-#include "base/output_files.h"
-#include "model/baseline.h"
-#include "run/benchmark_runner.h"
-#include "cli/cli_help.h"
-#include "cli/commands.h"
 #include "base/error.h"
 #include "base/folder_lock.h"
-#include "formats/function_profile_file.h"
-#include "formats/instruction_changes.h"
-#include "run/git.h"
 #include "base/one_line.h"
+#include "base/output_files.h"
 #include "base/read_file.h"
-#include "model/results.h"
 #include "base/temporary_folder.h"
 #include "base/time_units.h"
-#include "model/update.h"
 #include "base/utc_time.h"
+#include "cli/cli_help.h"
+#include "cli/commands.h"
+#include "formats/function_profile_file.h"
+#include "formats/instruction_changes.h"
+#include "model/baseline.h"
+#include "model/results.h"
+#include "model/update.h"
+#include "run/benchmark_runner.h"
+#include "run/git.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -40,40 +40,55 @@ std::string dirty_tree_message(const RepositoryState& state) {
   std::string files;
   for (size_t i = 0; i < state.uncommitted.size() && i < 3; ++i) files += (i == 0 ? "" : ", ") + state.uncommitted[i];
   if (state.uncommitted.size() > 3) files += " and " + std::to_string(state.uncommitted.size() - 3) + " more";
-  return "update: the working tree has uncommitted changes (" + files + "), so no commit describes the code measured; commit first, "
+  return "update: the working tree has uncommitted changes (" + files +
+         "), so no commit describes the code measured; commit first, "
          "or add --allow-dirty and the provenance records the commit marked -dirty";
 }
 
 }  // namespace
 
 CLI::App* add_update_command(CLI::App& app, UpdateArgs& a) {
-  auto* cmd = app.add_subcommand("update", "create or rewrite a baseline from results (atomically, with provenance and a diff)");
-  cmd->footer(command_footer("perfgate update --baseline baselines/sorting.json --reason 'first baseline' --track comparisons:either:exact --track real_time:lower:rel=0.5 -- build/sort_benchmarks --benchmark_repetitions=3\n  perfgate update --baseline baselines/sorting.json --reason 'BM_Old is gone' --drop 'BM_Old/64:comparisons' --results build/results/sorting.json\n  perfgate update --baseline baselines/sorting.json --reason 'one allocation fewer per sort' --only 'BM_Sort/1024:allocations' --results build/results/sorting.json",
-                              {Exit::pass}, "0 the baseline was created or updated; 2 refused, nothing written"));
-  cmd->add_option("--results", a.results,
-                  "Google Benchmark JSON; twice for timing-derived entries (or give the suite's command after --); a function "
-                  "profile beside the first (<stem>.functions.tsv, from perfgate cost) is kept beside the baseline");
+  auto* cmd = app.add_subcommand("update",
+                                 "create or rewrite a baseline from results (atomically, with provenance and a diff)");
+  cmd->footer(command_footer(
+      "perfgate update --baseline baselines/sorting.json --reason 'first baseline' --track comparisons:either:exact "
+      "--track real_time:lower:rel=0.5 -- build/sort_benchmarks --benchmark_repetitions=3\n  perfgate update "
+      "--baseline baselines/sorting.json --reason 'BM_Old is gone' --drop 'BM_Old/64:comparisons' --results "
+      "build/results/sorting.json\n  perfgate update --baseline baselines/sorting.json --reason 'one allocation fewer "
+      "per sort' --only 'BM_Sort/1024:allocations' --results build/results/sorting.json",
+      {Exit::pass}, "0 the baseline was created or updated; 2 refused, nothing written"));
+  cmd->add_option(
+      "--results", a.results,
+      "Google Benchmark JSON; twice for timing-derived entries (or give the suite's command after --); a function "
+      "profile beside the first (<stem>.functions.tsv, from perfgate cost) is kept beside the baseline");
   cmd->add_option("--baseline", a.baseline, "baseline JSON to create or update (its folder is created)")->required();
   cmd->add_option("--reason", a.reason, "why the baseline changes (recorded)")->required();
   cmd->add_option("--track", a.track,
-                  "track FIELD:higher|lower|either:abs=X|rel=X|exact[:limit=X][:unit=U][:advisory] for every benchmark reporting it; "
+                  "track FIELD:higher|lower|either:abs=X|rel=X|exact[:limit=X][:unit=U][:advisory] for every benchmark "
+                  "reporting it; "
                   "a field already tracked takes this criterion");
   cmd->add_option("--drop", a.drop, "stop tracking BENCHMARK:FIELD (a metric gone on purpose)");
-  cmd->add_option("--only", a.only,
-                  "re-record only BENCHMARK:FIELD (repeatable; a metric that moved on purpose): every other entry keeps its value, "
-                  "and the provenance names this update");
-  cmd->add_flag("--allow-dirty", a.allow_dirty, "accept uncommitted changes in the working tree (recorded as <commit>-dirty)");
+  cmd->add_option(
+      "--only", a.only,
+      "re-record only BENCHMARK:FIELD (repeatable; a metric that moved on purpose): every other entry keeps its value, "
+      "and the provenance names this update");
+  cmd->add_flag("--allow-dirty", a.allow_dirty,
+                "accept uncommitted changes in the working tree (recorded as <commit>-dirty)");
   cmd->add_flag("--ratchet", a.ratchet, "only move values the good way");
   cmd->add_flag("--move-timings", a.move_timings,
-                "record the timings anew on this machine although the baseline's were recorded on another (they are then judged here only)");
-  cmd->add_option("command", a.command, "after --: the suite's benchmark command; perfgate runs it once, or twice when timings are tracked");
+                "record the timings anew on this machine although the baseline's were recorded on another (they are "
+                "then judged here only)");
+  cmd->add_option("command", a.command,
+                  "after --: the suite's benchmark command; perfgate runs it once, or twice when timings are tracked");
   return cmd;
 }
 
 int run_update(const UpdateArgs& a) {
-  if (a.results.empty() == a.command.empty()) throw InputError("update: give --results FILE (twice for timings) or the suite's command after --");
+  if (a.results.empty() == a.command.empty())
+    throw InputError("update: give --results FILE (twice for timings) or the suite's command after --");
   if (a.results.size() > 2) throw InputError("update: give one capture, or two for timings");
-  if (a.reason.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError("update: --reason must say why the baseline changes");
+  if (a.reason.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw InputError("update: --reason must say why the baseline changes");
   Outputs outputs("update");  // the baseline is read and replaced; the results only read
   outputs.read(a.results);
   for (const auto& path : a.results) outputs.read(function_profile_path(path));
@@ -92,7 +107,8 @@ int run_update(const UpdateArgs& a) {
   // Two captures are two measurements, or the check that they agree proves nothing: the same file (or a copy of it,
   // byte for byte: no two timing runs write the same text) is one capture given twice.
   if (texts.size() == 2 && texts[0] == texts[1]) {
-    throw InputError("update: the two --results are one capture given twice ('" + a.results[0] + "' and '" + a.results[1] + "')");
+    throw InputError("update: the two --results are one capture given twice ('" + a.results[0] + "' and '" +
+                     a.results[1] + "')");
   }
   // Read, plan and write under one lock: a concurrent update waits and then builds on this one's result. A baseline
   // whose folder does not exist yet is planned under its nearest existing ancestor, and the folder made only to write.
@@ -122,25 +138,28 @@ int run_update(const UpdateArgs& a) {
     const auto there = current->provenance.machine_fingerprint;
     const auto here_text = here.empty() ? std::string("an unknown one") : here;
     auto among = [&](const std::vector<EntryKey>& keys, const Entry& e) {
-      return std::any_of(keys.begin(), keys.end(), [&](const EntryKey& k) { return k.benchmark == e.benchmark && k.field == e.field; });
+      return std::any_of(keys.begin(), keys.end(),
+                         [&](const EntryKey& k) { return k.benchmark == e.benchmark && k.field == e.field; });
     };
     for (const auto& e : current->entries) {
       if (among(request.drop, e) || !is_time_unit(e.unit) || here == there) continue;
       if (!request.only.empty() && !among(request.only, e)) {
-        throw InputError("update: --only leaves " + e.benchmark + " / " + e.field + ", a timing recorded on machine " + there +
-                         ", as it is, while these runs are on " + here_text +
+        throw InputError("update: --only leaves " + e.benchmark + " / " + e.field + ", a timing recorded on machine " +
+                         there + ", as it is, while these runs are on " + here_text +
                          ", whose name the provenance would then give it; run this update on the recording machine");
       }
       if (a.move_timings) continue;
-      throw InputError("update: the baseline's timings were recorded on machine " + there + ", these runs on " + here_text +
-                       "; recording them here moves the timing gate to this machine: add --move-timings to do so, or run the update on the recording machine");
+      throw InputError("update: the baseline's timings were recorded on machine " + there + ", these runs on " +
+                       here_text +
+                       "; recording them here moves the timing gate to this machine: add --move-timings to do so, or "
+                       "run the update on the recording machine");
     }
   }
   auto context = [&](const std::string& key) { return ctx.count(key) != 0 ? ctx.at(key) : std::string(); };
-  const auto machine = context("machine").empty() ? context("cpu_model") + " / " + context("host_name") : context("machine");
-  Provenance provenance{recorded_commit(repository), utc_now(), machine,
-                        context("build_type"), context("torch_version"), context("threads"), a.reason,
-                        context("machine_fingerprint")};
+  const auto machine =
+      context("machine").empty() ? context("cpu_model") + " / " + context("host_name") : context("machine");
+  Provenance provenance{recorded_commit(repository), utc_now(),          machine,  context("build_type"),
+                        context("torch_version"),    context("threads"), a.reason, context("machine_fingerprint")};
   const auto plan = plan_update(captures, current, request, provenance);
   // The function profiles kept beside the results (perfgate cost) are kept beside the baseline: a later run whose
   // counts move then says which functions moved them. For each baselined instruction count, the profile of that count:
@@ -157,7 +176,8 @@ int run_update(const UpdateArgs& a) {
         if (e.field != "instructions") continue;
         for (const auto* side : {&measured, &old}) {
           const auto p = side->find(e.benchmark);
-          if (p != side->end() && profile_is_of(p->second, e.value) && !kept.count(e.benchmark)) kept[e.benchmark] = p->second;
+          if (p != side->end() && profile_is_of(p->second, e.value) && !kept.count(e.benchmark))
+            kept[e.benchmark] = p->second;
         }
       }
       profiled = kept.size();
@@ -172,15 +192,21 @@ int run_update(const UpdateArgs& a) {
   // derived from the baseline's, not given) is replaced, never followed.
   if (profiles_text) outputs.write(function_profile_path(a.baseline), *profiles_text);
   outputs.write(a.baseline, plan.text);
-  if (profiles_text) std::cout << "kept the function profiles of " << profiled << " benchmarks in " << one_line(function_profile_path(a.baseline)) << "\n";
-  std::cout << (current ? "updated " : "created ") << one_line(a.baseline) << " (" << plan.next.entries.size() << " entries"
-            << (a.command.empty() ? "" : ", from " + std::to_string(captures.size()) + (captures.size() == 1 ? " run" : " runs") + " of the suite")
+  if (profiles_text)
+    std::cout << "kept the function profiles of " << profiled << " benchmarks in "
+              << one_line(function_profile_path(a.baseline)) << "\n";
+  std::cout << (current ? "updated " : "created ") << one_line(a.baseline) << " (" << plan.next.entries.size()
+            << " entries"
+            << (a.command.empty() ? ""
+                                  : ", from " + std::to_string(captures.size()) +
+                                        (captures.size() == 1 ? " run" : " runs") + " of the suite")
             << "): " << one_line(a.reason) << '\n';
   for (const auto& line : plan.diff) std::cout << "  " << one_line(line) << '\n';
   for (const auto& e : plan.next.entries) {
     if (!is_time_unit(e.unit)) continue;
     std::cout << "note: its timings are judged only against results from the machine that recorded them (fingerprint "
-              << one_line(provenance.machine_fingerprint.empty() ? std::string("unknown") : provenance.machine_fingerprint)
+              << one_line(provenance.machine_fingerprint.empty() ? std::string("unknown")
+                                                                 : provenance.machine_fingerprint)
               << "); elsewhere they read SKIPPED. Compare two revisions on any machine with perfgate ab.\n";
     break;
   }

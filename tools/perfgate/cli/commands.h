@@ -25,7 +25,8 @@ struct UpdateArgs {
   std::string baseline, reason;
   std::vector<std::string> track, drop, only;
   bool allow_dirty = false, ratchet = false;
-  bool move_timings = false;  ///< accept captures from another machine than the one the baseline's timings were recorded on
+  bool move_timings =
+      false;  ///< accept captures from another machine than the one the baseline's timings were recorded on
   std::vector<std::string> command;  ///< the suite's benchmark command: perfgate runs it for the captures
 };
 CLI::App* add_update_command(CLI::App& app, UpdateArgs& args);
@@ -43,7 +44,7 @@ struct ReportArgs {
   double threshold = 0.0;  ///< the caller's (or the manifest's), no default
   std::optional<double> target;
   std::string ablation, history;
-  std::string ab;  ///< perfgate ab --json output shown beside the checks
+  std::string ab;                     ///< perfgate ab --json output shown beside the checks
   std::string manifest, results_dir;  ///< a gate manifest's gates, from the results a gate run left in results_dir
   std::vector<std::string> images;
   std::vector<std::string> figures;
@@ -76,17 +77,17 @@ int run_calibrate(const CalibrateArgs& args);
 
 struct AbArgs {
   std::vector<std::string> revisions, options;
-  std::string manifest;                ///< the gate manifest: how a revision is built, and each gate's command
+  std::string manifest;  ///< the gate manifest: how a revision is built, and each gate's command
   std::string tasks, gate, filter, work = "build/ab";  // gate and filter: the caller's (no default)
   int rounds = 6, max_rounds = 16;
   double max_slowdown = 0.05;
-  std::string cost;                    ///< non-empty: also compare this cost gate's instructions per step
-  std::string cost_filter;             ///< with cost: only the regions whose name contains this text
-  std::vector<std::string> cost_args;  ///< with cost: arguments appended to the cost gate's command
+  std::string cost;                         ///< non-empty: also compare this cost gate's instructions per step
+  std::string cost_filter;                  ///< with cost: only the regions whose name contains this text
+  std::vector<std::string> cost_args;       ///< with cost: arguments appended to the cost gate's command
   double max_instruction_increase = 0.005;  ///< tolerated increase of head's instructions per step over base's
-  std::vector<std::string> accept;     ///< accepting rules given on the command line (accept_rules.h)
-  std::string accept_trailers;         ///< a revision range whose perfgate-accept trailers are accepting rules
-  std::string json;                    ///< non-empty: the verdicts as JSON (ab_json.h) written here
+  std::vector<std::string> accept;          ///< accepting rules given on the command line (accept_rules.h)
+  std::string accept_trailers;              ///< a revision range whose perfgate-accept trailers are accepting rules
+  std::string json;                         ///< non-empty: the verdicts as JSON (ab_json.h) written here
 };
 CLI::App* add_ab_command(CLI::App& app, AbArgs& args);
 int run_ab(const AbArgs& args);

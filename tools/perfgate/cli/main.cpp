@@ -1,20 +1,20 @@
 // perfgate: judges Google Benchmark results against committed baselines and maintains those baselines.
 // Exit codes: exit_codes.h.
-#include "cli/cli_help.h"
-#include "cli/commands.h"
 #include "base/error.h"
 #include "base/exit_codes.h"
-#include "history/history_backend.h"
 #include "base/one_line.h"
+#include "cli/cli_help.h"
+#include "cli/commands.h"
 #include "cli/version_info.h"
+#include "history/history_backend.h"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <functional>
-#include <new>
 #include <iostream>
+#include <new>
 #include <vector>
 
 namespace {
@@ -92,7 +92,10 @@ int main(int argc, char** argv) {
   for (const auto* sub : app.get_subcommands({})) names.push_back(sub->get_name());
   const auto unknown_command = [&](const std::string& word) {
     const auto near = closest_name(word, names);
-    return print_error("error", "unknown command '" + word + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") + " (see perfgate help)", code_of(Exit::bad_input));
+    return print_error("error",
+                       "unknown command '" + word + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") +
+                           " (see perfgate help)",
+                       code_of(Exit::bad_input));
   };
   if (argc == 1) {
     std::cout << overview(app);
@@ -129,7 +132,8 @@ int main(int argc, char** argv) {
     return code_of(Exit::pass);
   } catch (const CLI::ParseError& e) {
     const auto parsed = app.get_subcommands();
-    if (parsed.empty()) return print_error("error", std::string(e.what()) + " (see perfgate help)", code_of(Exit::bad_input));
+    if (parsed.empty())
+      return print_error("error", std::string(e.what()) + " (see perfgate help)", code_of(Exit::bad_input));
     const auto* command = parsed.front();
     const auto options = option_names(*command);
     const std::string help = " (see perfgate help " + command->get_name() + ")";
@@ -139,17 +143,24 @@ int main(int argc, char** argv) {
       word = word.substr(0, word.find('='));
       if (word.rfind("--", 0) != 0 || std::find(options.begin(), options.end(), word) != options.end()) continue;
       const auto near = closest_name(word, options);
-      return print_error("error", "unknown option " + word + " for " + command->get_name() + (near.empty() ? "" : "; did you mean " + near + "?") + help, code_of(Exit::bad_input));
+      return print_error("error",
+                         "unknown option " + word + " for " + command->get_name() +
+                             (near.empty() ? "" : "; did you mean " + near + "?") + help,
+                         code_of(Exit::bad_input));
     }
     return print_error("error", std::string(e.what()) + help, code_of(Exit::bad_input));
   }
   // A command to run goes after --: a stray word among the options is a mistake, never a program to start.
-  const bool separator = std::find_if(argv + 1, argv + argc, [](const char* w) { return std::string(w) == "--"; }) != argv + argc;
+  const bool separator =
+      std::find_if(argv + 1, argv + argc, [](const char* w) { return std::string(w) == "--"; }) != argv + argc;
   for (const auto* sub : app.get_subcommands()) {
     const auto* positional = sub->get_option_no_throw("command");
     if (positional != nullptr && positional->count() > 0 && !separator) {
-      return print_error("error", "unexpected '" + positional->results().front() + "' among the options; a command to run goes after -- (see perfgate help " +
-                                      sub->get_name() + ")", code_of(Exit::bad_input));
+      return print_error("error",
+                         "unexpected '" + positional->results().front() +
+                             "' among the options; a command to run goes after -- (see perfgate help " +
+                             sub->get_name() + ")",
+                         code_of(Exit::bad_input));
     }
   }
   try {
@@ -171,7 +182,9 @@ int main(int argc, char** argv) {
     return print_error("error", "out of memory (is an input unusually large?)", code_of(Exit::bad_input));
   } catch (const std::exception& e) {
     // Not bad input: something perfgate did not expect. Say so, rather than blame the input.
-    return print_error("internal error", std::string(e.what()) + " (a bug in perfgate; please report it with the command)", code_of(Exit::internal));
+    return print_error("internal error",
+                       std::string(e.what()) + " (a bug in perfgate; please report it with the command)",
+                       code_of(Exit::internal));
   }
   return code_of(Exit::bad_input);
 }

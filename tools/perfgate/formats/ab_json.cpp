@@ -2,9 +2,9 @@
 
 #include "base/error.h"
 #include "base/exit_codes.h"
-#include "formats/function_changes_input.h"
 #include "base/json_input.h"
 #include "base/json_reader.h"
+#include "formats/function_changes_input.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,8 +16,9 @@ constexpr int kFormatVersion = 1;
 
 nlohmann::json acceptance_json(const std::optional<Acceptance>& a) {
   if (!a) return nullptr;
-  return {{"rule", a->rule.text}, {"pattern", a->rule.pattern}, {"field", a->rule.field}, {"percent", a->rule.percent},
-          {"reason", a->rule.reason}, {"source", a->rule.source}, {"within", a->within}};
+  return {{"rule", a->rule.text},       {"pattern", a->rule.pattern}, {"field", a->rule.field},
+          {"percent", a->rule.percent}, {"reason", a->rule.reason},   {"source", a->rule.source},
+          {"within", a->within}};
 }
 
 std::optional<Acceptance> read_acceptance(const JsonReader& r, const nlohmann::json& object, const std::string& where) {
@@ -38,8 +39,8 @@ std::optional<Acceptance> read_acceptance(const JsonReader& r, const nlohmann::j
 
 // An acceptance read back must be what its rule makes of the figures: the rule matches the benchmark and field, and
 // `within` is the rule's verdict on the worsening. A file that claims more is refused, not believed.
-void check_acceptance(const JsonReader& r, const std::optional<Acceptance>& a, const std::string& benchmark, const std::string& field,
-                      double worsening, const std::string& where) {
+void check_acceptance(const JsonReader& r, const std::optional<Acceptance>& a, const std::string& benchmark,
+                      const std::string& field, double worsening, const std::string& where) {
   if (!a) return;
   const auto again = acceptance_of({a->rule}, benchmark, field, worsening);
   if (!again) r.fail(where + ".acceptance: its rule does not match " + benchmark + " " + field);
@@ -56,9 +57,12 @@ SpeedupVerdict speedup_verdict(const std::string& text, const JsonReader& r, con
 }  // namespace
 
 int exit_status_of(const AbRecord& record) {
-  for (const auto& t : record.timings) if (fails(t.comparison)) return code_of(Exit::fail);
-  for (const auto& c : record.costs) if (fails(c)) return code_of(Exit::fail);
-  for (const auto& t : record.timings) if (t.comparison.verdict == SpeedupVerdict::inconclusive) return code_of(Exit::inconclusive);
+  for (const auto& t : record.timings)
+    if (fails(t.comparison)) return code_of(Exit::fail);
+  for (const auto& c : record.costs)
+    if (fails(c)) return code_of(Exit::fail);
+  for (const auto& t : record.timings)
+    if (t.comparison.verdict == SpeedupVerdict::inconclusive) return code_of(Exit::inconclusive);
   return code_of(Exit::pass);
 }
 
@@ -79,19 +83,34 @@ std::string ab_json_text(const AbRecord& record) {
   nlohmann::json timings = nlohmann::json::array();
   for (const auto& t : record.timings) {
     const auto& c = t.comparison;
-    timings.push_back({{"suite", t.suite},           {"filter", t.filter},         {"benchmark", c.benchmark},
-                       {"base", c.base},             {"head", c.head},             {"base_commit", t.base_commit},
-                       {"head_commit", t.head_commit}, {"unit", c.unit},           {"base_median", c.base_median},
-                       {"head_median", c.head_median}, {"ratio", c.median},        {"low", c.low},
-                       {"high", c.high},             {"confidence", c.confidence}, {"rounds", t.rounds},
-                       {"verdict", verdict_text(c)}, {"acceptance", acceptance_json(c.acceptance)}});
+    timings.push_back({{"suite", t.suite},
+                       {"filter", t.filter},
+                       {"benchmark", c.benchmark},
+                       {"base", c.base},
+                       {"head", c.head},
+                       {"base_commit", t.base_commit},
+                       {"head_commit", t.head_commit},
+                       {"unit", c.unit},
+                       {"base_median", c.base_median},
+                       {"head_median", c.head_median},
+                       {"ratio", c.median},
+                       {"low", c.low},
+                       {"high", c.high},
+                       {"confidence", c.confidence},
+                       {"rounds", t.rounds},
+                       {"verdict", verdict_text(c)},
+                       {"acceptance", acceptance_json(c.acceptance)}});
   }
   doc["timings"] = timings;
   if (record.has_costs) {
     nlohmann::json costs = nlohmann::json::array();
     for (const auto& c : record.costs) {
-      costs.push_back({{"benchmark", c.benchmark}, {"base", c.base}, {"head", c.head}, {"change", c.change},
-                       {"verdict", verdict_text(c)}, {"acceptance", acceptance_json(c.acceptance)}});
+      costs.push_back({{"benchmark", c.benchmark},
+                       {"base", c.base},
+                       {"head", c.head},
+                       {"change", c.change},
+                       {"verdict", verdict_text(c)},
+                       {"acceptance", acceptance_json(c.acceptance)}});
       if (c.functions) costs.back()["functions"] = profile_changes_json(*c.functions);
     }
     doc["instructions"] = {{"max_increase", record.max_instruction_increase}, {"comparisons", costs}};
@@ -102,12 +121,14 @@ std::string ab_json_text(const AbRecord& record) {
 AbRecord parse_ab_json(const std::string& text, const std::string& source) {
   const auto doc = parse_json_input(text, source);
   const JsonReader r(source, "perfgate ab's JSON");
-  if (!doc.is_object() || !doc.contains("format") || doc["format"] != "perfgate-ab") r.fail("no \"format\": \"perfgate-ab\"");
+  if (!doc.is_object() || !doc.contains("format") || doc["format"] != "perfgate-ab")
+    r.fail("no \"format\": \"perfgate-ab\"");
   const auto& version = r.member(doc, "version", "the document");
   if (exact_int64(version) != kFormatVersion) r.fail("version is not " + std::to_string(kFormatVersion));
   AbRecord record;
   record.max_slowdown = r.number(doc, "max_slowdown", "the document");
-  if (!(record.max_slowdown >= 0.0 && record.max_slowdown <= kMaxToleratedChange)) r.fail("max_slowdown is not in [0, 10], which ab takes");
+  if (!(record.max_slowdown >= 0.0 && record.max_slowdown <= kMaxToleratedChange))
+    r.fail("max_slowdown is not in [0, 10], which ab takes");
   const auto& revisions = r.array(doc, "revisions", "the document");
   for (size_t i = 0; i < revisions.size(); ++i) {
     const std::string at = "revisions[" + std::to_string(i) + "]";
@@ -145,7 +166,8 @@ AbRecord parse_ab_json(const std::string& text, const std::string& source) {
     // The verdict must be the one the interval gives against the tolerated slowdown (INCONCLUSIVE is also what too few
     // rounds give, whatever the interval).
     const double limit = 1.0 + record.max_slowdown;
-    if ((c.verdict == SpeedupVerdict::pass && c.high > limit) || (c.verdict == SpeedupVerdict::fail && !(c.low > limit))) {
+    if ((c.verdict == SpeedupVerdict::pass && c.high > limit) ||
+        (c.verdict == SpeedupVerdict::fail && !(c.low > limit))) {
       r.fail(at + ".verdict " + verdict + " disagrees with its interval and the tolerated slowdown");
     }
     check_acceptance(r, c.acceptance, c.benchmark, "real_time", c.high - 1.0, at);
@@ -168,13 +190,16 @@ AbRecord parse_ab_json(const std::string& text, const std::string& source) {
       c.base = r.number(e, "base", at);
       c.head = r.number(e, "head", at);
       c.change = r.number(e, "change", at);
-      if (!(c.base > 0.0 && c.head > 0.0) || std::fabs(c.change - (c.head / c.base - 1.0)) > 1e-9 * std::max(1.0, std::fabs(c.change))) {
+      if (!(c.base > 0.0 && c.head > 0.0) ||
+          std::fabs(c.change - (c.head / c.base - 1.0)) > 1e-9 * std::max(1.0, std::fabs(c.change))) {
         r.fail(at + ": counts must be positive and change must be head / base - 1");
       }
       const std::string verdict = r.text(e, "verdict", at);
-      if (verdict != "PASS" && verdict != "FAIL" && verdict != "ACCEPTED") r.fail(at + ".verdict is not PASS, FAIL or ACCEPTED");
+      if (verdict != "PASS" && verdict != "FAIL" && verdict != "ACCEPTED")
+        r.fail(at + ".verdict is not PASS, FAIL or ACCEPTED");
       c.fail = verdict != "PASS";
-      if (c.fail != (c.change > record.max_instruction_increase)) r.fail(at + ".verdict " + verdict + " disagrees with the change and the tolerated increase");
+      if (c.fail != (c.change > record.max_instruction_increase))
+        r.fail(at + ".verdict " + verdict + " disagrees with the change and the tolerated increase");
       c.acceptance = read_acceptance(r, e, at);
       if (c.acceptance && !c.fail) r.fail(at + " has an acceptance but is not a FAIL");
       check_acceptance(r, c.acceptance, c.benchmark, "instructions", c.change, at);

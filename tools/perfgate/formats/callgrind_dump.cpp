@@ -19,7 +19,9 @@ bool starts_with(const std::string& s, const std::string& prefix) { return s.rfi
 
 double count_of(const std::string& word, const std::string& source) {
   const auto value = decimal_count(word);
-  if (!value) throw InputError(source + ": callgrind count '" + word.substr(0, 40) + "' is not a non-negative integer within int64");
+  if (!value)
+    throw InputError(source + ": callgrind count '" + word.substr(0, 40) +
+                     "' is not a non-negative integer within int64");
   return static_cast<double>(*value);
 }
 
@@ -39,17 +41,22 @@ CallgrindDump parse_callgrind_dump(const std::string& text, const std::string& s
   std::string totals;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
-    if (starts_with(line, "desc: Trigger: ")) dump.trigger = line.substr(15);
-    else if (starts_with(line, "events:")) names = words(line.substr(7));
-    else if (starts_with(line, "summary:")) totals = line.substr(8);
-    else if (starts_with(line, "totals:") && totals.empty()) totals = line.substr(7);
+    if (starts_with(line, "desc: Trigger: "))
+      dump.trigger = line.substr(15);
+    else if (starts_with(line, "events:"))
+      names = words(line.substr(7));
+    else if (starts_with(line, "summary:"))
+      totals = line.substr(8);
+    else if (starts_with(line, "totals:") && totals.empty())
+      totals = line.substr(7);
   }
   if (names.empty()) throw InputError(source + ": not a callgrind output file (no events line)");
   if (totals.empty()) throw InputError(source + ": callgrind output without a summary or totals line");
   const auto counts = words(totals);
   // Callgrind may omit trailing zero counts.
   if (counts.size() > names.size()) throw InputError(source + ": callgrind totals have more counts than events");
-  for (size_t i = 0; i < names.size(); ++i) dump.events[names[i]] = i < counts.size() ? count_of(counts[i], source) : 0.0;
+  for (size_t i = 0; i < names.size(); ++i)
+    dump.events[names[i]] = i < counts.size() ? count_of(counts[i], source) : 0.0;
   return dump;
 }
 

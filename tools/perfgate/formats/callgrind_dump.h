@@ -9,7 +9,7 @@ namespace perfgate {
 
 /// One dump of callgrind's profile data (one file of --callgrind-out-file).
 struct CallgrindDump {
-  std::string trigger;                   ///< "Client Request: NAME" for CALLGRIND_DUMP_STATS_AT(NAME), else why it dumped
+  std::string trigger;  ///< "Client Request: NAME" for CALLGRIND_DUMP_STATS_AT(NAME), else why it dumped
   std::map<std::string, double> events;  ///< event name ("Ir", "D1mr", ...) → total over the dump
 };
 

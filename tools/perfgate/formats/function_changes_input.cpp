@@ -10,8 +10,8 @@ namespace {
 
 constexpr int64_t kMost = std::numeric_limits<int64_t>::max();
 
-std::vector<FunctionChange> changes_of(const JsonReader& r, const nlohmann::json& object, const std::string& key, const std::string& where,
-                                       bool self) {
+std::vector<FunctionChange> changes_of(const JsonReader& r, const nlohmann::json& object, const std::string& key,
+                                       const std::string& where, bool self) {
   std::vector<FunctionChange> out;
   const auto& list = r.array(object, key, where);
   for (size_t i = 0; i < list.size(); ++i) {
@@ -44,7 +44,8 @@ std::string profile_changes_markdown_line(const std::string& benchmark, const Pr
   for (size_t i = 0; i < changes.by_self.size() && i < top; ++i) {
     const auto& c = changes.by_self[i];
     const auto delta = c.self_delta();
-    line += std::string(i == 0 ? "" : ", ") + markdown_text(c.name, 120) + " " + (delta > 0 ? "+" : "") + std::to_string(delta);
+    line += std::string(i == 0 ? "" : ", ") + markdown_text(c.name, 120) + " " + (delta > 0 ? "+" : "") +
+            std::to_string(delta);
     if (changes.total_delta() != 0) line += " (" + format_fixed(100.0 * share_of_change(delta, changes), 1) + " %)";
   }
   return line + "\n";

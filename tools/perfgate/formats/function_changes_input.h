@@ -2,8 +2,8 @@
 // A differential profile read back from the JSON perfgate wrote (verdicts.json's `functions`, ab --json's), as
 // untrusted input: a pull request's comment is rendered from it. Every field used is checked; the inverse of
 // profile_changes_json.
-#include "model/function_changes.h"
 #include "base/json_reader.h"
+#include "model/function_changes.h"
 
 #include <string>
 

@@ -28,19 +28,23 @@ std::vector<std::string> fields_of(const std::string& line) {
 
 int64_t count_of(const std::string& word, const std::string& where) {
   const auto value = decimal_count(word);
-  if (!value) throw InputError(where + ": '" + one_line(word.substr(0, 40)) + "' is not a non-negative integer within int64");
+  if (!value)
+    throw InputError(where + ": '" + one_line(word.substr(0, 40)) + "' is not a non-negative integer within int64");
   return *value;
 }
 
 // A name as one field of a record: unchanged, so that it reads back as the same name, unless a tab or line break in it
 // would split the record (callgrind writes none; a region is a benchmark's name): then escaped, one way.
-std::string field(const std::string& name) { return name.find_first_of("\t\r\n") == std::string::npos ? name : one_line(name); }
+std::string field(const std::string& name) {
+  return name.find_first_of("\t\r\n") == std::string::npos ? name : one_line(name);
+}
 
 }  // namespace
 
 std::string function_profile_path(const std::string& json_path) {
   const std::string suffix = ".json";
-  if (json_path.size() > suffix.size() && json_path.compare(json_path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+  if (json_path.size() > suffix.size() &&
+      json_path.compare(json_path.size() - suffix.size(), suffix.size(), suffix) == 0) {
     return json_path.substr(0, json_path.size() - suffix.size()) + ".functions.tsv";
   }
   return json_path + ".functions.tsv";
@@ -58,13 +62,17 @@ std::string function_profile_text(const RegionProfiles& profiles, double min_sha
       if (pass == 1) body << "region\t" << profile.total << "\t" << field(region) << "\n";
       for (const auto& [name, cost] : profile.functions) {
         if (!kept(cost.self) && !kept(cost.inclusive)) continue;
-        if (pass == 0) numbers[field(name)] = 0;
-        else body << "fn\t" << cost.self << "\t" << cost.inclusive << "\t" << number(name) << "\n";
+        if (pass == 0)
+          numbers[field(name)] = 0;
+        else
+          body << "fn\t" << cost.self << "\t" << cost.inclusive << "\t" << number(name) << "\n";
       }
       for (const auto& [edge, count] : profile.calls) {
         if (!kept(count)) continue;
-        if (pass == 0) numbers[field(edge.first)] = numbers[field(edge.second)] = 0;
-        else body << "call\t" << count << "\t" << number(edge.first) << "\t" << number(edge.second) << "\n";
+        if (pass == 0)
+          numbers[field(edge.first)] = numbers[field(edge.second)] = 0;
+        else
+          body << "call\t" << count << "\t" << number(edge.first) << "\t" << number(edge.second) << "\n";
       }
     }
     if (pass == 0) {
@@ -86,9 +94,11 @@ RegionProfiles parse_function_profiles(const std::string& text, const std::strin
   std::string line;
   size_t number = 1;
   if (std::getline(in, line) && !line.empty() && line.back() == '\r') line.pop_back();
-  if (line != kHeader) throw InputError(source + ": not a perfgate function profile (its first line is not '" + kHeader + "')");
+  if (line != kHeader)
+    throw InputError(source + ": not a perfgate function profile (its first line is not '" + kHeader + "')");
   FunctionProfile* current = nullptr;
-  std::set<std::pair<std::string, std::string>> seen;  // (record kind, key): each name, function and call once per region
+  std::set<std::pair<std::string, std::string>>
+      seen;  // (record kind, key): each name, function and call once per region
   while (std::getline(in, line)) {
     ++number;
     if (!line.empty() && line.back() == '\r') line.pop_back();  // a checkout with CRLF line ends reads the same
@@ -96,16 +106,21 @@ RegionProfiles parse_function_profiles(const std::string& text, const std::strin
     if (line.empty()) continue;
     const auto f = fields_of(line);
     const auto need = [&](size_t n) {
-      if (f.size() != n) throw InputError(where + ": a '" + one_line(f[0].substr(0, 20)) + "' record has " + std::to_string(n) + " tab-separated fields, not " + std::to_string(f.size()));
+      if (f.size() != n)
+        throw InputError(where + ": a '" + one_line(f[0].substr(0, 20)) + "' record has " + std::to_string(n) +
+                         " tab-separated fields, not " + std::to_string(f.size()));
     };
     const auto named = [&](const std::string& id) -> const std::string& {
       const auto found = names.find(id);
-      if (found == names.end()) throw InputError(where + ": function number '" + one_line(id.substr(0, 20)) + "' is not defined by a name record before it");
+      if (found == names.end())
+        throw InputError(where + ": function number '" + one_line(id.substr(0, 20)) +
+                         "' is not defined by a name record before it");
       return found->second;
     };
     if (f[0] == "event") {
       need(2);
-      if (f[1] != "Ir") throw InputError(where + ": profiles of event '" + one_line(f[1].substr(0, 20)) + "' are not read (Ir only)");
+      if (f[1] != "Ir")
+        throw InputError(where + ": profiles of event '" + one_line(f[1].substr(0, 20)) + "' are not read (Ir only)");
     } else if (f[0] == "name") {
       need(3);
       count_of(f[1], where);
@@ -120,10 +135,13 @@ RegionProfiles parse_function_profiles(const std::string& text, const std::strin
       need(4);
       if (!current) throw InputError(where + ": a '" + f[0] + "' record before any region");
       const auto key = f[0] == "fn" ? f[3] : f[2] + "\t" + f[3];
-      if (!seen.emplace(f[0], key).second) throw InputError(where + ": a second '" + f[0] + "' record of the same " + (f[0] == "fn" ? "function" : "call") + " in one region");
+      if (!seen.emplace(f[0], key).second)
+        throw InputError(where + ": a second '" + f[0] + "' record of the same " +
+                         (f[0] == "fn" ? "function" : "call") + " in one region");
       if (f[0] == "fn") {
         const FunctionCost cost{count_of(f[1], where), count_of(f[2], where)};
-        if (cost.self > cost.inclusive) throw InputError(where + ": a function's own instructions exceed its inclusive ones");
+        if (cost.self > cost.inclusive)
+          throw InputError(where + ": a function's own instructions exceed its inclusive ones");
         current->functions[named(f[3])] = cost;
       } else {
         if (f[2] == f[3]) throw InputError(where + ": a call of a function to itself (recursion is not an edge)");

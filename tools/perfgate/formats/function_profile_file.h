@@ -21,8 +21,8 @@ using RegionProfiles = std::map<std::string, FunctionProfile>;  ///< by region (
 /// by less than this share cannot be explained by it (and is not: such moves come from the environment, not the code).
 constexpr double kProfileResolution = 1e-4;
 
-/// Where the profiles of `json_path` live: its name with ".json" replaced by ".functions.tsv" (appended when it does not
-/// end in ".json"). Never a .json file: whatever reads every *.json of a folder as results never reads a profile.
+/// Where the profiles of `json_path` live: its name with ".json" replaced by ".functions.tsv" (appended when it does
+/// not end in ".json"). Never a .json file: whatever reads every *.json of a folder as results never reads a profile.
 std::string function_profile_path(const std::string& json_path);
 
 /// The file's text. A function or call whose instructions are all below `min_share` of its region's total is left out

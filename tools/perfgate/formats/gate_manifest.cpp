@@ -1,10 +1,10 @@
 #include "formats/gate_manifest.h"
 
-#include "model/simulated_cache.h"
 #include "base/error.h"
 #include "base/json_input.h"
 #include "base/json_reader.h"
 #include "base/read_file.h"
+#include "model/simulated_cache.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -22,7 +22,8 @@ bool is_comment(const std::string& key) {
 }
 
 // Every member of `object` must be in `allowed` (or a comment): a misspelt key fails instead of being ignored.
-void only_members(const JsonReader& r, const nlohmann::json& object, const std::set<std::string>& allowed, const std::string& where) {
+void only_members(const JsonReader& r, const nlohmann::json& object, const std::set<std::string>& allowed,
+                  const std::string& where) {
   if (!object.is_object()) r.fail(where + " is not an object");
   for (const auto& [key, value] : object.items()) {
     if (is_comment(key)) {
@@ -40,7 +41,8 @@ void only_members(const JsonReader& r, const nlohmann::json& object, const std::
 bool has(const nlohmann::json& object, const std::string& key) { return object.contains(key); }
 
 // Printable text without control characters (NUL included), not empty: names, arguments and paths.
-std::string plain_text(const JsonReader& r, const nlohmann::json& object, const std::string& key, const std::string& where) {
+std::string plain_text(const JsonReader& r, const nlohmann::json& object, const std::string& key,
+                       const std::string& where) {
   const auto v = r.text(object, key, where);
   if (v.empty()) r.fail(where + "." + key + " is empty");
   for (const unsigned char c : v) {
@@ -49,15 +51,16 @@ std::string plain_text(const JsonReader& r, const nlohmann::json& object, const 
   return v;
 }
 
-std::string identifier(const JsonReader& r, const nlohmann::json& object, const std::string& key, const std::string& where) {
+std::string identifier(const JsonReader& r, const nlohmann::json& object, const std::string& key,
+                       const std::string& where) {
   const auto v = plain_text(r, object, key, where);
   static const std::regex shape("[a-z0-9_]{1,64}");
   if (!std::regex_match(v, shape)) r.fail(where + "." + key + " '" + v + "' is not 1 to 64 of a-z, 0-9 and _");
   return v;
 }
 
-std::vector<std::string> words(const JsonReader& r, const nlohmann::json& object, const std::string& key, const std::string& where,
-                               bool allow_empty_array) {
+std::vector<std::string> words(const JsonReader& r, const nlohmann::json& object, const std::string& key,
+                               const std::string& where, bool allow_empty_array) {
   const auto& list = r.array(object, key, where);
   if (list.empty() && !allow_empty_array) r.fail(where + "." + key + " is empty");
   std::vector<std::string> out;
@@ -68,10 +71,11 @@ std::vector<std::string> words(const JsonReader& r, const nlohmann::json& object
   return out;
 }
 
-double number_in(const JsonReader& r, const nlohmann::json& object, const std::string& key, const std::string& where, double low,
-                 double high) {
+double number_in(const JsonReader& r, const nlohmann::json& object, const std::string& key, const std::string& where,
+                 double low, double high) {
   const double v = r.number(object, key, where);
-  if (v < low || v > high) r.fail(where + "." + key + " is not from " + std::to_string(low) + " to " + std::to_string(high));
+  if (v < low || v > high)
+    r.fail(where + "." + key + " is not from " + std::to_string(low) + " to " + std::to_string(high));
   return v;
 }
 
@@ -100,9 +104,11 @@ GateBuild read_build(const JsonReader& r, const nlohmann::json& b, const std::st
   only_members(r, b, {"steps", "directory"}, where);
   GateBuild build;
   build.directory = plain_text(r, b, "directory", where);
-  if (std::filesystem::path(build.directory).is_absolute()) r.fail(where + ".directory is absolute; it is relative to the checkout's root");
+  if (std::filesystem::path(build.directory).is_absolute())
+    r.fail(where + ".directory is absolute; it is relative to the checkout's root");
   const auto normal = std::filesystem::path(build.directory).lexically_normal();
-  if (normal.empty() || *normal.begin() == "..") r.fail(where + ".directory '" + build.directory + "' is not a folder inside the checkout");
+  if (normal.empty() || *normal.begin() == "..")
+    r.fail(where + ".directory '" + build.directory + "' is not a folder inside the checkout");
   const auto& steps = r.array(b, "steps", where);
   if (steps.empty()) r.fail(where + ".steps is empty");
   for (size_t i = 0; i < steps.size(); ++i) {
@@ -119,7 +125,8 @@ Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& 
   std::set<std::string> allowed = common;
   if (kind == "speedup") {
     gate.kind = GateKind::speedup;
-    allowed.insert({"reference", "candidate", "floor", "aim", "repetitions", "more_repetitions", "more_seconds", "series", "compare_baseline"});
+    allowed.insert({"reference", "candidate", "floor", "aim", "repetitions", "more_repetitions", "more_seconds",
+                    "series", "compare_baseline"});
   } else if (kind == "cost") {
     gate.kind = GateKind::cost;
     allowed.insert("cache");
@@ -145,11 +152,13 @@ Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& 
     gate.floor = number_in(r, g, "floor", at, 1e-6, 1e6);
     if (has(g, "aim")) {
       gate.aim = number_in(r, g, "aim", at, 1e-6, 1e6);
-      if (*gate.aim <= gate.floor) r.fail(at + ": aim " + std::to_string(*gate.aim) + " is not above floor " + std::to_string(gate.floor));
+      if (*gate.aim <= gate.floor)
+        r.fail(at + ": aim " + std::to_string(*gate.aim) + " is not above floor " + std::to_string(gate.floor));
     }
     // The paired verdict needs 6 pairs at least (its sign-test interval); fewer could never decide.
     gate.repetitions = static_cast<int>(r.count(g, "repetitions", at, 6, 10000));
-    if (has(g, "more_repetitions") != has(g, "more_seconds")) r.fail(at + ": more_repetitions and more_seconds go together");
+    if (has(g, "more_repetitions") != has(g, "more_seconds"))
+      r.fail(at + ": more_repetitions and more_seconds go together");
     if (has(g, "more_repetitions")) {
       gate.more_repetitions = static_cast<int>(r.count(g, "more_repetitions", at, 1, 10000));
       gate.more_seconds = number_in(r, g, "more_seconds", at, 1.0, 86400.0);
@@ -161,7 +170,8 @@ Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& 
   } else if (gate.kind == GateKind::bars) {
     gate.benchmarks = words(r, g, "benchmarks", at, false);
   } else if (gate.kind == GateKind::profile) {
-    if (std::count(gate.command.begin(), gate.command.end(), "{trace}") != 1) r.fail(at + ".command must hold \"{trace}\" once: where the trace's path goes");
+    if (std::count(gate.command.begin(), gate.command.end(), "{trace}") != 1)
+      r.fail(at + ".command must hold \"{trace}\" once: where the trace's path goes");
     if (has(g, "per")) gate.per = static_cast<int>(r.count(g, "per", at, 1, 1000000));
     if (has(g, "per_name")) gate.per_name = identifier(r, g, "per_name", at);
     if (has(g, "top")) gate.top = static_cast<int>(r.count(g, "top", at, 1, 1000));
@@ -173,11 +183,16 @@ Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& 
 
 std::string to_string(GateKind kind) {
   switch (kind) {
-    case GateKind::baseline: return "baseline";
-    case GateKind::speedup: return "speedup";
-    case GateKind::cost: return "cost";
-    case GateKind::bars: return "bars";
-    case GateKind::profile: return "profile";
+    case GateKind::baseline:
+      return "baseline";
+    case GateKind::speedup:
+      return "speedup";
+    case GateKind::cost:
+      return "cost";
+    case GateKind::bars:
+      return "bars";
+    case GateKind::profile:
+      return "profile";
   }
   return "?";
 }
@@ -188,15 +203,17 @@ GateManifest parse_gate_manifest(const std::string& text, const std::string& pat
   // The version first: a manifest of another version is named as such, not by its first unfamiliar member.
   const auto version = r.count(doc, "schema_version", "the manifest", 1, 1000000);
   if (version != kGateManifestVersion) {
-    r.fail("schema_version " + std::to_string(version) + " (this perfgate reads version " + std::to_string(kGateManifestVersion) +
-           "; docs/reference/gate-manifest.md says what changed)");
+    r.fail("schema_version " + std::to_string(version) + " (this perfgate reads version " +
+           std::to_string(kGateManifestVersion) + "; docs/reference/gate-manifest.md says what changed)");
   }
-  only_members(r, doc, {"schema_version", "baseline_path", "environment", "build", "gates", "selftest"}, "the manifest");
+  only_members(r, doc, {"schema_version", "baseline_path", "environment", "build", "gates", "selftest"},
+               "the manifest");
   GateManifest m;
   m.path = path;
   m.folder = std::filesystem::absolute(path).parent_path().lexically_normal().string();
   m.baseline_path = plain_text(r, doc, "baseline_path", "the manifest");
-  if (m.baseline_path.find("{name}") == std::string::npos) r.fail("baseline_path has no {name}: every gate would share one baseline");
+  if (m.baseline_path.find("{name}") == std::string::npos)
+    r.fail("baseline_path has no {name}: every gate would share one baseline");
   if (has(doc, "environment")) {
     m.environment = words(r, doc, "environment", "the manifest", true);
     for (const auto& e : m.environment) {
@@ -211,7 +228,8 @@ GateManifest parse_gate_manifest(const std::string& text, const std::string& pat
   for (size_t i = 0; i < gates.size(); ++i) {
     auto gate = read_gate(r, gates[i], "gates[" + std::to_string(i) + "]");
     if (!names.insert(gate.name).second) r.fail("two gates are named '" + gate.name + "'");
-    if (!gate.series.empty() && !names.insert(gate.series).second) r.fail("series '" + gate.series + "' is also a gate's name");
+    if (!gate.series.empty() && !names.insert(gate.series).second)
+      r.fail("series '" + gate.series + "' is also a gate's name");
     m.gates.push_back(std::move(gate));
   }
   if (has(doc, "selftest")) {
@@ -233,11 +251,13 @@ GateManifest parse_gate_manifest(const std::string& text, const std::string& pat
         const std::string at = set_at + ".checks[" + std::to_string(i) + "]";
         only_members(r, checks[i], {"gate", "arguments", "command", "targets"}, at);
         SelftestCheck check;
-        if (has(checks[i], "gate") == has(checks[i], "command")) r.fail(at + " needs a gate or a command (one of them)");
+        if (has(checks[i], "gate") == has(checks[i], "command"))
+          r.fail(at + " needs a gate or a command (one of them)");
         if (has(checks[i], "gate")) {
           if (has(checks[i], "targets")) r.fail(at + ": a gate's targets are the gate's own");
           check.gate = identifier(r, checks[i], "gate", at);
-          if (names.count(check.gate) == 0 || m.gate(check.gate).kind == GateKind::bars || m.gate(check.gate).kind == GateKind::profile) {
+          if (names.count(check.gate) == 0 || m.gate(check.gate).kind == GateKind::bars ||
+              m.gate(check.gate).kind == GateKind::profile) {
             r.fail(at + ".gate '" + check.gate + "' is not a judged gate of the manifest");
           }
           if (!checked.insert(check.gate).second) r.fail(at + ".gate '" + check.gate + "' is a check already");
@@ -256,12 +276,15 @@ GateManifest parse_gate_manifest(const std::string& text, const std::string& pat
   return m;
 }
 
-GateManifest read_gate_manifest(const std::string& path) { return parse_gate_manifest(read_whole_file(path, "gate manifest"), path); }
+GateManifest read_gate_manifest(const std::string& path) {
+  return parse_gate_manifest(read_whole_file(path, "gate manifest"), path);
+}
 
 std::string GateManifest::baseline_of(const std::string& name, const std::string& label) const {
   std::string p = baseline_path;
   for (const auto& [key, value] : std::map<std::string, std::string>{{"{name}", name}, {"{label}", label}}) {
-    for (auto at = p.find(key); at != std::string::npos; at = p.find(key, at + value.size())) p.replace(at, key.size(), value);
+    for (auto at = p.find(key); at != std::string::npos; at = p.find(key, at + value.size()))
+      p.replace(at, key.size(), value);
   }
   return (std::filesystem::path(folder) / p).lexically_normal().string();
 }
@@ -277,7 +300,8 @@ const Gate& GateManifest::gate(const std::string& name) const {
 
 std::vector<std::string> resolve_command(const Gate& gate, const std::string& build_folder) {
   auto argv = gate.command;
-  if (!std::filesystem::path(argv[0]).is_absolute()) argv[0] = (std::filesystem::absolute(build_folder) / argv[0]).lexically_normal().string();
+  if (!std::filesystem::path(argv[0]).is_absolute())
+    argv[0] = (std::filesystem::absolute(build_folder) / argv[0]).lexically_normal().string();
   return argv;
 }
 
@@ -287,7 +311,8 @@ std::string pair_filter(const Gate& g) {
 
 std::vector<std::string> interleaved_pair_command(const Gate& g, const std::string& build_folder, int repetitions) {
   auto argv = resolve_command(g, build_folder);
-  argv.insert(argv.end(), {pair_filter(g), "--benchmark_repetitions=" + std::to_string(repetitions), "--benchmark_enable_random_interleaving=true"});
+  argv.insert(argv.end(), {pair_filter(g), "--benchmark_repetitions=" + std::to_string(repetitions),
+                           "--benchmark_enable_random_interleaving=true"});
   return argv;
 }
 

@@ -19,7 +19,8 @@ enum class GateKind {
   speedup,   ///< two benchmarks measured interleaved in one run; their paired speedup judged at a floor (and an aim)
   cost,      ///< a program run under callgrind; its instructions and cycle estimates per step judged against a baseline
   bars,      ///< benchmarks measured once and shown side by side in the report; never a verdict
-  profile,   ///< a program that records a Chrome trace; its operators by time printed and the trace kept; never a verdict
+  profile,   ///< a program that records a Chrome trace; its operators by time printed and the trace kept; never a
+             ///< verdict
 };
 std::string to_string(GateKind kind);
 
@@ -45,7 +46,7 @@ struct Gate {
   // bars
   std::vector<std::string> benchmarks;  ///< names (or name prefixes) shown, in order
   // profile: the command holds "{trace}" where the trace's path goes
-  int per = 1, top = 20;          ///< times divided by `per` (named `per_name`), `top` operators listed
+  int per = 1, top = 20;  ///< times divided by `per` (named `per_name`), `top` operators listed
   std::string per_name = "run";
 };
 

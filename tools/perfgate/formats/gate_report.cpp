@@ -1,7 +1,7 @@
 #include "formats/gate_report.h"
 
-#include "model/baseline.h"
 #include "base/error.h"
+#include "model/baseline.h"
 #include "model/results.h"
 #include "model/speedup_series.h"
 
@@ -15,7 +15,8 @@ std::string results_of(const std::string& results_folder, const std::string& nam
 
 void judge_series_as_speedup_does(CheckSection& section, const SpeedupSection& speedup) {
   const auto name = speedup_series_name(speedup.reference, speedup.candidate);
-  apply_series_verdict(section, judge_against_baseline(speedup.report, read_baseline(section.baseline_path), name), name);
+  apply_series_verdict(section, judge_against_baseline(speedup.report, read_baseline(section.baseline_path), name),
+                       name);
 }
 
 void apply_series_verdict(CheckSection& section, const SeriesVerdict& series, const std::string& name) {
@@ -53,7 +54,8 @@ void add_gate_sections(ReportData& data, const GateManifest& manifest, const std
           if (require_results) throw InputError("gate '" + gate->name + "' left no results at " + results);
           break;
         }
-        data.speedups.push_back(judge_speedup_section(read_results(results), results, gate->reference, gate->candidate, gate->floor, gate->aim));
+        data.speedups.push_back(judge_speedup_section(read_results(results), results, gate->reference, gate->candidate,
+                                                      gate->floor, gate->aim));
         data.speedups.back().gate = gate->name;
         if (gate->compare_baseline) check(gate->name, gate->label);
         if (!gate->series.empty()) {

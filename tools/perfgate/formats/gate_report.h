@@ -24,10 +24,10 @@ void judge_series_as_speedup_does(CheckSection& section, const SpeedupSection& s
 
 /// Adds to `data` each of `gates` whose results are in `results_folder`: baseline and cost gates as checks against
 /// their baselines; a speedup gate as the speedup (judged at its floor, its aim reported), its run as a check when it
-/// compares its baseline, and its series as a check judged by the interval; a bars gate as the ablation. A gate without results is skipped
-/// (a run of some labels only) unless `require_results`, when that is an InputError. Each speedup gate is a speedup
-/// section of its own, in the manifest's order. Throws InputError when two gates would fill the one bars section a report
-/// has.
+/// compares its baseline, and its series as a check judged by the interval; a bars gate as the ablation. A gate without
+/// results is skipped (a run of some labels only) unless `require_results`, when that is an InputError. Each speedup
+/// gate is a speedup section of its own, in the manifest's order. Throws InputError when two gates would fill the one
+/// bars section a report has.
 void add_gate_sections(ReportData& data, const GateManifest& manifest, const std::vector<const Gate*>& gates,
                        const std::string& results_folder, bool require_results);
 

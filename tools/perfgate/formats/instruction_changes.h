@@ -2,9 +2,9 @@
 // Which functions moved a judged instruction count: the rows of a results-against-baseline comparison whose
 // instructions changed, each with the differential of the function profiles kept beside the results and the baseline
 // (function_profile_file.h). compare prints them; the report and verdicts.json show them.
+#include "formats/function_profile_file.h"
 #include "model/compare.h"
 #include "model/function_changes.h"
-#include "formats/function_profile_file.h"
 
 #include <string>
 #include <vector>
@@ -40,6 +40,7 @@ bool profile_is_of(const FunctionProfile& profile, double count);
 /// The same, reading the profiles kept beside `results_path` and `baseline_path` (none when neither keeps any), only
 /// when a count moved. A profile that cannot be read gives each moved count a note saying why, never an error: it only
 /// explains a verdict.
-InstructionChanges instruction_changes(const std::vector<Row>& rows, const std::string& results_path, const std::string& baseline_path);
+InstructionChanges instruction_changes(const std::vector<Row>& rows, const std::string& results_path,
+                                       const std::string& baseline_path);
 
 }  // namespace perfgate

@@ -11,9 +11,11 @@
 
 namespace perfgate {
 
-SpeedupSection judge_speedup_section(const Results& results, const std::string& results_path, const std::string& reference,
-                                     const std::string& candidate, double threshold, std::optional<double> target) {
-  SpeedupSection s{results_path, reference, candidate, judge_speedup(results, reference, candidate, threshold), target, {}, {}};
+SpeedupSection judge_speedup_section(const Results& results, const std::string& results_path,
+                                     const std::string& reference, const std::string& candidate, double threshold,
+                                     std::optional<double> target) {
+  SpeedupSection s{results_path, reference, candidate, judge_speedup(results, reference, candidate, threshold),
+                   target,       {},        {}};
   if (target) s.target_verdict = judge_speedup(results, reference, candidate, *target).verdict;
   return s;
 }
@@ -43,9 +45,12 @@ void set_identity(ReportData& data, const std::map<std::string, std::string>& co
 
 std::string to_string(Overall o) {
   switch (o) {
-    case Overall::pass: return "PASS";
-    case Overall::fail: return "FAIL";
-    case Overall::inconclusive: return "INCONCLUSIVE";
+    case Overall::pass:
+      return "PASS";
+    case Overall::fail:
+      return "FAIL";
+    case Overall::inconclusive:
+      return "INCONCLUSIVE";
   }
   return "?";
 }
@@ -61,7 +66,8 @@ CheckSection load_check(const std::string& results_path, const std::string& base
   section.functions = instruction_changes(section.rows, results_path, baseline_path);
   const MeasurementIndex index(results);
   for (const auto& row : section.rows) {
-    if (row.verdict != Verdict::unbaselined) section.samples[{row.benchmark, row.field}] = index.values_of(row.benchmark, row.field);
+    if (row.verdict != Verdict::unbaselined)
+      section.samples[{row.benchmark, row.field}] = index.values_of(row.benchmark, row.field);
   }
   return section;
 }
@@ -113,7 +119,8 @@ AblationSection load_ablation(const std::string& results_path) {
   }
   if (order.empty()) throw InputError("--ablation: no timed benchmark in " + results_path);
   const MeasurementIndex index(results);
-  for (const auto& name : order) section.bars.push_back({name, median(index.values_in_unit(name, "real_time", section.unit))});
+  for (const auto& name : order)
+    section.bars.push_back({name, median(index.values_in_unit(name, "real_time", section.unit))});
   return section;
 }
 

@@ -3,8 +3,8 @@
 // the bars, images and history trends. The renderers (HTML, Markdown, verdicts.json, JUnit)
 // only read this.
 #include "formats/ab_json.h"
-#include "model/compare.h"
 #include "formats/instruction_changes.h"
+#include "model/compare.h"
 #include "model/speedup.h"
 
 #include <map>
@@ -26,15 +26,15 @@ struct CheckSection {  ///< one results file judged against its baseline
 
 struct SpeedupSection {
   std::string results_path, reference, candidate;
-  SpeedupReport report;                 ///< judged against the gate's threshold
-  std::optional<double> target;         ///< a second, aspirational threshold shown (not gated), e.g. an aim beyond the gate's
+  SpeedupReport report;          ///< judged against the gate's threshold
+  std::optional<double> target;  ///< a second, aspirational threshold shown (not gated), e.g. an aim beyond the gate's
   std::optional<SpeedupVerdict> target_verdict;
   std::string gate;  ///< the manifest's name of the gate; empty for --speedup-results
 };
 
 struct AblationBar {
-  std::string label;  ///< benchmark name
-  double value = 0.0; ///< median real_time
+  std::string label;   ///< benchmark name
+  double value = 0.0;  ///< median real_time
 };
 struct AblationSection {
   std::string results_path, unit;
@@ -45,8 +45,8 @@ struct ReportImage {
   std::string caption;  ///< file stem, e.g. "error_map"
   std::string png;      ///< the file's bytes (embedded as a data: URI)
 };
-struct ImageSet {       ///< one folder's images (what a program measured produced, e.g. its output images)
-  std::string label;    ///< the folder's name
+struct ImageSet {     ///< one folder's images (what a program measured produced, e.g. its output images)
+  std::string label;  ///< the folder's name
   std::vector<ReportImage> images;
 };
 
@@ -74,13 +74,15 @@ struct ReportData {
 
 /// The paired speedup of `candidate` over `reference` in `results` (read from `results_path`), judged at the gate's
 /// `threshold` and, when given, separately at the aspirational `target`.
-SpeedupSection judge_speedup_section(const Results& results, const std::string& results_path, const std::string& reference,
-                                     const std::string& candidate, double threshold, std::optional<double> target);
+SpeedupSection judge_speedup_section(const Results& results, const std::string& results_path,
+                                     const std::string& reference, const std::string& candidate, double threshold,
+                                     std::optional<double> target);
 
 enum class Overall { pass, fail, inconclusive };
 
 /// FAIL when any check failed or went missing, the speedup failed or the A/B failed (a FAIL not accepted);
-/// INCONCLUSIVE when nothing failed but the speedup or the A/B was inconclusive; PASS otherwise. Advisory rows and the speedup target never decide it.
+/// INCONCLUSIVE when nothing failed but the speedup or the A/B was inconclusive; PASS otherwise. Advisory rows and the
+/// speedup target never decide it.
 Overall overall(const ReportData& data);
 std::string to_string(Overall o);
 

@@ -15,13 +15,18 @@ std::string results_json_text(const Results& results) {
   for (const auto& m : results.measurements) {
     auto& run = runs[{m.benchmark, m.repetition}];
     if (run.is_null()) {
-      run = {{"name", m.benchmark}, {"run_name", m.benchmark}, {"run_type", "iteration"}, {"repetition_index", m.repetition},
+      run = {{"name", m.benchmark},
+             {"run_name", m.benchmark},
+             {"run_type", "iteration"},
+             {"repetition_index", m.repetition},
              {"iterations", 1}};
       repetitions[m.benchmark] = std::max(repetitions[m.benchmark], m.repetition + 1);
     }
     if (!m.unit.empty()) run["time_unit"] = m.unit;
-    if (m.integer) run[m.field] = *m.integer;
-    else run[m.field] = m.value;
+    if (m.integer)
+      run[m.field] = *m.integer;
+    else
+      run[m.field] = m.value;
   }
   nlohmann::json benchmarks = nlohmann::json::array();
   for (auto& [key, run] : runs) {

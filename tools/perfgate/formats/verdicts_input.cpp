@@ -1,10 +1,10 @@
 #include "formats/verdicts_input.h"
 
 #include "base/error.h"
-#include "formats/function_changes_input.h"
 #include "base/json_input.h"
 #include "base/json_reader.h"
 #include "base/number_format.h"
+#include "formats/function_changes_input.h"
 
 #include <cmath>
 #include <set>
@@ -70,7 +70,8 @@ VerdictsDocument parse_verdicts_json(const std::string& text, const std::string&
   };
   if (doc.contains("speedups")) {
     const auto& list = r.array(doc, "speedups", "the document");
-    for (size_t i = 0; i < list.size(); ++i) out.speedups.push_back(read_speedup(list[i], "speedups[" + std::to_string(i) + "]"));
+    for (size_t i = 0; i < list.size(); ++i)
+      out.speedups.push_back(read_speedup(list[i], "speedups[" + std::to_string(i) + "]"));
   } else if (doc.contains("speedup")) {
     out.speedups.push_back(read_speedup(doc.at("speedup"), "speedup"));
   }
@@ -83,8 +84,11 @@ VerdictsDocument parse_verdicts_json(const std::string& text, const std::string&
     if (s.verdict == "FAIL") judged = "FAIL";
     if (s.verdict == "INCONCLUSIVE" && judged == "PASS") judged = "INCONCLUSIVE";
   }
-  const auto rank = [](const std::string& overall) { return overall == "FAIL" ? 2 : overall == "INCONCLUSIVE" ? 1 : 0; };
-  if (rank(out.overall) < rank(judged)) r.fail("overall " + out.overall + " disagrees with its rows, which judge " + judged);
+  const auto rank = [](const std::string& overall) {
+    return overall == "FAIL" ? 2 : overall == "INCONCLUSIVE" ? 1 : 0;
+  };
+  if (rank(out.overall) < rank(judged))
+    r.fail("overall " + out.overall + " disagrees with its rows, which judge " + judged);
   return out;
 }
 

@@ -6,8 +6,8 @@
 #include "base/one_line.h"
 #include "model/fix_command.h"
 #include "model/results.h"
-#include "run/git.h"
 #include "render/table.h"
+#include "run/git.h"
 
 #include <filesystem>
 #include <iostream>
@@ -35,7 +35,8 @@ CheckOutcome judge_check(const CheckRequest& request) {
     fix.tree_dirty = tree_is_dirty_at(request.baseline);
     const auto create = first_baseline_fix(results, fix);
     if (create.command.empty()) throw InputError("no baseline '" + request.baseline + "' yet; " + create.note);
-    throw InputErrorWithFix("no baseline '" + request.baseline + "' yet (" + create.note + "); create it with: ", create.command);
+    throw InputErrorWithFix("no baseline '" + request.baseline + "' yet (" + create.note + "); create it with: ",
+                            create.command);
   }
   CheckOutcome out{load_check(request.results, request.baseline), code_of(Exit::pass)};
   const auto& rows = out.section.rows;
@@ -47,7 +48,8 @@ CheckOutcome judge_check(const CheckRequest& request) {
     std::cout << "functions that moved " << one_line(b.benchmark) << "'s instructions (baseline -> results):\n"
               << profile_changes_text(b.changes, "  ");
   }
-  for (const auto& note : out.section.functions.notes) std::cout << "note: " << one_line(note.benchmark) << ": " << one_line(note.text) << "\n";
+  for (const auto& note : out.section.functions.notes)
+    std::cout << "note: " << one_line(note.benchmark) << ": " << one_line(note.text) << "\n";
   if (out.code == 0 && request.warning_exit_code != 0) {
     for (const auto& r : rows) {
       if (r.verdict == Verdict::slower) out.code = request.warning_exit_code;

@@ -39,7 +39,8 @@ void measure_cost_into(const CostRequest& a) {
   const auto run = measure_cost(a.command, settings);
   std::string caches;
   for (const auto& c : settings.cache) caches += " --" + to_text(c);
-  context["cost_tool"] = "callgrind (" + run.valgrind + "), cache simulation" + (caches.empty() ? " of this machine's caches" : ":" + caches);
+  context["cost_tool"] = "callgrind (" + run.valgrind + "), cache simulation" +
+                         (caches.empty() ? " of this machine's caches" : ":" + caches);
   if (!run.emulated.empty()) {
     context["cost_emulated"] = "RDTSCP and RDPID (valgrind stopped the program at " + run.emulated +
                                " on this host; docs/reference/cost-hosts.md)";
@@ -51,9 +52,14 @@ void measure_cost_into(const CostRequest& a) {
   nlohmann::json benchmarks = nlohmann::json::array();
   for (const auto& r : regions) {
     for (size_t i = 0; i < r.instructions.size(); ++i) {
-      benchmarks.push_back({{"name", r.name}, {"run_name", r.name}, {"run_type", "iteration"},
-                            {"repetitions", r.instructions.size()}, {"repetition_index", i}, {"iterations", 1},
-                            {"instructions", r.instructions[i]}, {"estimated_cycles", r.estimated_cycles[i]}});
+      benchmarks.push_back({{"name", r.name},
+                            {"run_name", r.name},
+                            {"run_type", "iteration"},
+                            {"repetitions", r.instructions.size()},
+                            {"repetition_index", i},
+                            {"iterations", 1},
+                            {"instructions", r.instructions[i]},
+                            {"estimated_cycles", r.estimated_cycles[i]}});
     }
     std::cout << r.name << ": " << r.instructions.size() << " steps, instructions per step";
     for (double v : r.instructions) std::cout << ' ' << static_cast<long long>(v);

@@ -10,11 +10,11 @@ namespace perfgate {
 
 struct CostRequest {
   std::string out;
-  std::vector<std::string> context;     ///< KEY=VALUE pairs recorded in the results' context
-  std::vector<SimulatedCache> cache;    ///< the caches callgrind simulates (none: this machine's)
-  std::vector<std::string> command;     ///< the program that marks its measured steps, and its arguments
-  std::vector<std::string> env;         ///< NAME=value added to the program's environment
-  double timeout_seconds = 0.0;         ///< > 0: the run under valgrind is stopped after this long
+  std::vector<std::string> context;   ///< KEY=VALUE pairs recorded in the results' context
+  std::vector<SimulatedCache> cache;  ///< the caches callgrind simulates (none: this machine's)
+  std::vector<std::string> command;   ///< the program that marks its measured steps, and its arguments
+  std::vector<std::string> env;       ///< NAME=value added to the program's environment
+  double timeout_seconds = 0.0;       ///< > 0: the run under valgrind is stopped after this long
 };
 
 /// Measures the program and writes its results and function profile through the output discipline (both checked

@@ -9,14 +9,16 @@ namespace perfgate {
 
 struct ProfileRequest {
   std::string out = "trace.json", trace;
-  std::vector<std::string> command;  ///< the program that records a Chrome trace: at "{trace}" in its arguments, else at $PERFGATE_TRACE
-  int per = 1, top = 20;             ///< per: how many times the trace holds the work (times are divided by it)
-  std::string per_name = "run";      ///< what one of those is called in the table ("step")
-  std::vector<std::string> env;      ///< NAME=value added to the program's environment
+  std::vector<std::string>
+      command;  ///< the program that records a Chrome trace: at "{trace}" in its arguments, else at $PERFGATE_TRACE
+  int per = 1, top = 20;         ///< per: how many times the trace holds the work (times are divided by it)
+  std::string per_name = "run";  ///< what one of those is called in the table ("step")
+  std::vector<std::string> env;  ///< NAME=value added to the program's environment
 };
 
 /// Records (into a private folder, so an earlier trace at `out` is never summarised as this run's) or reads the trace,
-/// prints its table, and keeps a recorded trace at `out` through the output discipline. Throws InputError for bad input.
+/// prints its table, and keeps a recorded trace at `out` through the output discipline. Throws InputError for bad
+/// input.
 void record_profile(const ProfileRequest& request);
 
 }  // namespace perfgate

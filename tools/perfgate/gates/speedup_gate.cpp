@@ -19,21 +19,23 @@ namespace {
 
 void print(const SpeedupReport& r, const SpeedupRequest& a) {
   if (a.aim) {
-    std::cout << "aim " << r.threshold << "x (not gated): " << aim_status(r.verdict) << ": speedup " << r.median << "x, "
-              << static_cast<int>(r.confidence * 1000.0) / 10.0 << " % interval [" << r.low << ", " << r.high << "] over "
-              << r.pairs << " paired repetitions\n";
+    std::cout << "aim " << r.threshold << "x (not gated): " << aim_status(r.verdict) << ": speedup " << r.median
+              << "x, " << static_cast<int>(r.confidence * 1000.0) / 10.0 << " % interval [" << r.low << ", " << r.high
+              << "] over " << r.pairs << " paired repetitions\n";
     return;
   }
-  std::cout << to_string(r.verdict) << ": speedup " << one_line(a.reference) << " / " << one_line(a.candidate) << " = " << r.median << "x, "
-            << static_cast<int>(r.confidence * 1000.0) / 10.0 << " % interval [" << r.low << ", " << r.high << "] over " << r.pairs
-            << " paired repetitions; threshold " << r.threshold << "x\n";
+  std::cout << to_string(r.verdict) << ": speedup " << one_line(a.reference) << " / " << one_line(a.candidate) << " = "
+            << r.median << "x, " << static_cast<int>(r.confidence * 1000.0) / 10.0 << " % interval [" << r.low << ", "
+            << r.high << "] over " << r.pairs << " paired repetitions; threshold " << r.threshold << "x\n";
 }
 
 }  // namespace
 
 SpeedupOutcome judge_speedup_request(const SpeedupRequest& a) {
-  if (a.more_seconds > 0.0 && a.command.empty()) throw InputError("speedup: --more-seconds needs the benchmark command after --");
-  Outputs outputs("speedup");  // before measuring more: a FIFO, a folder or one of the inputs at an output is refused now
+  if (a.more_seconds > 0.0 && a.command.empty())
+    throw InputError("speedup: --more-seconds needs the benchmark command after --");
+  Outputs outputs(
+      "speedup");  // before measuring more: a FIFO, a folder or one of the inputs at an output is refused now
   // --pooled-out may be --results itself: a gate grows its results file in place with the repetitions it measured more.
   if (!a.pooled_out.empty() && a.pooled_out == a.results) {
     outputs.in_place(a.results, "--pooled-out");
@@ -52,16 +54,19 @@ SpeedupOutcome judge_speedup_request(const SpeedupRequest& a) {
   const auto start = std::chrono::steady_clock::now();
   std::optional<TemporaryFolder> folder;
   for (int extra = 0; extra < 3 && report.verdict == SpeedupVerdict::inconclusive && !a.command.empty(); ++extra) {
-    const double left = a.more_seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double left =
+        a.more_seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (left <= 0.0) break;
     print(report, a);
     std::cout << "measuring more (" << static_cast<int>(left) << " s of the budget left)\n" << std::flush;
     if (!folder) folder.emplace("speedup");
     try {
       // The budget is a time limit: a run still going when it ends is stopped, and the verdict stays as judged.
-      const auto more = run_benchmark(a.command, (folder->path() / ("more" + std::to_string(extra) + ".json")).string(), a.env, left);
+      const auto more =
+          run_benchmark(a.command, (folder->path() / ("more" + std::to_string(extra) + ".json")).string(), a.env, left);
       if (values_of(more, a.reference, "real_time").empty() || values_of(more, a.candidate, "real_time").empty()) {
-        throw InputError("speedup: the command after -- did not measure both '" + a.reference + "' and '" + a.candidate + "'");
+        throw InputError("speedup: the command after -- did not measure both '" + a.reference + "' and '" +
+                         a.candidate + "'");
       }
       append_repetitions(results, more);
     } catch (const BenchmarkTimedOut& e) {
@@ -83,14 +88,22 @@ SpeedupOutcome judge_speedup_request(const SpeedupRequest& a) {
   print(report, a);
   if (series) {
     std::cout << (series->advisory ? (series->below ? "WARNING" : "ADVISORY-PASS") : to_string(series->verdict))
-              << ": against the baselined speedup " << series->baseline << "x (" << criterion_text(Direction::higher, series->tolerance, series->hard_limit, series->advisory) << "): the interval ["
-              << report.low << ", " << report.high << "] " << (series->below ? "lies wholly below " : "reaches ") << series->limit << "x\n";
+              << ": against the baselined speedup " << series->baseline << "x ("
+              << criterion_text(Direction::higher, series->tolerance, series->hard_limit, series->advisory)
+              << "): the interval [" << report.low << ", " << report.high << "] "
+              << (series->below ? "lies wholly below " : "reaches ") << series->limit << "x\n";
   }
   SpeedupOutcome out{report, series, code_of(Exit::pass)};
   switch (verdict) {
-    case SpeedupVerdict::pass: out.code = series && series->advisory && series->below ? a.warning_exit_code : code_of(Exit::pass); break;
-    case SpeedupVerdict::fail: out.code = code_of(Exit::fail); break;
-    case SpeedupVerdict::inconclusive: out.code = code_of(Exit::inconclusive); break;
+    case SpeedupVerdict::pass:
+      out.code = series && series->advisory && series->below ? a.warning_exit_code : code_of(Exit::pass);
+      break;
+    case SpeedupVerdict::fail:
+      out.code = code_of(Exit::fail);
+      break;
+    case SpeedupVerdict::inconclusive:
+      out.code = code_of(Exit::inconclusive);
+      break;
   }
   return out;
 }

@@ -16,7 +16,7 @@ namespace perfgate {
 struct SpeedupRequest {
   std::string results, reference, candidate;
   double threshold = 0.0, confidence = 0.95, more_seconds = 0.0;  // threshold: the caller's, no default
-  bool aim = false;  ///< the threshold is an aim: print reached / not reached, exit 0 (never a verdict)
+  bool aim = false;      ///< the threshold is an aim: print reached / not reached, exit 0 (never a verdict)
   std::string baseline;  ///< a baseline with the pair's speedup: also FAIL when the interval lies wholly below it
   std::string out;       ///< write the speedup and its interval here as results (history, update)
   std::vector<std::string> command;  ///< benchmark command that measures more repetitions when inconclusive
@@ -26,7 +26,7 @@ struct SpeedupRequest {
 };
 
 struct SpeedupOutcome {
-  SpeedupReport report;                ///< the last judgement, over every repetition measured
+  SpeedupReport report;                 ///< the last judgement, over every repetition measured
   std::optional<SeriesVerdict> series;  ///< against the baselined speedup, when a baseline was given
   int code = 0;                         ///< 0 pass (or the warning exit code), 1 fail, 3 inconclusive
 };

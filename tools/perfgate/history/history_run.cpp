@@ -1,16 +1,16 @@
 #include "history/history_run.h"
 
-#include "model/compare.h"
 #include "base/error.h"
 #include "base/json_input.h"
 #include "base/one_line.h"
 #include "base/time_units.h"
 #include "base/utf8_text.h"
+#include "model/compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <algorithm>
 #include <set>
 #include <tuple>
 
@@ -20,7 +20,8 @@ namespace {
 constexpr int kRunFormatVersion = 1;
 
 std::string text_of(const nlohmann::json& o, const std::string& key, const std::string& source) {
-  if (!o.is_object() || !o.contains(key) || !o.at(key).is_string()) throw InputError(source + ": not a history run: no text '" + key + "'");
+  if (!o.is_object() || !o.contains(key) || !o.at(key).is_string())
+    throw InputError(source + ": not a history run: no text '" + key + "'");
   return o.at(key).get<std::string>();
 }
 
@@ -29,7 +30,9 @@ std::string text_of(const nlohmann::json& o, const std::string& key, const std::
 void require_text(const std::string& text, const std::string& what, const std::string& source) {
   bool valid = text.find('\0') == std::string::npos;
   if (valid) for_each_code_point(text, [&valid](uint32_t, int invalid_byte) { valid = valid && invalid_byte < 0; });
-  if (!valid) throw InputError(source + ": " + what + " '" + one_line(text) + "' is not valid UTF-8 text without NUL, which a history keeps");
+  if (!valid)
+    throw InputError(source + ": " + what + " '" + one_line(text) +
+                     "' is not valid UTF-8 text without NUL, which a history keeps");
 }
 
 void require_texts(const HistoryRun& run, const std::string& source) {
@@ -74,14 +77,16 @@ HistoryRun history_run_of(const RunInfo& info, const std::vector<Results>& resul
       if (slot.values.empty()) slot.unit = m.unit, slot.suite = suite;
       // Times in the unit of the first occurrence, whatever each file wrote (a time and a non-time refused).
       if (is_time_unit(m.unit) != is_time_unit(slot.unit)) {
-        throw InputError("history: " + m.benchmark + " / " + m.field + " is measured in '" + m.unit + "' and in '" + slot.unit + "'");
+        throw InputError("history: " + m.benchmark + " / " + m.field + " is measured in '" + m.unit + "' and in '" +
+                         slot.unit + "'");
       }
       slot.values.push_back(is_time_unit(m.unit) ? convert_time(m.value, m.unit, slot.unit) : m.value);
     }
   }
   HistoryRun run{info, {}};
   for (const auto& [key, slot] : slots) {
-    run.metrics.push_back({slot.suite, key.first, key.second, slot.unit, median(slot.values), static_cast<int64_t>(slot.values.size())});
+    run.metrics.push_back(
+        {slot.suite, key.first, key.second, slot.unit, median(slot.values), static_cast<int64_t>(slot.values.size())});
   }
   require_texts(run, "history");
   return run;
@@ -90,10 +95,20 @@ HistoryRun history_run_of(const RunInfo& info, const std::vector<Results>& resul
 nlohmann::json history_run_json(const HistoryRun& run) {
   nlohmann::json metrics = nlohmann::json::array();
   for (const auto& m : run.metrics) {
-    metrics.push_back({{"suite", m.suite}, {"benchmark", m.benchmark}, {"field", m.field}, {"unit", m.unit}, {"value", m.value}, {"samples", m.samples}});
+    metrics.push_back({{"suite", m.suite},
+                       {"benchmark", m.benchmark},
+                       {"field", m.field},
+                       {"unit", m.unit},
+                       {"value", m.value},
+                       {"samples", m.samples}});
   }
-  return {{"format", "perfgate-history-run"}, {"version", kRunFormatVersion}, {"commit", run.info.commit}, {"branch", run.info.branch},
-          {"recorded_at", run.info.recorded_at}, {"machine", run.info.machine}, {"metrics", metrics}};
+  return {{"format", "perfgate-history-run"},
+          {"version", kRunFormatVersion},
+          {"commit", run.info.commit},
+          {"branch", run.info.branch},
+          {"recorded_at", run.info.recorded_at},
+          {"machine", run.info.machine},
+          {"metrics", metrics}};
 }
 
 std::string run_identity(const HistoryRun& run) {
@@ -112,10 +127,17 @@ HistoryRun parse_history_run(const nlohmann::json& doc, const std::string& sourc
     throw InputError(source + ": history run format version is not " + std::to_string(kRunFormatVersion));
   }
   HistoryRun run;
-  run.info = {text_of(doc, "commit", source), text_of(doc, "branch", source), text_of(doc, "recorded_at", source), text_of(doc, "machine", source)};
-  if (!doc.contains("metrics") || !doc.at("metrics").is_array()) throw InputError(source + ": not a history run: no metrics array");
+  run.info = {text_of(doc, "commit", source), text_of(doc, "branch", source), text_of(doc, "recorded_at", source),
+              text_of(doc, "machine", source)};
+  if (!doc.contains("metrics") || !doc.at("metrics").is_array())
+    throw InputError(source + ": not a history run: no metrics array");
   for (const auto& m : doc.at("metrics")) {
-    HistoryMetric metric{text_of(m, "suite", source), text_of(m, "benchmark", source), text_of(m, "field", source), text_of(m, "unit", source), 0.0, 0};
+    HistoryMetric metric{text_of(m, "suite", source),
+                         text_of(m, "benchmark", source),
+                         text_of(m, "field", source),
+                         text_of(m, "unit", source),
+                         0.0,
+                         0};
     if (!m.contains("value") || !m.at("value").is_number() || !std::isfinite(m.at("value").get<double>())) {
       throw InputError(source + ": not a history run: a value that is not a finite number");
     }

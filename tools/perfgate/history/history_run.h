@@ -33,8 +33,8 @@ struct HistoryRun {
 /// doubles): callers check before they open (and so create) a store.
 void check_recordable(const std::vector<Results>& results);
 
-/// The run: medians per (benchmark, field) over all `results`, times in the unit of their first occurrence (a time and a
-/// non-time of one metric refused), the suite of the file it first appeared in.
+/// The run: medians per (benchmark, field) over all `results`, times in the unit of their first occurrence (a time and
+/// a non-time of one metric refused), the suite of the file it first appeared in.
 HistoryRun history_run_of(const RunInfo& info, const std::vector<Results>& results);
 
 /// One run as JSON (format "perfgate-history-run", version 1): the data branch's files and `history export`.

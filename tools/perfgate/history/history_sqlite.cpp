@@ -17,8 +17,8 @@ constexpr int kStoreVersion = 2;  // 2: measurements.suite
 [[noreturn]] void fail(sqlite3* db, int rc, const std::string& path) {
   const std::string why = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
   if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED || (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) {
-    throw StoreUnavailable("history '" + path + "': still locked by another process after " + std::to_string(kSqliteBusySeconds) +
-                           " s (" + why + "); nothing was recorded, run it again");
+    throw StoreUnavailable("history '" + path + "': still locked by another process after " +
+                           std::to_string(kSqliteBusySeconds) + " s (" + why + "); nothing was recorded, run it again");
   }
   throw InputError("history '" + path + "': " + why);
 }
@@ -53,7 +53,8 @@ class Statement {
   }
   std::string text(int column) const {  // every byte, a NUL inside a name included (names are bound with their length)
     const auto* t = sqlite3_column_text(statement_, column);
-    return t != nullptr ? std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(statement_, column)))
+    return t != nullptr ? std::string(reinterpret_cast<const char*>(t),
+                                      static_cast<size_t>(sqlite3_column_bytes(statement_, column)))
                         : std::string();
   }
   double real(int column) const { return sqlite3_column_double(statement_, column); }
@@ -84,10 +85,13 @@ SqliteHistory::SqliteHistory(const std::string& path, StoreAccess access) : path
   // SQLite gives some names a meaning of their own: "" and ":memory:" are private databases that vanish on close, and a
   // "file:" name is a URI whose parameters choose the mode. A history is a file, so such names are refused.
   if (path.empty() || path == ":memory:" || path.rfind("file:", 0) == 0) {
-    throw InputError("history '" + path + "': not a file name (an empty name, ':memory:' and 'file:' URIs are SQLite's special "
-                     "names that keep nothing; give a path such as ./" + (path.empty() ? std::string("history.db") : path) + ")");
+    throw InputError("history '" + path +
+                     "': not a file name (an empty name, ':memory:' and 'file:' URIs are SQLite's special "
+                     "names that keep nothing; give a path such as ./" +
+                     (path.empty() ? std::string("history.db") : path) + ")");
   }
-  const int flags = (access == StoreAccess::read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  const int flags =
+      (access == StoreAccess::read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     const std::string why = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
@@ -100,11 +104,15 @@ SqliteHistory::SqliteHistory(const std::string& path, StoreAccess access) : path
     const auto state = store_state(db_, path_);  // fails here when the file is not a database
     auto found = state.version;
     if (state.foreign()) {
-      throw InputError("history '" + path + "': a SQLite database of something else (it has tables but no perfgate store version); left as it was");
+      throw InputError(
+          "history '" + path +
+          "': a SQLite database of something else (it has tables but no perfgate store version); left as it was");
     }
-    if (found == 0 && access == StoreAccess::read_only) throw InputError("history '" + path + "': an empty database, no runs recorded");
+    if (found == 0 && access == StoreAccess::read_only)
+      throw InputError("history '" + path + "': an empty database, no runs recorded");
     if (found > kStoreVersion) {
-      throw InputError("history '" + path + "': store version " + std::to_string(found) + " was written by a newer perfgate; this one reads versions 1 to " +
+      throw InputError("history '" + path + "': store version " + std::to_string(found) +
+                       " was written by a newer perfgate; this one reads versions 1 to " +
                        std::to_string(kStoreVersion));
     }
     if (found < kStoreVersion && access == StoreAccess::create) {
@@ -122,7 +130,8 @@ SqliteHistory::SqliteHistory(const std::string& path, StoreAccess access) : path
             "CREATE TABLE runs(id INTEGER PRIMARY KEY, commit_sha TEXT NOT NULL, branch TEXT NOT NULL,"
             " recorded_at TEXT NOT NULL, machine TEXT NOT NULL);"
             "CREATE TABLE measurements(run_id INTEGER NOT NULL REFERENCES runs(id), benchmark TEXT NOT NULL,"
-            " field TEXT NOT NULL, unit TEXT NOT NULL, value REAL NOT NULL, samples INTEGER NOT NULL, suite TEXT NOT NULL DEFAULT '',"
+            " field TEXT NOT NULL, unit TEXT NOT NULL, value REAL NOT NULL, samples INTEGER NOT NULL, suite TEXT NOT "
+            "NULL DEFAULT '',"
             " PRIMARY KEY(run_id, benchmark, field));"
             "CREATE INDEX measurements_by_metric ON measurements(benchmark, field);");
       } else if (found == 1) {
@@ -168,11 +177,25 @@ size_t SqliteHistory::append(const std::vector<HistoryRun>& runs, Duplicates dup
       if (duplicates == Duplicates::skip && !present.insert(run_identity(run)).second) continue;
       ++added;
       Statement insert_run(db_, "INSERT INTO runs(commit_sha, branch, recorded_at, machine) VALUES(?, ?, ?, ?)", path_);
-      insert_run.bind(1, run.info.commit).bind(2, run.info.branch).bind(3, run.info.recorded_at).bind(4, run.info.machine).step();
+      insert_run.bind(1, run.info.commit)
+          .bind(2, run.info.branch)
+          .bind(3, run.info.recorded_at)
+          .bind(4, run.info.machine)
+          .step();
       const auto run_id = sqlite3_last_insert_rowid(db_);
       for (const auto& m : run.metrics) {
-        Statement one(db_, "INSERT INTO measurements(run_id, benchmark, field, unit, value, samples, suite) VALUES(?, ?, ?, ?, ?, ?, ?)", path_);
-        one.bind_int(1, run_id).bind(2, m.benchmark).bind(3, m.field).bind(4, m.unit).bind(5, m.value).bind_int(6, m.samples).bind(7, m.suite).step();
+        Statement one(db_,
+                      "INSERT INTO measurements(run_id, benchmark, field, unit, value, samples, suite) VALUES(?, ?, ?, "
+                      "?, ?, ?, ?)",
+                      path_);
+        one.bind_int(1, run_id)
+            .bind(2, m.benchmark)
+            .bind(3, m.field)
+            .bind(4, m.unit)
+            .bind(5, m.value)
+            .bind_int(6, m.samples)
+            .bind(7, m.suite)
+            .step();
       }
     }
     execute("COMMIT");

@@ -1,7 +1,7 @@
 #pragma once
 // The history in one SQLite file: the embedded store for a laptop or a single runner. Each append (one run, or an
-// import's many) is one IMMEDIATE transaction; a writer waits up to kSqliteBusySeconds for another to finish, then gives up with
-// StoreUnavailable.
+// import's many) is one IMMEDIATE transaction; a writer waits up to kSqliteBusySeconds for another to finish, then
+// gives up with StoreUnavailable.
 #include "history/history_backend.h"
 
 struct sqlite3;

@@ -13,7 +13,8 @@ void to_one_unit(std::vector<HistoryPoint>& points, const std::string& what) {
   // series mixing 10 ms with 10000 us would show a thousandfold change point that is not there.
   const std::string unit = points.empty() ? std::string() : points.back().unit;
   for (auto& p : points) {
-    if (is_time_unit(p.unit) != is_time_unit(unit)) throw InputError("history: " + what + " is recorded in '" + p.unit + "' and in '" + unit + "'");
+    if (is_time_unit(p.unit) != is_time_unit(unit))
+      throw InputError("history: " + what + " is recorded in '" + p.unit + "' and in '" + unit + "'");
     if (is_time_unit(unit)) {
       p.value = convert_time(p.value, p.unit, unit);
       p.unit = unit;
@@ -56,7 +57,8 @@ const HistoryStore::MetricIndex& HistoryStore::index_of(const std::string& branc
   const auto& all = runs();
   for (size_t r = 0; r < all.size(); ++r) {
     if (all[r].info.branch != branch) continue;
-    for (size_t m = 0; m < all[r].metrics.size(); ++m) index[{all[r].metrics[m].benchmark, all[r].metrics[m].field}].emplace_back(r, m);
+    for (size_t m = 0; m < all[r].metrics.size(); ++m)
+      index[{all[r].metrics[m].benchmark, all[r].metrics[m].field}].emplace_back(r, m);
   }
   return index_.emplace(branch, std::move(index)).first->second;
 }
@@ -67,7 +69,8 @@ std::vector<std::pair<std::string, std::string>> HistoryStore::metrics(const std
   return found;
 }
 
-std::vector<HistoryPoint> HistoryStore::series(const std::string& branch, const std::string& benchmark, const std::string& field, int last,
+std::vector<HistoryPoint> HistoryStore::series(const std::string& branch, const std::string& benchmark,
+                                               const std::string& field, int last,
                                                const std::optional<std::string>& machine) const {
   std::vector<HistoryPoint> out;
   const auto& index = index_of(branch);

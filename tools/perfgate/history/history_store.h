@@ -51,10 +51,10 @@ class HistoryStore {
   /// the store's runs × metrics however many metrics are asked for.
   std::vector<std::pair<std::string, std::string>> metrics(const std::string& branch) const;
 
-  /// The last `last` runs of one metric on `branch` (on one machine when `machine` is given), oldest first, times in the
-  /// newest run's unit (InputError when the metric was recorded both as a time and as a non-time).
-  std::vector<HistoryPoint> series(const std::string& branch, const std::string& benchmark, const std::string& field, int last,
-                                   const std::optional<std::string>& machine = std::nullopt) const;
+  /// The last `last` runs of one metric on `branch` (on one machine when `machine` is given), oldest first, times in
+  /// the newest run's unit (InputError when the metric was recorded both as a time and as a non-time).
+  std::vector<HistoryPoint> series(const std::string& branch, const std::string& benchmark, const std::string& field,
+                                   int last, const std::optional<std::string>& machine = std::nullopt) const;
 
   std::string name() const { return backend_->name(); }
 

@@ -1,7 +1,7 @@
 #include "model/ab_analysis.h"
 
-#include "model/compare.h"
 #include "base/error.h"
+#include "model/compare.h"
 #include "model/stats.h"
 
 #include <algorithm>
@@ -21,7 +21,8 @@ std::vector<AbComparison> compare_revisions(const AbMeasurements& m, double max_
   std::vector<std::string> benchmarks;
   for (const auto& [name, values] : m.rounds.front()) {
     bool everywhere = values.size() == m.revisions.size();
-    for (const auto& round : m.rounds) everywhere = everywhere && round.count(name) != 0 && round.at(name).size() == m.revisions.size();
+    for (const auto& round : m.rounds)
+      everywhere = everywhere && round.count(name) != 0 && round.at(name).size() == m.revisions.size();
     if (everywhere) benchmarks.push_back(name);
   }
   const double comparisons = static_cast<double>(benchmarks.size() * (m.revisions.size() - 1));
@@ -50,7 +51,9 @@ std::vector<AbComparison> compare_revisions(const AbMeasurements& m, double max_
         c.high = interval.high;
         c.confidence = interval.confidence;
         const double limit = 1.0 + max_slowdown;
-        c.verdict = c.high <= limit ? SpeedupVerdict::pass : c.low > limit ? SpeedupVerdict::fail : SpeedupVerdict::inconclusive;
+        c.verdict = c.high <= limit ? SpeedupVerdict::pass
+                    : c.low > limit ? SpeedupVerdict::fail
+                                    : SpeedupVerdict::inconclusive;
       } else {
         c.low = *std::min_element(c.ratios.begin(), c.ratios.end());
         c.high = *std::max_element(c.ratios.begin(), c.ratios.end());
@@ -61,8 +64,8 @@ std::vector<AbComparison> compare_revisions(const AbMeasurements& m, double max_
   return out;
 }
 
-std::vector<CostChange> compare_costs(const std::map<std::string, double>& base, const std::map<std::string, double>& head,
-                                      double max_increase) {
+std::vector<CostChange> compare_costs(const std::map<std::string, double>& base,
+                                      const std::map<std::string, double>& head, double max_increase) {
   std::vector<CostChange> out;
   for (const auto& [name, base_count] : base) {
     const auto found = head.find(name);
@@ -99,7 +102,9 @@ void apply_acceptance(std::vector<CostChange>& costs, const std::vector<AcceptRu
   }
 }
 
-bool fails(const AbComparison& c) { return c.verdict == SpeedupVerdict::fail && !(c.acceptance && c.acceptance->within); }
+bool fails(const AbComparison& c) {
+  return c.verdict == SpeedupVerdict::fail && !(c.acceptance && c.acceptance->within);
+}
 bool fails(const CostChange& c) { return c.fail && !(c.acceptance && c.acceptance->within); }
 
 }  // namespace perfgate

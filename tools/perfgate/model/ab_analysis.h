@@ -40,15 +40,16 @@ std::string verdict_text(const AbComparison& c);
 constexpr double kMaxToleratedChange = 10.0;
 
 /// 1 + max_slowdown, FAIL when its lower end is above it, INCONCLUSIVE otherwise (also with too few rounds).
-std::vector<AbComparison> compare_revisions(const AbMeasurements& m, double max_slowdown, double family_confidence = 0.95);
+std::vector<AbComparison> compare_revisions(const AbMeasurements& m, double max_slowdown,
+                                            double family_confidence = 0.95);
 
 /// The exact half of an A/B: one benchmark's instructions per step in base and head (deterministic counts, so no
 /// interval). `change` is head / base − 1: positive when head does more work.
 struct CostChange {
   std::string benchmark;
   double base = 0.0, head = 0.0, change = 0.0;
-  bool fail = false;  ///< change > max_increase
-  std::optional<Acceptance> acceptance;  ///< a FAIL's acceptance by a rule, judged on `change`
+  bool fail = false;                        ///< change > max_increase
+  std::optional<Acceptance> acceptance;     ///< a FAIL's acceptance by a rule, judged on `change`
   std::optional<ProfileChanges> functions;  ///< which functions moved the count, when it moved (perfgate ab --cost)
 };
 
@@ -66,8 +67,8 @@ bool fails(const CostChange& c);
 
 /// One CostChange per benchmark present in both maps, in the base map's order. Throws InputError on a count that
 /// is not a positive finite number.
-std::vector<CostChange> compare_costs(const std::map<std::string, double>& base, const std::map<std::string, double>& head,
-                                      double max_increase);
+std::vector<CostChange> compare_costs(const std::map<std::string, double>& base,
+                                      const std::map<std::string, double>& head, double max_increase);
 
 /// Rounds needed before any interval at `confidence` exists: the smallest n with 2·(½)ⁿ ≤ 1 − confidence.
 int rounds_needed(double confidence);

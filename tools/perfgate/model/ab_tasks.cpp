@@ -15,9 +15,12 @@ std::vector<std::string> split_csv_line(const std::string& line, const std::stri
   for (size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
     if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += '"', ++i;
-      else if (c == '"') quoted = false;
-      else fields.back() += c;
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+        fields.back() += '"', ++i;
+      else if (c == '"')
+        quoted = false;
+      else
+        fields.back() += c;
     } else if (c == '"') {
       if (!fields.back().empty()) throw InputError(where + ": a quote inside an unquoted field");
       quoted = true;
@@ -40,15 +43,20 @@ std::string trim(const std::string& s) {
 
 void validate_ab_task(const AbTask& t, const std::string& where) {
   if (t.revision.empty()) throw InputError(where + ": empty revision");
-  if (t.suite.empty() || !std::all_of(t.suite.begin(), t.suite.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; })) {
+  if (t.suite.empty() || !std::all_of(t.suite.begin(), t.suite.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+      })) {
     throw InputError(where + ": gate '" + t.suite + "' must be a gate name of the manifest (a-z, 0-9, _)");
   }
-  if (t.filter.empty() || std::any_of(t.filter.begin(), t.filter.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
+  if (t.filter.empty() ||
+      std::any_of(t.filter.begin(), t.filter.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
     throw InputError(where + ": the benchmark filter must be non-empty, without control characters");
   }
   for (const auto& o : t.options) {
-    if (o.rfind("--benchmark_", 0) != 0 || o.size() <= 12 || o.rfind("--benchmark_out", 0) == 0 || o.rfind("--benchmark_filter", 0) == 0) {
-      throw InputError(where + ": option '" + o + "' is not an allowed --benchmark_* argument (out and filter are perfgate's)");
+    if (o.rfind("--benchmark_", 0) != 0 || o.size() <= 12 || o.rfind("--benchmark_out", 0) == 0 ||
+        o.rfind("--benchmark_filter", 0) == 0) {
+      throw InputError(where + ": option '" + o +
+                       "' is not an allowed --benchmark_* argument (out and filter are perfgate's)");
     }
   }
 }
@@ -67,8 +75,8 @@ std::vector<AbTask> parse_ab_tasks(const std::string& text, const std::string& s
     if (trim(line).empty() || trim(line)[0] == '#') continue;
     const auto fields = split_csv_line(line, where);
     if (!header_seen) {
-      if (fields.size() != 4 || trim(fields[0]) != "revision" || trim(fields[1]) != "gate" || trim(fields[2]) != "filter" ||
-          trim(fields[3]) != "options") {
+      if (fields.size() != 4 || trim(fields[0]) != "revision" || trim(fields[1]) != "gate" ||
+          trim(fields[2]) != "filter" || trim(fields[3]) != "options") {
         throw InputError(where + ": the first line must be the header revision,gate,filter,options");
       }
       header_seen = true;
@@ -89,13 +97,17 @@ std::vector<AbTask> parse_ab_tasks(const std::string& text, const std::string& s
 std::vector<AbGroup> group_ab_tasks(const std::vector<AbTask>& tasks) {
   std::vector<AbGroup> groups;
   for (const auto& t : tasks) {
-    auto g = std::find_if(groups.begin(), groups.end(),
-                          [&](const AbGroup& x) { return x.suite == t.suite && x.filter == t.filter && x.options == t.options; });
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const AbGroup& x) {
+      return x.suite == t.suite && x.filter == t.filter && x.options == t.options;
+    });
     if (g == groups.end()) groups.push_back({t.suite, t.filter, t.options, {}}), g = groups.end() - 1;
-    if (std::find(g->revisions.begin(), g->revisions.end(), t.revision) == g->revisions.end()) g->revisions.push_back(t.revision);
+    if (std::find(g->revisions.begin(), g->revisions.end(), t.revision) == g->revisions.end())
+      g->revisions.push_back(t.revision);
   }
   for (const auto& g : groups) {
-    if (g.revisions.size() < 2) throw InputError("task list: gate " + g.suite + " with filter '" + g.filter + "' has only one revision; nothing to compare");
+    if (g.revisions.size() < 2)
+      throw InputError("task list: gate " + g.suite + " with filter '" + g.filter +
+                       "' has only one revision; nothing to compare");
   }
   return groups;
 }

@@ -23,8 +23,9 @@ struct AbGroup {  ///< one gate/filter/options run at several revisions, interle
 /// arguments, may be empty; fields may be double-quoted). Throws InputError naming the line for anything else.
 std::vector<AbTask> parse_ab_tasks(const std::string& text, const std::string& source);
 
-/// Checks one task's fields (also for tasks from the command line): the gate's name is [a-z0-9_]+, the filter is non-empty
-/// without control characters, every option is one --benchmark_NAME[=VALUE] argument but not --benchmark_out*.
+/// Checks one task's fields (also for tasks from the command line): the gate's name is [a-z0-9_]+, the filter is
+/// non-empty without control characters, every option is one --benchmark_NAME[=VALUE] argument but not
+/// --benchmark_out*.
 void validate_ab_task(const AbTask& task, const std::string& where);
 
 /// Groups tasks by (gate, filter, options) in first-seen order; a group needs two distinct revisions.

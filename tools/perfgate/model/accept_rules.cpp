@@ -30,12 +30,16 @@ double parse_percent(const std::string& word, const std::string& where) {
   const std::string digits = word.substr(1, word.size() - 2);
   bool dot = false;
   for (const char c : digits) {
-    if (c == '.' && !dot) { dot = true; continue; }
+    if (c == '.' && !dot) {
+      dot = true;
+      continue;
+    }
     if (c < '0' || c > '9') throw InputError(shape);
   }
   if (digits.front() == '.' || digits.back() == '.') throw InputError(shape);
   const double n = std::strtod(digits.c_str(), nullptr);
-  if (!(n > 0.0 && n <= 1000.0)) throw InputError(where + ": the allowance must be above 0% and at most +1000%, not " + one_line(word));
+  if (!(n > 0.0 && n <= 1000.0))
+    throw InputError(where + ": the allowance must be above 0% and at most +1000%, not " + one_line(word));
   return n;
 }
 
@@ -43,7 +47,8 @@ double parse_percent(const std::string& word, const std::string& where) {
 
 AcceptRule parse_accept_rule(const std::string& text, const std::string& source) {
   const std::string where = "perfgate-accept rule from " + source;
-  if (text.size() > kMaxRuleLength) throw InputError(where + ": longer than " + std::to_string(kMaxRuleLength) + " characters");
+  if (text.size() > kMaxRuleLength)
+    throw InputError(where + ": longer than " + std::to_string(kMaxRuleLength) + " characters");
   for (const unsigned char c : text) {
     if (c < 0x20 && c != '\t') throw InputError(where + ": a control character in '" + one_line(text) + "'");
   }
@@ -80,8 +85,8 @@ std::optional<Acceptance> acceptance_of(const std::vector<AcceptRule>& rules, co
 
 std::string acceptance_text(const Acceptance& a) {
   const std::string allowance = "+" + format_number(a.rule.percent) + "%";
-  return (a.within ? "accepted: up to " + allowance + " allowed by " : "beyond the accepted " + allowance + " of ") + a.rule.source + ": " +
-         one_line(a.rule.reason);
+  return (a.within ? "accepted: up to " + allowance + " allowed by " : "beyond the accepted " + allowance + " of ") +
+         a.rule.source + ": " + one_line(a.rule.reason);
 }
 
 }  // namespace perfgate

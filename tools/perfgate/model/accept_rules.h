@@ -9,12 +9,12 @@
 namespace perfgate {
 
 struct AcceptRule {
-  std::string pattern;  ///< glob over the benchmark's name (fnmatch: *, ?, [...]; '*' also matches '/')
-  std::string field;    ///< glob over the field's name: real_time, instructions, a counter, ...
-  double percent = 0.0; ///< how much worse is accepted, in percent (> 0)
-  std::string reason;   ///< why, as its author wrote it (one line)
-  std::string source;   ///< where it came from: "commit <12 hex>" or "--accept"
-  std::string text;     ///< the rule as written, for messages
+  std::string pattern;   ///< glob over the benchmark's name (fnmatch: *, ?, [...]; '*' also matches '/')
+  std::string field;     ///< glob over the field's name: real_time, instructions, a counter, ...
+  double percent = 0.0;  ///< how much worse is accepted, in percent (> 0)
+  std::string reason;    ///< why, as its author wrote it (one line)
+  std::string source;    ///< where it came from: "commit <12 hex>" or "--accept"
+  std::string text;      ///< the rule as written, for messages
 };
 
 /// Parses `GLOB FIELD +N% reason...` (the trailer's value). Throws InputError naming `source` when it is not of that

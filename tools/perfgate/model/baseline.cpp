@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <limits>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -40,10 +40,12 @@ double finite_number(const json& value, const std::string& what) {
 }
 
 Tolerance parse_tolerance(const json& t, const std::string& where) {
-  if (!t.is_object() || t.size() != 1) throw InputError(where + ": 'tolerance' must be an object with exactly one of abs, rel, exact");
+  if (!t.is_object() || t.size() != 1)
+    throw InputError(where + ": 'tolerance' must be an object with exactly one of abs, rel, exact");
   Tolerance tol;
   if (t.contains("exact")) {
-    if (!t["exact"].is_boolean() || !t["exact"].get<bool>()) throw InputError(where + ": 'tolerance.exact' must be true");
+    if (!t["exact"].is_boolean() || !t["exact"].get<bool>())
+      throw InputError(where + ": 'tolerance.exact' must be true");
     tol.kind = Tolerance::Kind::exact;
     return tol;
   }
@@ -71,22 +73,26 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
     throw InputError(source + ": schema_version must be " + std::to_string(kSchemaVersion));
   }
   Baseline b;
-  if (!doc.contains("provenance") || !doc["provenance"].is_object()) throw InputError(source + ": 'provenance' object missing");
+  if (!doc.contains("provenance") || !doc["provenance"].is_object())
+    throw InputError(source + ": 'provenance' object missing");
   const auto& p = doc["provenance"];
-  require_known_keys(p, {"git_sha", "date", "machine", "build_type", "torch_version", "threads", "reason", "machine_fingerprint"},
-                    source + ": provenance");
+  require_known_keys(
+      p, {"git_sha", "date", "machine", "build_type", "torch_version", "threads", "reason", "machine_fingerprint"},
+      source + ": provenance");
   for (const auto& [key, value] : p.items()) {
     if (!value.is_string()) throw InputError(source + ": provenance." + key + " must be a string");
   }
-  b.provenance = {p.value("git_sha", ""), p.value("date", ""),    p.value("machine", ""), p.value("build_type", ""),
-                  p.value("torch_version", ""), p.value("threads", ""), p.value("reason", ""), p.value("machine_fingerprint", "")};
+  b.provenance = {
+      p.value("git_sha", ""),       p.value("date", ""),    p.value("machine", ""), p.value("build_type", ""),
+      p.value("torch_version", ""), p.value("threads", ""), p.value("reason", ""),  p.value("machine_fingerprint", "")};
   if (!doc.contains("entries") || !doc["entries"].is_array()) throw InputError(source + ": 'entries' array missing");
   std::set<std::pair<std::string, std::string>> seen;
   size_t index = 0;
   for (const auto& e : doc["entries"]) {
     const std::string where = source + ": entries[" + std::to_string(index++) + "]";
     if (!e.is_object()) throw InputError(where + ": must be an object");
-    require_known_keys(e, {"benchmark", "field", "value", "unit", "direction", "tolerance", "limit", "advisory"}, where);
+    require_known_keys(e, {"benchmark", "field", "value", "unit", "direction", "tolerance", "limit", "advisory"},
+                       where);
     Entry entry;
     entry.benchmark = required_string(e, "benchmark", where);
     entry.field = required_string(e, "field", where);
@@ -99,7 +105,9 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
     if (direction != "higher" && direction != "lower" && direction != "either") {
       throw InputError(where + ": 'direction' must be higher, lower or either");
     }
-    entry.direction = direction == "higher" ? Direction::higher : direction == "lower" ? Direction::lower : Direction::either;
+    entry.direction = direction == "higher"  ? Direction::higher
+                      : direction == "lower" ? Direction::lower
+                                             : Direction::either;
     if (!e.contains("tolerance")) throw InputError(where + ": 'tolerance' missing");
     entry.tolerance = parse_tolerance(e["tolerance"], where);
     if (e.contains("limit")) entry.limit = finite_number(e["limit"], where + ": 'limit'");
@@ -113,8 +121,8 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
     const Band band = acceptable_band(entry);
     if ((entry.direction != Direction::lower && !std::isfinite(band.low)) ||
         (entry.direction != Direction::higher && !std::isfinite(band.high))) {
-      throw InputError(where + ": value " + format_number(entry.value) + " with tolerance " + describe(entry.tolerance) +
-                       " reaches beyond the largest number (the band overflows)");
+      throw InputError(where + ": value " + format_number(entry.value) + " with tolerance " +
+                       describe(entry.tolerance) + " reaches beyond the largest number (the band overflows)");
     }
     if (!seen.emplace(entry.benchmark, entry.field).second) {
       throw InputError(where + ": duplicate entry for " + entry.benchmark + " / " + entry.field);
@@ -124,9 +132,7 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   return b;
 }
 
-Baseline read_baseline(const std::string& path) {
-  return parse_baseline(read_whole_file(path, "baseline"), path);
-}
+Baseline read_baseline(const std::string& path) { return parse_baseline(read_whole_file(path, "baseline"), path); }
 
 std::string to_json_text(const Baseline& b) {
   for (const auto& e : b.entries) {
@@ -136,17 +142,25 @@ std::string to_json_text(const Baseline& b) {
   }
   json doc = json::object();
   doc["schema_version"] = b.schema_version;
-  doc["provenance"] = {{"git_sha", b.provenance.git_sha},       {"date", b.provenance.date},
-                       {"machine", b.provenance.machine},       {"build_type", b.provenance.build_type},
-                       {"torch_version", b.provenance.torch_version}, {"threads", b.provenance.threads},
+  doc["provenance"] = {{"git_sha", b.provenance.git_sha},
+                       {"date", b.provenance.date},
+                       {"machine", b.provenance.machine},
+                       {"build_type", b.provenance.build_type},
+                       {"torch_version", b.provenance.torch_version},
+                       {"threads", b.provenance.threads},
                        {"reason", b.provenance.reason}};
-  if (!b.provenance.machine_fingerprint.empty()) doc["provenance"]["machine_fingerprint"] = b.provenance.machine_fingerprint;
+  if (!b.provenance.machine_fingerprint.empty())
+    doc["provenance"]["machine_fingerprint"] = b.provenance.machine_fingerprint;
   json entries = json::array();
   for (const auto& e : b.entries) {
     json t;
     t[to_string(e.tolerance.kind)] = e.tolerance.kind == Tolerance::Kind::exact ? json(true) : json(e.tolerance.amount);
-    json entry = {{"benchmark", e.benchmark}, {"field", e.field},   {"value", e.integer ? json(*e.integer) : json(e.value)},
-                  {"unit", e.unit},           {"direction", to_string(e.direction)}, {"tolerance", t}};
+    json entry = {{"benchmark", e.benchmark},
+                  {"field", e.field},
+                  {"value", e.integer ? json(*e.integer) : json(e.value)},
+                  {"unit", e.unit},
+                  {"direction", to_string(e.direction)},
+                  {"tolerance", t}};
     if (e.limit) entry["limit"] = *e.limit;
     if (e.advisory) entry["advisory"] = true;
     entries.push_back(entry);
@@ -161,18 +175,24 @@ std::string to_json_text(const Baseline& b) {
 
 std::string to_string(Direction d) {
   switch (d) {
-    case Direction::higher: return "higher";
-    case Direction::lower: return "lower";
-    case Direction::either: return "either";
+    case Direction::higher:
+      return "higher";
+    case Direction::lower:
+      return "lower";
+    case Direction::either:
+      return "either";
   }
   return "?";
 }
 
 std::string to_string(Tolerance::Kind kind) {
   switch (kind) {
-    case Tolerance::Kind::abs: return "abs";
-    case Tolerance::Kind::rel: return "rel";
-    case Tolerance::Kind::exact: return "exact";
+    case Tolerance::Kind::abs:
+      return "abs";
+    case Tolerance::Kind::rel:
+      return "rel";
+    case Tolerance::Kind::exact:
+      return "exact";
   }
   return "?";
 }
@@ -180,9 +200,15 @@ std::string to_string(Tolerance::Kind kind) {
 std::string describe(const Tolerance& t) {
   std::ostringstream out;
   switch (t.kind) {
-    case Tolerance::Kind::abs: out << "±" << t.amount << " abs"; break;
-    case Tolerance::Kind::rel: out << t.amount * 100.0 << "% rel"; break;
-    case Tolerance::Kind::exact: out << "exact"; break;
+    case Tolerance::Kind::abs:
+      out << "±" << t.amount << " abs";
+      break;
+    case Tolerance::Kind::rel:
+      out << t.amount * 100.0 << "% rel";
+      break;
+    case Tolerance::Kind::exact:
+      out << "exact";
+      break;
   }
   return out.str();
 }
@@ -190,18 +216,27 @@ std::string describe(const Tolerance& t) {
 Band acceptable_band(const Entry& e) {
   double slack = 0.0;
   switch (e.tolerance.kind) {
-    case Tolerance::Kind::abs: slack = e.tolerance.amount; break;
-    case Tolerance::Kind::rel: slack = e.tolerance.amount * std::abs(e.value); break;
-    case Tolerance::Kind::exact: slack = 0.0; break;
+    case Tolerance::Kind::abs:
+      slack = e.tolerance.amount;
+      break;
+    case Tolerance::Kind::rel:
+      slack = e.tolerance.amount * std::abs(e.value);
+      break;
+    case Tolerance::Kind::exact:
+      slack = 0.0;
+      break;
   }
   constexpr double infinity = std::numeric_limits<double>::infinity();
   const bool exact = e.tolerance.kind == Tolerance::Kind::exact;
   const double low = e.value - slack, high = e.value + slack;
   if (exact) return {e.value, e.value};
   switch (e.direction) {
-    case Direction::higher: return {low, infinity};
-    case Direction::lower: return {-infinity, high};
-    case Direction::either: return {low, high};
+    case Direction::higher:
+      return {low, infinity};
+    case Direction::lower:
+      return {-infinity, high};
+    case Direction::either:
+      return {low, high};
   }
   return {low, high};
 }

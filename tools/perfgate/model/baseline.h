@@ -57,7 +57,7 @@ std::string to_json_text(const Baseline& baseline);
 
 std::string to_string(Direction d);
 std::string to_string(Tolerance::Kind kind);  ///< "abs", "rel" or "exact": the key of a baseline's tolerance object
-std::string describe(const Tolerance& t);  ///< e.g. "±1 abs", "5% rel", "exact"
+std::string describe(const Tolerance& t);     ///< e.g. "±1 abs", "5% rel", "exact"
 
 /// The values an entry accepts under its tolerance, ignoring its limit: [value − slack, +∞) for higher,
 /// (−∞, value + slack] for lower, [value − slack, value + slack] for either, [value, value] for exact. The one

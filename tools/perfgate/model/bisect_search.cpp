@@ -23,7 +23,8 @@ BisectOutcome bisect_exact(size_t count, const std::function<BisectFigures(size_
   };
   const auto good = probe(0);
   const auto bad = probe(count - 1);
-  if (!good || !bad) throw InputError(std::string("bisect: ") + (!good ? "GOOD" : "BAD") + " could not be measured (does it build?)");
+  if (!good || !bad)
+    throw InputError(std::string("bisect: ") + (!good ? "GOOD" : "BAD") + " could not be measured (does it build?)");
   std::map<std::string, double> direction;  // +1 or -1 for each benchmark BAD moved beyond the tolerance
   for (const auto& [name, base] : *good) {
     const auto at_bad = bad->find(name);
@@ -63,8 +64,10 @@ BisectOutcome bisect_exact(size_t count, const std::function<BisectFigures(size_
       return out;
     }
     record(mid);
-    if (is_bad(*measured.at(mid))) hi = mid;
-    else lo = mid;
+    if (is_bad(*measured.at(mid)))
+      hi = mid;
+    else
+      lo = mid;
   }
   out.last_good = lo;
   out.first_bad = hi;
@@ -73,7 +76,8 @@ BisectOutcome bisect_exact(size_t count, const std::function<BisectFigures(size_
   for (const auto& [name, sign] : direction) {
     const auto& before = *measured.at(lo);
     const auto& after = *measured.at(hi);
-    if (before.count(name) && after.count(name) && sign * change(after.at(name), before.at(name)) > tolerance) alone = true;
+    if (before.count(name) && after.count(name) && sign * change(after.at(name), before.at(name)) > tolerance)
+      alone = true;
   }
   out.kind = alone ? BisectOutcome::Kind::culprit : BisectOutcome::Kind::creep;
   return out;
@@ -115,8 +119,10 @@ BisectOutcome bisect_timing(size_t count, const std::function<TimingProbe(size_t
       out.first_bad = hi;
       return out;
     }
-    if (probe(mid).verdict == TimingProbe::Verdict::bad) hi = mid;
-    else lo = mid;
+    if (probe(mid).verdict == TimingProbe::Verdict::bad)
+      hi = mid;
+    else
+      lo = mid;
   }
   out.last_good = lo;
   out.first_bad = hi;
@@ -126,12 +132,18 @@ BisectOutcome bisect_timing(size_t count, const std::function<TimingProbe(size_t
 
 std::string to_string(BisectOutcome::Kind kind) {
   switch (kind) {
-    case BisectOutcome::Kind::no_change: return "no_change";
-    case BisectOutcome::Kind::culprit: return "culprit";
-    case BisectOutcome::Kind::creep: return "creep";
-    case BisectOutcome::Kind::skipped: return "skipped";
-    case BisectOutcome::Kind::unconfirmed: return "unconfirmed";
-    case BisectOutcome::Kind::undecided: return "undecided";
+    case BisectOutcome::Kind::no_change:
+      return "no_change";
+    case BisectOutcome::Kind::culprit:
+      return "culprit";
+    case BisectOutcome::Kind::creep:
+      return "creep";
+    case BisectOutcome::Kind::skipped:
+      return "skipped";
+    case BisectOutcome::Kind::unconfirmed:
+      return "unconfirmed";
+    case BisectOutcome::Kind::undecided:
+      return "undecided";
   }
   return "unknown";
 }

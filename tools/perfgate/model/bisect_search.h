@@ -17,7 +17,7 @@ using BisectFigures = std::optional<std::map<std::string, double>>;
 struct BisectProbe {
   size_t index = 0;  ///< position on the line: 0 is GOOD, the last is BAD
   BisectFigures figures;
-  bool bad = false;  ///< moved beyond the tolerance from GOOD, the way BAD moved
+  bool bad = false;        ///< moved beyond the tolerance from GOOD, the way BAD moved
   bool undecided = false;  ///< timings: measured, but neither within the tolerance of GOOD nor beyond it
 };
 
@@ -25,13 +25,13 @@ struct BisectOutcome {
   enum class Kind {
     no_change,  ///< BAD is within the tolerance of GOOD for every benchmark: nothing to bisect
     culprit,    ///< `first_bad` moved the figures beyond the tolerance by itself
-    creep,      ///< `first_bad` crossed the tolerance, but its own change from its parent is within it: no single culprit
-    skipped,    ///< the commits between `last_good` and `first_bad` could not be measured: the culprit is among them
+    creep,    ///< `first_bad` crossed the tolerance, but its own change from its parent is within it: no single culprit
+    skipped,  ///< the commits between `last_good` and `first_bad` could not be measured: the culprit is among them
     unconfirmed,  ///< timings: the search ended at `first_bad`, but measured anew against its parent it is not slower
     undecided,    ///< timings: BAD measured against GOOD is neither within the tolerance nor beyond it
   } kind = Kind::no_change;
   size_t last_good = 0, first_bad = 0;
-  std::vector<std::string> moved;  ///< the benchmarks BAD moved beyond the tolerance
+  std::vector<std::string> moved;   ///< the benchmarks BAD moved beyond the tolerance
   std::vector<BisectProbe> probes;  ///< in the order measured
 };
 
@@ -56,7 +56,8 @@ struct TimingProbe {
 BisectOutcome bisect_timing(size_t count, const std::function<TimingProbe(size_t)>& compare_with_good,
                             const std::function<bool(size_t, size_t)>& confirm);
 
-/// The name of an outcome's kind in bisect --json: "no_change", "culprit", "creep", "skipped", "unconfirmed", "undecided".
+/// The name of an outcome's kind in bisect --json: "no_change", "culprit", "creep", "skipped", "unconfirmed",
+/// "undecided".
 std::string to_string(BisectOutcome::Kind kind);
 
 }  // namespace perfgate

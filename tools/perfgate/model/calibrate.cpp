@@ -1,7 +1,7 @@
 #include "model/calibrate.h"
 
-#include "model/compare.h"
 #include "base/error.h"
+#include "model/compare.h"
 #include "model/stats.h"
 
 #include <algorithm>
@@ -27,10 +27,13 @@ bool looks_bimodal(std::vector<double> values) {
 }
 
 Calibration calibrate(const std::vector<Results>& runs, const CalibrationOptions& options) {
-  if (runs.size() < 3) throw InputError("calibrate: " + std::to_string(runs.size()) + " run(s); A/A calibration needs at least 3");
-  if (!(options.false_alarm_rate > 0.0 && options.false_alarm_rate < 0.5)) throw InputError("calibrate: --false-alarm-rate must be in (0, 0.5)");
+  if (runs.size() < 3)
+    throw InputError("calibrate: " + std::to_string(runs.size()) + " run(s); A/A calibration needs at least 3");
+  if (!(options.false_alarm_rate > 0.0 && options.false_alarm_rate < 0.5))
+    throw InputError("calibrate: --false-alarm-rate must be in (0, 0.5)");
   if (!(options.power > 0.0 && options.power < 1.0)) throw InputError("calibrate: --power must be in (0, 1)");
-  const double z_alpha = stats::normal_quantile(1.0 - options.false_alarm_rate), z_power = stats::normal_quantile(options.power);
+  const double z_alpha = stats::normal_quantile(1.0 - options.false_alarm_rate),
+               z_power = stats::normal_quantile(options.power);
 
   std::vector<std::string> order;
   std::map<std::string, std::string> units;
@@ -76,12 +79,15 @@ Calibration calibrate(const std::vector<Results>& runs, const CalibrationOptions
     SpeedupNoise s;
     std::vector<double> speedups, logs;
     for (const auto& r : runs) {
-      const auto report = judge_speedup(r, options.pair->first, options.pair->second, options.threshold > 0.0 ? options.threshold : 1.0);
+      const auto report = judge_speedup(r, options.pair->first, options.pair->second,
+                                        options.threshold > 0.0 ? options.threshold : 1.0);
       s.runs.push_back(report);
       speedups.push_back(report.median);
       logs.push_back(std::log(report.median));
       if (options.threshold > 0.0) {
-        (report.verdict == SpeedupVerdict::pass ? s.passes : report.verdict == SpeedupVerdict::fail ? s.fails : s.inconclusive) += 1;
+        (report.verdict == SpeedupVerdict::pass   ? s.passes
+         : report.verdict == SpeedupVerdict::fail ? s.fails
+                                                  : s.inconclusive) += 1;
       }
     }
     s.median = median(speedups);

@@ -15,24 +15,25 @@ struct CalibrationOptions {
   double false_alarm_rate = 0.01;  ///< one-sided α of a base-vs-head comparison of two runs
   double power = 0.9;              ///< detection probability the smallest detectable slowdown is quoted at
   std::optional<std::pair<std::string, std::string>> pair;  ///< (reference, candidate): also calibrate their speedup
-  double threshold = 0.0;          ///< the speedup gate's threshold, judged per run when > 0
+  double threshold = 0.0;                                   ///< the speedup gate's threshold, judged per run when > 0
 };
 
 struct BenchmarkNoise {
   std::string benchmark, unit;
   size_t runs = 0;
-  double median = 0.0;               ///< median of the runs' medians
-  double between_run_sigma = 0.0;    ///< robust standard deviation of log(run median)
-  double within_run_cv = 0.0;        ///< median over runs of the repetitions' robust sigma / median (0: one repetition)
-  double suggested_tolerance = 0.0;  ///< relative: exp(z(1−α)·σ·√2) − 1, the A/A false-alarm rate of a 2-run comparison ≈ α
+  double median = 0.0;             ///< median of the runs' medians
+  double between_run_sigma = 0.0;  ///< robust standard deviation of log(run median)
+  double within_run_cv = 0.0;      ///< median over runs of the repetitions' robust sigma / median (0: one repetition)
+  double suggested_tolerance =
+      0.0;  ///< relative: exp(z(1−α)·σ·√2) − 1, the A/A false-alarm rate of a 2-run comparison ≈ α
   double detectable_slowdown = 0.0;  ///< relative: exp((z(1−α) + z(power))·σ·√2) − 1
   std::vector<std::string> flags;    ///< "bimodal", "unstable"
 };
 
 struct SpeedupNoise {
-  std::vector<SpeedupReport> runs;  ///< each run's paired verdict against the threshold
+  std::vector<SpeedupReport> runs;             ///< each run's paired verdict against the threshold
   double median = 0.0, low = 0.0, high = 0.0;  ///< median, smallest and largest of the runs' median speedups
-  double sigma = 0.0;               ///< robust standard deviation of log(run speedup)
+  double sigma = 0.0;                          ///< robust standard deviation of log(run speedup)
   int passes = 0, fails = 0, inconclusive = 0;
 };
 

@@ -17,8 +17,8 @@ struct ChangePoint {
 /// `alpha`, the window medians differ by at least `min_shift` relative to the earlier one, and it is the most
 /// significant point within `min_segment` of it. A lone outlier moves neither window's ranks enough; a level that
 /// returns (10, 13, 10) gives two change points. Sorted by index.
-std::vector<ChangePoint> detect_change_points(const std::vector<double>& values, double min_shift = 0.05, double alpha = 0.01,
-                                              size_t window = 10, size_t min_segment = 4);
+std::vector<ChangePoint> detect_change_points(const std::vector<double>& values, double min_shift = 0.05,
+                                              double alpha = 0.01, size_t window = 10, size_t min_segment = 4);
 
 /// The runs either side of change point `c`, by index into the series it was found in: the last run at the old
 /// level and the first at the new one ({c.index − 1, c.index}); the commits a user bisects between.

@@ -27,12 +27,18 @@ std::optional<int64_t> integer_median(std::vector<int64_t> v) {
 
 std::string to_string(Verdict v) {
   switch (v) {
-    case Verdict::pass: return "PASS";
-    case Verdict::fail: return "FAIL";
-    case Verdict::missing: return "MISSING";
-    case Verdict::unbaselined: return "NO-BASELINE";
-    case Verdict::slower: return "WARNING";
-    case Verdict::other_machine: return "SKIPPED";
+    case Verdict::pass:
+      return "PASS";
+    case Verdict::fail:
+      return "FAIL";
+    case Verdict::missing:
+      return "MISSING";
+    case Verdict::unbaselined:
+      return "NO-BASELINE";
+    case Verdict::slower:
+      return "WARNING";
+    case Verdict::other_machine:
+      return "SKIPPED";
   }
   return "?";
 }
@@ -81,7 +87,8 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
     }
     const auto integers = index.integers_of(e.benchmark, e.field, e.unit);
     row.value_integer = integers ? integer_median(*integers) : std::nullopt;
-    const auto exact_median = e.tolerance.kind == Tolerance::Kind::exact && e.integer ? row.value_integer : std::nullopt;
+    const auto exact_median =
+        e.tolerance.kind == Tolerance::Kind::exact && e.integer ? row.value_integer : std::nullopt;
     if (exact_median) {
       // Whole numbers judged as whole numbers: the median count must be the baseline's (counts beyond 2^53, which
       // doubles round together, stay apart). A median between two counts is no whole number: the band judges it.
@@ -89,7 +96,8 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
     } else if (!row.band.contains(row.value)) {
       row.findings.push_back(Finding::beyond_tolerance);
     }
-    if (e.limit && e.direction != Direction::either && (e.direction == Direction::higher ? row.value < *e.limit : row.value > *e.limit)) {
+    if (e.limit && e.direction != Direction::either &&
+        (e.direction == Direction::higher ? row.value < *e.limit : row.value > *e.limit)) {
       row.findings.push_back(Finding::beyond_limit);
     }
     row.verdict = row.findings.empty() ? Verdict::pass : e.advisory ? Verdict::slower : Verdict::fail;

@@ -27,8 +27,8 @@ enum class Finding {
 struct Row {
   std::string benchmark, field, unit;
   Verdict verdict = Verdict::pass;
-  double value = 0.0;      ///< median over the result's repetitions
-  int samples = 0;         ///< repetitions found
+  double value = 0.0;                    ///< median over the result's repetitions
+  int samples = 0;                       ///< repetitions found
   std::optional<int64_t> value_integer;  ///< the median exactly, when every repetition wrote the same whole number kind
   // The baseline entry judged (defaults for an unbaselined row).
   double baseline = 0.0;
@@ -37,11 +37,11 @@ struct Row {
   Tolerance tolerance;
   std::optional<double> limit;
   bool advisory = false;
-  bool timing = false;     ///< the entry is in a time unit: judged only against results from the machine that recorded it
-  Band band;               ///< acceptable_band of the entry: the one meaning of its tolerance
-  double threshold = 0.0;  ///< worst acceptable value under the tolerance (threshold_of)
-  std::vector<Finding> findings;  ///< empty when it passed
-  std::string results_source;     ///< where the results came from (for not_measured)
+  bool timing = false;  ///< the entry is in a time unit: judged only against results from the machine that recorded it
+  Band band;            ///< acceptable_band of the entry: the one meaning of its tolerance
+  double threshold = 0.0;                         ///< worst acceptable value under the tolerance (threshold_of)
+  std::vector<Finding> findings;                  ///< empty when it passed
+  std::string results_source;                     ///< where the results came from (for not_measured)
   std::string results_machine, baseline_machine;  ///< machine fingerprints, "" when unknown (for other_machine)
 };
 

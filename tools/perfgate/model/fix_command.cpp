@@ -38,13 +38,16 @@ AcceptFix accept_fix(const std::vector<Row>& rows, const FixContext& c) {
   AcceptFix fix;
   for (const auto& r : rows) {
     if (std::find(r.findings.begin(), r.findings.end(), Finding::beyond_limit) == r.findings.end()) continue;
-    fix.notes.push_back("A hard limit is crossed (" + r.benchmark + " " + r.field + "), and update never writes a value beyond its entry's own "
-                        "limit: fix the cause, or give the entry its limit anew with update --track " + r.field + ":DIRECTION:TOLERANCE:limit=X.");
+    fix.notes.push_back("A hard limit is crossed (" + r.benchmark + " " + r.field +
+                        "), and update never writes a value beyond its entry's own "
+                        "limit: fix the cause, or give the entry its limit anew with update --track " +
+                        r.field + ":DIRECTION:TOLERANCE:limit=X.");
     return fix;
   }
   bool other_machine = false;
   for (const auto& r : rows) other_machine = other_machine || (r.verdict == Verdict::other_machine && r.timing);
-  std::string command = shell_quote(c.perfgate) + " update --baseline " + shell_quote(c.baseline) + " --reason 'accept the measured change'";
+  std::string command = shell_quote(c.perfgate) + " update --baseline " + shell_quote(c.baseline) +
+                        " --reason 'accept the measured change'";
   bool drops = false;
   for (const auto& r : rows) {
     if (r.verdict != Verdict::missing) continue;
@@ -58,23 +61,34 @@ AcceptFix accept_fix(const std::vector<Row>& rows, const FixContext& c) {
   } else if (!holds_timings(rows)) {
     fix.command = command + " --results " + shell_quote(c.results);
   } else {
-    fix.notes.push_back("The baseline holds timings, which an update takes from two captures that agree: run the suite again into a second file and "
-                        "add --results SECOND_FILE to " + command + " --results " + shell_quote(c.results) +
-                        ", or pass the suite's command to compare after -- and it prints the command that runs it twice.");
+    fix.notes.push_back(
+        "The baseline holds timings, which an update takes from two captures that agree: run the suite again into a "
+        "second file and "
+        "add --results SECOND_FILE to " +
+        command + " --results " + shell_quote(c.results) +
+        ", or pass the suite's command to compare after -- and it prints the command that runs it twice.");
     return fix;
   }
-  if (drops) fix.notes.push_back("--drop stops tracking the metrics no longer measured; leave them out if they should come back.");
-  if (c.tree_dirty) fix.notes.push_back("--allow-dirty: the working tree has uncommitted changes; the baseline records the commit marked -dirty.");
+  if (drops)
+    fix.notes.push_back(
+        "--drop stops tracking the metrics no longer measured; leave them out if they should come back.");
+  if (c.tree_dirty)
+    fix.notes.push_back(
+        "--allow-dirty: the working tree has uncommitted changes; the baseline records the commit marked -dirty.");
   if (other_machine) {
-    fix.notes.push_back("--move-timings: the baseline's timings were recorded on another machine; this records them anew here, and from then on "
-                        "they are judged against this machine only.");
+    fix.notes.push_back(
+        "--move-timings: the baseline's timings were recorded on another machine; this records them anew here, and "
+        "from then on "
+        "they are judged against this machine only.");
   }
   return fix;
 }
 
 std::string fix_text(const AcceptFix& fix) {
-  std::string text = fix.command.empty() ? std::string() : "If the change is intended, accept it with:\n  " + fix.command + "\n";
-  for (const auto& note : fix.notes) text += (fix.command.empty() ? "" : "  (") + note + (fix.command.empty() ? "\n" : ")\n");
+  std::string text =
+      fix.command.empty() ? std::string() : "If the change is intended, accept it with:\n  " + fix.command + "\n";
+  for (const auto& note : fix.notes)
+    text += (fix.command.empty() ? "" : "  (") + note + (fix.command.empty() ? "\n" : ")\n");
   return text;
 }
 
@@ -87,7 +101,8 @@ FirstBaselineFix first_baseline_fix(const Results& results, const FixContext& c)
     if (!m.unit.empty()) continue;
     auto [it, inserted] = whole.emplace(m.field, true);
     // Google Benchmark writes counters as doubles: a whole value within 2^53 is a count as well.
-    const bool whole_number = m.integer.has_value() || (std::fabs(m.value) < 9007199254740992.0 && m.value == std::trunc(m.value));
+    const bool whole_number =
+        m.integer.has_value() || (std::fabs(m.value) < 9007199254740992.0 && m.value == std::trunc(m.value));
     it->second = it->second && whole_number;
   }
   std::string tracks;
@@ -95,14 +110,18 @@ FirstBaselineFix first_baseline_fix(const Results& results, const FixContext& c)
     if (exact) tracks += " --track " + shell_quote(field + ":either:exact");
   }
   if (has_real_time) tracks += " --track real_time:lower:rel=0.5";
-  if (tracks.empty()) return {"", "its results hold no field to track; give --track FIELD:DIRECTION:TOLERANCE to perfgate update"};
+  if (tracks.empty())
+    return {"", "its results hold no field to track; give --track FIELD:DIRECTION:TOLERANCE to perfgate update"};
   if (c.suite_command.empty() && has_real_time) {
-    return {"", "its results hold timings, which a baseline takes from two runs of the suite: give perfgate update the suite's command "
-                "after -- (or pass it to compare after -- and it prints the command)"};
+    return {"",
+            "its results hold timings, which a baseline takes from two runs of the suite: give perfgate update the "
+            "suite's command "
+            "after -- (or pass it to compare after -- and it prints the command)"};
   }
-  const std::string source = c.suite_command.empty() ? " --results " + shell_quote(c.results) : " --" + join_quoted(c.suite_command);
-  return {shell_quote(c.perfgate) + " update --baseline " + shell_quote(c.baseline) + " --reason 'first baseline'" + tracks +
-              (c.tree_dirty ? " --allow-dirty" : "") + source,
+  const std::string source =
+      c.suite_command.empty() ? " --results " + shell_quote(c.results) : " --" + join_quoted(c.suite_command);
+  return {shell_quote(c.perfgate) + " update --baseline " + shell_quote(c.baseline) + " --reason 'first baseline'" +
+              tracks + (c.tree_dirty ? " --allow-dirty" : "") + source,
           "counts tracked exactly, real_time gated at 50 % on the machine that records it: a starting point to review"};
 }
 

@@ -12,10 +12,10 @@
 namespace perfgate {
 
 struct FixContext {
-  std::string perfgate;                     ///< how to start perfgate (the path this one was started from)
-  std::string results, baseline;            ///< as given to compare
-  std::vector<std::string> suite_command;   ///< the suite's command that wrote the results; empty when not given
-  bool tree_dirty = false;                  ///< the baseline's working tree has uncommitted changes
+  std::string perfgate;                    ///< how to start perfgate (the path this one was started from)
+  std::string results, baseline;           ///< as given to compare
+  std::vector<std::string> suite_command;  ///< the suite's command that wrote the results; empty when not given
+  bool tree_dirty = false;                 ///< the baseline's working tree has uncommitted changes
 };
 
 /// The update that accepts the rows' new values: dropping the missing metrics, with --allow-dirty on a dirty tree,

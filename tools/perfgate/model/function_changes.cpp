@@ -12,8 +12,10 @@
 namespace perfgate {
 namespace {
 
-std::vector<FunctionChange> largest(std::vector<FunctionChange> all, int64_t (FunctionChange::*delta)() const, size_t top) {
-  all.erase(std::remove_if(all.begin(), all.end(), [&](const FunctionChange& c) { return (c.*delta)() == 0; }), all.end());
+std::vector<FunctionChange> largest(std::vector<FunctionChange> all, int64_t (FunctionChange::*delta)() const,
+                                    size_t top) {
+  all.erase(std::remove_if(all.begin(), all.end(), [&](const FunctionChange& c) { return (c.*delta)() == 0; }),
+            all.end());
   std::sort(all.begin(), all.end(), [&](const FunctionChange& x, const FunctionChange& y) {
     const auto dx = std::llabs((x.*delta)()), dy = std::llabs((y.*delta)());
     return dx != dy ? dx > dy : x.name < y.name;
@@ -63,14 +65,21 @@ nlohmann::json profile_changes_json(const ProfileChanges& changes) {
     for (const auto& c : rows) {
       const auto delta = self ? c.self_delta() : c.inclusive_delta();
       const auto before = self ? c.before.self : c.before.inclusive;
-      out.push_back({{"function", c.name}, {"before", before}, {"after", self ? c.after.self : c.after.inclusive}, {"delta", delta},
-                     {"share_of_change", share_of_change(delta, changes)},
-                     {"relative_change", before > 0 ? nlohmann::json(static_cast<double>(delta) / static_cast<double>(before)) : nlohmann::json(nullptr)}});
+      out.push_back(
+          {{"function", c.name},
+           {"before", before},
+           {"after", self ? c.after.self : c.after.inclusive},
+           {"delta", delta},
+           {"share_of_change", share_of_change(delta, changes)},
+           {"relative_change", before > 0 ? nlohmann::json(static_cast<double>(delta) / static_cast<double>(before))
+                                          : nlohmann::json(nullptr)}});
     }
     return out;
   };
-  return {{"instructions_before", changes.total_before}, {"instructions_after", changes.total_after},
-          {"by_self", list(changes.by_self, true)}, {"by_inclusive", list(changes.by_inclusive, false)}};
+  return {{"instructions_before", changes.total_before},
+          {"instructions_after", changes.total_after},
+          {"by_self", list(changes.by_self, true)},
+          {"by_inclusive", list(changes.by_inclusive, false)}};
 }
 
 std::string profile_changes_text(const ProfileChanges& changes, const std::string& indent, size_t name_width) {
@@ -83,18 +92,24 @@ std::string profile_changes_text(const ProfileChanges& changes, const std::strin
       const auto& b = self ? c.before.self : c.before.inclusive;
       const auto& a = self ? c.after.self : c.after.inclusive;
       std::ostringstream share;  // own: its share of the step's change; inclusive: its own relative change
-      if (self && changes.total_delta() != 0) share << std::fixed << std::setprecision(1) << 100.0 * share_of_change(delta, changes) << " %";
-      else if (!self && b > 0) share << std::showpos << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(delta) / static_cast<double>(b) << " %";
-      else if (!self) share << "new";
-      else share << "-";
-      out << indent << "  " << std::right << std::setw(16) << signed_count(delta) << " " << std::setw(9) << share.str() << "  "
-          << std::to_string(b) << " -> " << std::to_string(a) << "  " << cut(c.name, name_width) << "\n";
+      if (self && changes.total_delta() != 0)
+        share << std::fixed << std::setprecision(1) << 100.0 * share_of_change(delta, changes) << " %";
+      else if (!self && b > 0)
+        share << std::showpos << std::fixed << std::setprecision(1)
+              << 100.0 * static_cast<double>(delta) / static_cast<double>(b) << " %";
+      else if (!self)
+        share << "new";
+      else
+        share << "-";
+      out << indent << "  " << std::right << std::setw(16) << signed_count(delta) << " " << std::setw(9) << share.str()
+          << "  " << std::to_string(b) << " -> " << std::to_string(a) << "  " << cut(c.name, name_width) << "\n";
     }
   };
-  out << indent << "instructions per step " << std::to_string(changes.total_before) << " -> " << std::to_string(changes.total_after)
-      << " (" << signed_count(changes.total_delta()) << ")\n";
+  out << indent << "instructions per step " << std::to_string(changes.total_before) << " -> "
+      << std::to_string(changes.total_after) << " (" << signed_count(changes.total_delta()) << ")\n";
   list("own (exclusive) instructions: change, share of the step's change, before -> after", changes.by_self, true);
-  list("inclusive instructions (with callees): change, the function's own change, before -> after", changes.by_inclusive, false);
+  list("inclusive instructions (with callees): change, the function's own change, before -> after",
+       changes.by_inclusive, false);
   if (changes.by_self.empty() && changes.by_inclusive.empty()) out << indent << "no function's instructions changed\n";
   return out.str();
 }

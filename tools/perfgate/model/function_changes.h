@@ -20,7 +20,7 @@ struct FunctionChange {
 
 struct ProfileChanges {
   int64_t total_before = 0, total_after = 0;  ///< the step's instructions on each side
-  std::vector<FunctionChange> by_self;       ///< the functions whose own instructions changed most, largest |delta| first
+  std::vector<FunctionChange> by_self;  ///< the functions whose own instructions changed most, largest |delta| first
   std::vector<FunctionChange> by_inclusive;  ///< the same for inclusive instructions
   int64_t total_delta() const { return total_after - total_before; }
 };
@@ -34,8 +34,8 @@ ProfileChanges profile_changes(const FunctionProfile& before, const FunctionProf
 double share_of_change(int64_t delta, const ProfileChanges& changes);
 
 /// The changes as JSON (verdicts.json, bisect --json, ab --json): the step's totals, and per list each function's name,
-/// before, after, delta, share_of_change (delta / the step's change, a fraction; 0 when the step's total did not change)
-/// and relative_change (delta / before, a fraction; null when before is 0).
+/// before, after, delta, share_of_change (delta / the step's change, a fraction; 0 when the step's total did not
+/// change) and relative_change (delta / before, a fraction; null when before is 0).
 nlohmann::json profile_changes_json(const ProfileChanges& changes);
 
 /// The changes as indented terminal lines: a heading per list, then per function its delta, its share of the step's

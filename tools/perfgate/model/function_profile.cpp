@@ -30,7 +30,8 @@ int64_t count_of(const std::string& word, const std::string& source, size_t line
 
 // "(12) name" defines id 12 as name; "(12)" refers to it; a name without an id stands for itself, parentheses and all
 // ("(below main)", "(anonymous namespace)::f" when callgrind writes names uncompressed).
-std::string expand_name(const std::string& spec, std::map<std::string, std::string>& names, const std::string& source, size_t line_number) {
+std::string expand_name(const std::string& spec, std::map<std::string, std::string>& names, const std::string& source,
+                        size_t line_number) {
   if (spec.empty() || spec[0] != '(') return spec;
   const auto close = spec.find(')');
   if (close == std::string::npos || close == 1 || spec.find_first_not_of("0123456789", 1) != close) return spec;
@@ -42,7 +43,9 @@ std::string expand_name(const std::string& spec, std::map<std::string, std::stri
     return name;
   }
   const auto found = names.find(id);
-  if (found == names.end()) throw InputError(source + ":" + std::to_string(line_number) + ": compressed name (" + id.substr(0, 20) + ") is used before it is defined");
+  if (found == names.end())
+    throw InputError(source + ":" + std::to_string(line_number) + ": compressed name (" + id.substr(0, 20) +
+                     ") is used before it is defined");
   return found->second;
 }
 
@@ -71,7 +74,7 @@ FunctionProfile parse_function_profile(const std::string& text, const std::strin
   FunctionProfile profile;
   std::map<std::string, std::string> names;    // compressed function ids (fn= and cfn= share them)
   std::map<std::string, std::string> objects;  // compressed object ids (ob= and cob= share them)
-  std::string object, callee_object;           // the current function's object file; the next call's, when cob= names one
+  std::string object, callee_object;  // the current function's object file; the next call's, when cob= names one
   size_t positions = 1, column = std::string::npos;
   bool have_events = false, have_total = false, next_is_call = false;
   std::string function, callee;
@@ -83,14 +86,16 @@ FunctionProfile parse_function_profile(const std::string& text, const std::strin
     if (line.empty() || line[0] == '#') continue;
     if (starts_with(line, "positions:")) {
       positions = words(line.substr(10)).size();
-      if (positions == 0) throw InputError(source + ":" + std::to_string(line_number) + ": positions line names no position");
+      if (positions == 0)
+        throw InputError(source + ":" + std::to_string(line_number) + ": positions line names no position");
     } else if (starts_with(line, "events:")) {
       const auto events = words(line.substr(7));
       for (size_t i = 0; i < events.size(); ++i) {
         if (events[i] == event) column = i;
       }
       have_events = true;
-      if (column == std::string::npos) throw InputError(source + ": callgrind output does not record the event " + event);
+      if (column == std::string::npos)
+        throw InputError(source + ": callgrind output does not record the event " + event);
     } else if (starts_with(line, "summary:") || (starts_with(line, "totals:") && !have_total)) {
       const auto counts = words(line.substr(line[0] == 's' ? 8 : 7));
       profile.total = column < counts.size() ? count_of(counts[column], source, line_number) : 0;
@@ -109,19 +114,24 @@ FunctionProfile parse_function_profile(const std::string& text, const std::strin
     } else if (starts_with(line, "calls=")) {
       next_is_call = true;
     } else if (is_cost_line(line)) {
-      if (!have_events) throw InputError(source + ":" + std::to_string(line_number) + ": cost line before the events line");
-      if (function.empty()) throw InputError(source + ":" + std::to_string(line_number) + ": cost line outside a function");
+      if (!have_events)
+        throw InputError(source + ":" + std::to_string(line_number) + ": cost line before the events line");
+      if (function.empty())
+        throw InputError(source + ":" + std::to_string(line_number) + ": cost line outside a function");
       const auto fields = words(line);
       const size_t at = positions + column;
       const int64_t cost = at < fields.size() ? count_of(fields[at], source, line_number) : 0;
-      for (size_t i = positions; i < fields.size(); ++i) count_of(fields[i], source, line_number);  // every count well-formed
+      for (size_t i = positions; i < fields.size(); ++i)
+        count_of(fields[i], source, line_number);  // every count well-formed
       auto& f = profile.functions[function];
       const auto add = [&](int64_t& to) {
-        if (to > std::numeric_limits<int64_t>::max() - cost) throw InputError(source + ": instruction counts overflow int64");
+        if (to > std::numeric_limits<int64_t>::max() - cost)
+          throw InputError(source + ": instruction counts overflow int64");
         to += cost;
       };
       if (next_is_call) {
-        if (callee.empty()) throw InputError(source + ":" + std::to_string(line_number) + ": a call without a called function (cfn=)");
+        if (callee.empty())
+          throw InputError(source + ":" + std::to_string(line_number) + ": a call without a called function (cfn=)");
         if (callee != function) {
           add(f.inclusive);
           add(profile.calls[{function, callee}]);
@@ -140,7 +150,8 @@ FunctionProfile parse_function_profile(const std::string& text, const std::strin
   if (!have_events) throw InputError(source + ": not a callgrind output file (no events line)");
   if (!have_total) {
     for (const auto& [name, cost] : profile.functions) {
-      if (profile.total > std::numeric_limits<int64_t>::max() - cost.self) throw InputError(source + ": instruction counts overflow int64");
+      if (profile.total > std::numeric_limits<int64_t>::max() - cost.self)
+        throw InputError(source + ": instruction counts overflow int64");
       profile.total += cost.self;
     }
   }

@@ -31,7 +31,8 @@ struct FunctionProfile {
 /// cycle is counted once per way in, as callgrind_annotate does). Throws InputError naming `source` when the text is
 /// not such a file: no events line, the event not recorded, a count that is not a non-negative integer within int64,
 /// a compressed name never defined, or a cost line outside a function.
-FunctionProfile parse_function_profile(const std::string& text, const std::string& source, const std::string& event = "Ir");
+FunctionProfile parse_function_profile(const std::string& text, const std::string& source,
+                                       const std::string& event = "Ir");
 
 /// `name` without callgrind's recursion-level suffix: "f'2" → "f" (a name whose quote is not followed by digits only
 /// is unchanged).

@@ -16,7 +16,8 @@ struct MachineIdentity {
 
 /// Derived from Google Benchmark's own context: logical CPUs, cache sizes and the library's build type. The clock
 /// is left out (VMs of one type report a few MHz apart, and any rounding has edges that split them), and so is the
-/// host name (CI runners get a new one per job). nullopt when the context has neither num_cpus nor caches (nothing to tell machines apart by).
+/// host name (CI runners get a new one per job). nullopt when the context has neither num_cpus nor caches (nothing to
+/// tell machines apart by).
 std::optional<MachineIdentity> identity_from_benchmark_context(const nlohmann::json& context);
 
 }  // namespace perfgate

@@ -1,7 +1,7 @@
 #include "model/results.h"
 
-#include "model/machine_identity.h"
 #include "base/read_file.h"
+#include "model/machine_identity.h"
 
 #include "base/error.h"
 #include "base/json_input.h"
@@ -19,14 +19,27 @@ namespace perfgate {
 namespace {
 
 // Fields of a run that are bookkeeping, not measurements.
-const std::set<std::string> kNonMeasurements = {"name",        "family_index", "per_family_instance_index", "run_name",
-                                                "run_type",    "repetitions",  "repetition_index",          "threads",
-                                                "iterations",  "time_unit",    "aggregate_name",            "aggregate_unit",
-                                                "label",       "error_occurred", "error_message",           "big_o",
+const std::set<std::string> kNonMeasurements = {"name",
+                                                "family_index",
+                                                "per_family_instance_index",
+                                                "run_name",
+                                                "run_type",
+                                                "repetitions",
+                                                "repetition_index",
+                                                "threads",
+                                                "iterations",
+                                                "time_unit",
+                                                "aggregate_name",
+                                                "aggregate_unit",
+                                                "label",
+                                                "error_occurred",
+                                                "error_message",
+                                                "big_o",
                                                 "rms"};
 
 // A string member, `fallback` when absent; InputError when present with another type.
-std::string string_field(const nlohmann::json& run, const std::string& key, const std::string& fallback, const std::string& where) {
+std::string string_field(const nlohmann::json& run, const std::string& key, const std::string& fallback,
+                         const std::string& where) {
   if (!run.contains(key)) return fallback;
   if (!run[key].is_string()) throw InputError(where + " field '" + key + "' is not a string");
   return run[key].get<std::string>();
@@ -56,7 +69,8 @@ Results parse_results(const std::string& text, const std::string& source) {
   }
   std::set<std::pair<std::string, int>> seen;
   for (const auto& run : doc["benchmarks"]) {
-    if (!run.is_object() || !run.contains("name") || !run["name"].is_string() || run["name"].get<std::string>().empty()) {
+    if (!run.is_object() || !run.contains("name") || !run["name"].is_string() ||
+        run["name"].get<std::string>().empty()) {
       throw InputError(source + ": a benchmark entry has no name");
     }
     const auto name = run["name"].get<std::string>();
@@ -74,7 +88,8 @@ Results parse_results(const std::string& text, const std::string& source) {
                             : index.is_number_integer() ? index.get<int64_t>() >= 0 && index.get<int64_t>() <= 1000000
                                                         : false;
       if (!in_range) {
-        throw InputError(where + " has repetition_index " + index.dump() + " (expected a whole number in [0, 1000000])");
+        throw InputError(where + " has repetition_index " + index.dump() +
+                         " (expected a whole number in [0, 1000000])");
       }
       repetition = static_cast<int>(index.get<int64_t>());
     }
@@ -82,16 +97,20 @@ Results parse_results(const std::string& text, const std::string& source) {
       throw InputError(source + ": duplicate benchmark '" + name + "' (repetition " + std::to_string(repetition) + ")");
     }
     const std::string time_unit = string_field(run, "time_unit", "ns", where);
-    if (!is_time_unit(time_unit)) throw InputError(where + " has time_unit '" + time_unit + "' (expected ns, us, ms or s)");
+    if (!is_time_unit(time_unit))
+      throw InputError(where + " has time_unit '" + time_unit + "' (expected ns, us, ms or s)");
     // A run of no iterations measured nothing: its times are zeros, not fast results. Google Benchmark records the
     // count on every iteration run, so a run without it is refused too (the rule holds for every row, not only for
     // rows that carry the field).
-    if (!run.contains("iterations")) throw InputError(where + " has no \"iterations\" (every Google Benchmark run records them)");
+    if (!run.contains("iterations"))
+      throw InputError(where + " has no \"iterations\" (every Google Benchmark run records them)");
     {
       const auto& iterations = run["iterations"];
-      if (!iterations.is_number_integer()) throw InputError(where + " has \"iterations\" " + iterations.dump() + " (expected a whole number)");
+      if (!iterations.is_number_integer())
+        throw InputError(where + " has \"iterations\" " + iterations.dump() + " (expected a whole number)");
       // (nlohmann reads a non-negative integer as unsigned: compare in the type it was read as, never wrapping)
-      const bool none = iterations.is_number_unsigned() ? iterations.get<uint64_t>() == 0 : iterations.get<int64_t>() < 1;
+      const bool none =
+          iterations.is_number_unsigned() ? iterations.get<uint64_t>() == 0 : iterations.get<int64_t>() < 1;
       if (none) throw InputError(where + " ran no iterations");
     }
     for (const auto& [field, value] : run.items()) {
@@ -105,7 +124,8 @@ Results parse_results(const std::string& text, const std::string& source) {
       if (is_time && v < 0) throw InputError(source + ": '" + name + "' has a negative " + field);
       // Times are compared in one unit: one that overflows in nanoseconds (1e308 s) could only be compared as inf.
       if (is_time && !std::isfinite(convert_time(v, time_unit, "ns"))) {
-        throw InputError(source + ": '" + name + "' has a " + field + " of " + value.dump() + " " + time_unit + ", beyond any time");
+        throw InputError(source + ": '" + name + "' has a " + field + " of " + value.dump() + " " + time_unit +
+                         ", beyond any time");
       }
       results.measurements.push_back({name, field, v, is_time ? time_unit : "", repetition, exact_int64(value)});
     }
@@ -163,7 +183,8 @@ std::vector<double> MeasurementIndex::values_in_unit(const std::string& benchmar
   return in_repetition_order(results_, *chosen, [&](const Measurement& m) { return in_unit(results_, m, unit); });
 }
 
-std::optional<std::vector<int64_t>> MeasurementIndex::integers_of(const std::string& benchmark, const std::string& field,
+std::optional<std::vector<int64_t>> MeasurementIndex::integers_of(const std::string& benchmark,
+                                                                  const std::string& field,
                                                                   const std::string& unit) const {
   const auto* chosen = positions(benchmark, field);
   if (chosen == nullptr) return std::nullopt;

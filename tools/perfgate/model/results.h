@@ -10,11 +10,11 @@ namespace perfgate {
 
 /// One value of one benchmark run: `field` is "real_time", "cpu_time" or a counter name.
 struct Measurement {
-  std::string benchmark;       ///< run name, e.g. "BM_Step/n:512"
+  std::string benchmark;  ///< run name, e.g. "BM_Step/n:512"
   std::string field;
   double value = 0.0;
-  std::string unit;            ///< time unit for times ("ms", "us", ...), "" for counters
-  int repetition = 0;          ///< repetition index of an iteration run
+  std::string unit;    ///< time unit for times ("ms", "us", ...), "" for counters
+  int repetition = 0;  ///< repetition index of an iteration run
   /// The value as written when the JSON wrote a whole number within int64 (counts, instruction counts): kept exact,
   /// since a double holds every integer only up to 2^53.
   std::optional<int64_t> integer;
@@ -28,9 +28,9 @@ struct Results {
 
 /// Parses a Google Benchmark JSON file. A context without machine_fingerprint gets one derived from Google
 /// Benchmark's own context (machine_identity.h), with its description as "machine" when that is absent too.
-/// Throws InputError naming the file and what is wrong: unreadable, not JSON (or nested deeper than kMaxJsonDepth), no "benchmarks" array, a run without a name, an unknown
-/// time_unit, a run of zero iterations, a non-finite or non-numeric value, or two runs with the same name and
-/// repetition index.
+/// Throws InputError naming the file and what is wrong: unreadable, not JSON (or nested deeper than kMaxJsonDepth), no
+/// "benchmarks" array, a run without a name, an unknown time_unit, a run of zero iterations, a non-finite or
+/// non-numeric value, or two runs with the same name and repetition index.
 Results read_results(const std::string& path);
 
 /// Same, from text (for tests and fuzzing). `source` is used in messages.
@@ -50,12 +50,14 @@ class MeasurementIndex {
   explicit MeasurementIndex(const Results& results);
   MeasurementIndex(Results&&) = delete;  // it keeps a reference: a temporary would dangle
   /// As the free values_in_unit and values_of, without the scan.
-  std::vector<double> values_in_unit(const std::string& benchmark, const std::string& field, const std::string& unit) const;
+  std::vector<double> values_in_unit(const std::string& benchmark, const std::string& field,
+                                     const std::string& unit) const;
   std::vector<double> values_of(const std::string& benchmark, const std::string& field) const;
   /// The exact values of (benchmark, field) in repetition order, or nullopt when absent, when any of them was not
   /// written as a whole number within int64, or when any was written in another unit than `unit` (a time in ns is not
   /// the same whole number in ms).
-  std::optional<std::vector<int64_t>> integers_of(const std::string& benchmark, const std::string& field, const std::string& unit) const;
+  std::optional<std::vector<int64_t>> integers_of(const std::string& benchmark, const std::string& field,
+                                                  const std::string& unit) const;
 
  private:
   const std::vector<size_t>* positions(const std::string& benchmark, const std::string& field) const;

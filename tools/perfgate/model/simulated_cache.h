@@ -15,7 +15,8 @@ struct SimulatedCache {
 /// A level of `bytes` in `ways`-way sets of `line_bytes` lines. Throws InputError (naming `where`) for another level,
 /// or for sizes callgrind refuses: lines of 16 to 512 bytes, a whole power-of-two number of sets, at least 1 KiB, at
 /// most 16 GiB.
-SimulatedCache simulated_cache(const std::string& level, int64_t bytes, int64_t ways, int64_t line_bytes, const std::string& where);
+SimulatedCache simulated_cache(const std::string& level, int64_t bytes, int64_t ways, int64_t line_bytes,
+                               const std::string& where);
 
 /// The same from the text LEVEL=BYTES,WAYS,LINE_BYTES.
 SimulatedCache parse_simulated_cache(const std::string& text, const std::string& where);

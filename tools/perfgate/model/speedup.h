@@ -11,14 +11,14 @@ enum class SpeedupVerdict { pass, fail, inconclusive };
 
 struct SpeedupReport {
   int pairs = 0;
-  double median = 0.0;         ///< median of per-repetition ratios reference / candidate
+  double median = 0.0;           ///< median of per-repetition ratios reference / candidate
   double low = 0.0, high = 0.0;  ///< distribution-free interval of that median
   double confidence = 0.0;
   double threshold = 0.0;
   SpeedupVerdict verdict = SpeedupVerdict::inconclusive;
-  std::vector<double> ratios;                      ///< the paired per-repetition ratios, in repetition order
+  std::vector<double> ratios;                            ///< the paired per-repetition ratios, in repetition order
   std::vector<double> reference_times, candidate_times;  ///< their real_time values, same order
-  std::string unit;                                ///< time unit of those values
+  std::string unit;                                      ///< time unit of those values
 };
 
 /// Pairs the repetitions of `reference` and `candidate` (field real_time) by repetition index, so each ratio

@@ -24,8 +24,8 @@ struct SeriesVerdict {
   double limit = 0.0;     ///< the lowest acceptable speedup: the band's lower edge, or the entry's limit if higher
   Tolerance tolerance;    ///< the entry's tolerance and hard limit, as baselined
   std::optional<double> hard_limit;
-  bool below = false;     ///< the whole interval lies below `limit`
-  bool advisory = false;  ///< the entry is advisory: `below` is reported, never a failure
+  bool below = false;                             ///< the whole interval lies below `limit`
+  bool advisory = false;                          ///< the entry is advisory: `below` is reported, never a failure
   SpeedupVerdict verdict = SpeedupVerdict::pass;  ///< FAIL when below and not advisory
 };
 
@@ -33,6 +33,7 @@ struct SeriesVerdict {
 /// empty): below when the whole interval lies under the entry's band or under its limit (the speedup is lower
 /// than the baselined one beyond its tolerance, with the interval's confidence). Throws InputError when the
 /// baseline has no such entry, or the entry is not higher-is-better or has another unit.
-SeriesVerdict judge_against_baseline(const SpeedupReport& report, const Baseline& baseline, const std::string& series_name);
+SeriesVerdict judge_against_baseline(const SpeedupReport& report, const Baseline& baseline,
+                                     const std::string& series_name);
 
 }  // namespace perfgate

@@ -27,15 +27,17 @@ TraceSummary summarise_trace(const std::string& text, const std::string& source)
   std::vector<Event> events;
   for (const auto& e : *list) {
     if (!e.is_object() || !e.contains("ph") || !e["ph"].is_string() || e["ph"].get<std::string>() != "X") continue;
-    if (!e.contains("name") || !e["name"].is_string() || !e.contains("ts") || !e["ts"].is_number() || !e.contains("dur") ||
-        !e["dur"].is_number()) {
+    if (!e.contains("name") || !e["name"].is_string() || !e.contains("ts") || !e["ts"].is_number() ||
+        !e.contains("dur") || !e["dur"].is_number()) {
       throw InputError(source + ": an X event without name, ts and dur");
     }
     const double ts = e["ts"].get<double>(), dur = e["dur"].get<double>();
     if (!std::isfinite(ts) || !std::isfinite(dur) || dur < 0 || !std::isfinite(ts + dur)) {
       throw InputError(source + ": an event with a negative or non-finite time");
     }
-    const auto id = [&](const char* key) { return e.contains(key) ? e[key].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) : ""; };
+    const auto id = [&](const char* key) {
+      return e.contains(key) ? e[key].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) : "";
+    };
     const std::string thread = id("pid") + "/" + id("tid");
     events.push_back({e["name"].get<std::string>(), thread, ts, ts + dur});
   }
@@ -72,7 +74,8 @@ TraceSummary summarise_trace(const std::string& text, const std::string& source)
     }
     summary.operators.push_back(op);
   }
-  std::sort(summary.operators.begin(), summary.operators.end(), [](const OperatorTime& a, const OperatorTime& b) { return a.self_us > b.self_us; });
+  std::sort(summary.operators.begin(), summary.operators.end(),
+            [](const OperatorTime& a, const OperatorTime& b) { return a.self_us > b.self_us; });
   summary.wall_us = last - first;
   if (!std::isfinite(summary.wall_us)) throw InputError("trace: its events span beyond any duration");
   summary.events = events.size();

@@ -2,9 +2,9 @@
 #include "base/number_format.h"
 #include "base/one_line.h"
 
-#include "model/compare.h"
 #include "base/error.h"
 #include "base/time_units.h"
+#include "model/compare.h"
 
 #include <cmath>
 #include <optional>
@@ -35,7 +35,8 @@ TrackSpec parse_track_spec(const std::string& spec) {
   std::vector<std::string> parts;
   std::stringstream in(spec);
   for (std::string part; std::getline(in, part, ':');) parts.push_back(part);
-  if (parts.size() < 3 || parts[0].empty()) throw InputError("--track '" + spec + "': expected FIELD:DIRECTION:TOLERANCE");
+  if (parts.size() < 3 || parts[0].empty())
+    throw InputError("--track '" + spec + "': expected FIELD:DIRECTION:TOLERANCE");
   TrackSpec t;
   t.field = parts[0];
   if (parts[1] != "higher" && parts[1] != "lower" && parts[1] != "either") {
@@ -54,7 +55,8 @@ TrackSpec parse_track_spec(const std::string& spec) {
   for (size_t i = 3; i < parts.size(); ++i) {
     if (parts[i].rfind("limit=", 0) == 0) {
       t.limit = parse_number(parts[i].substr(6), spec);
-      if (t.direction == Direction::either) throw InputError("--track '" + spec + "': a limit has no meaning for direction either");
+      if (t.direction == Direction::either)
+        throw InputError("--track '" + spec + "': a limit has no meaning for direction either");
     } else if (parts[i] == "advisory") {
       t.advisory = true;
     } else if (parts[i].rfind("unit=", 0) == 0) {
@@ -84,13 +86,16 @@ bool named(const std::vector<EntryKey>& keys, const Entry& e) {
 }
 bool dropped(const UpdateRequest& request, const Entry& e) { return named(request.drop, e); }
 // An entry of the baseline that this update leaves as it is: --only names others.
-bool left_alone(const UpdateRequest& request, const Entry& e) { return !request.only.empty() && !named(request.only, e); }
+bool left_alone(const UpdateRequest& request, const Entry& e) {
+  return !request.only.empty() && !named(request.only, e);
+}
 
 // The criterion of an entry as --track writes it, for the diff of a changed criterion.
 std::string criterion_of(const Entry& e) {
   std::string text = to_string(e.direction) + ":" +
-                     (e.tolerance.kind == Tolerance::Kind::exact ? std::string("exact")
-                                                                  : to_string(e.tolerance.kind) + "=" + format_number(e.tolerance.amount));
+                     (e.tolerance.kind == Tolerance::Kind::exact
+                          ? std::string("exact")
+                          : to_string(e.tolerance.kind) + "=" + format_number(e.tolerance.amount));
   if (e.limit) text += ":limit=" + format_number(*e.limit);
   if (e.advisory) text += ":advisory";
   return text;
@@ -138,7 +143,8 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
   }
   for (const auto& key : request.only) {
     if (held.count({key.benchmark, key.field}) == 0) {
-      throw InputError("--only '" + key.benchmark + ":" + key.field + "': the baseline has no such entry (new metrics come in with --track)");
+      throw InputError("--only '" + key.benchmark + ":" + key.field +
+                       "': the baseline has no such entry (new metrics come in with --track)");
     }
     for (const auto& gone : request.drop) {
       if (gone.benchmark == key.benchmark && gone.field == key.field) {
@@ -155,7 +161,8 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
   if (current) {
     for (const auto& e : current->entries) {
       if (dropped(request, e)) {
-        plan.diff.push_back("- " + e.benchmark + " " + e.field + ": " + format_value(e.value, e.integer) + " (dropped)");
+        plan.diff.push_back("- " + e.benchmark + " " + e.field + ": " + format_value(e.value, e.integer) +
+                            " (dropped)");
         continue;
       }
       entries.push_back(e);
@@ -169,16 +176,20 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
     for (const auto& m : first.measurements) {
       if (m.field == spec.field) benchmarks.insert(m.benchmark);
     }
-    if (benchmarks.empty()) throw InputError("--track " + spec.field + ": no benchmark in " + first.source + " reports it");
+    if (benchmarks.empty())
+      throw InputError("--track " + spec.field + ": no benchmark in " + first.source + " reports it");
     for (auto& e : entries) {  // a field already tracked takes the new criterion
       if (e.field != spec.field) continue;
       if (!spec.unit.empty() && spec.unit != e.unit) {
-        throw InputError("--track " + spec.field + ": " + e.benchmark + " is tracked in '" + e.unit + "', and its value is not converted to '" +
-                         spec.unit + "'; give the criterion without unit=, or --drop the entry and track it anew");
+        throw InputError("--track " + spec.field + ": " + e.benchmark + " is tracked in '" + e.unit +
+                         "', and its value is not converted to '" + spec.unit +
+                         "'; give the criterion without unit=, or --drop the entry and track it anew");
       }
       const auto before = criterion_of(e);
       take_criterion(e, spec);
-      if (criterion_of(e) != before) criterion_changes.push_back("~ " + e.benchmark + " " + e.field + ": criterion " + before + " -> " + criterion_of(e));
+      if (criterion_of(e) != before)
+        criterion_changes.push_back("~ " + e.benchmark + " " + e.field + ": criterion " + before + " -> " +
+                                    criterion_of(e));
     }
     for (const auto& name : benchmarks) {
       if (!known.emplace(name, spec.field).second) continue;
@@ -197,21 +208,25 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
   }
   plan.diff.insert(plan.diff.end(), criterion_changes.begin(), criterion_changes.end());
   const MeasurementIndex first_index(first);
-  const std::optional<MeasurementIndex> second_index = captures.size() > 1 ? std::optional<MeasurementIndex>(std::in_place, captures[1])
-                                                                           : std::nullopt;
+  const std::optional<MeasurementIndex> second_index =
+      captures.size() > 1 ? std::optional<MeasurementIndex>(std::in_place, captures[1]) : std::nullopt;
   // A value beyond its entry's own hard limit is never written, kept or new: the baseline would fail at once (a kept
   // value meets a limit when --track gives its entry a new criterion).
-  auto require_within_limit = [](const Entry& e, double value, const std::optional<int64_t>& integer, const std::string& fix) {
-    if (e.limit && e.direction != Direction::either && (e.direction == Direction::higher ? value < *e.limit : value > *e.limit)) {
-      throw InputError("update: " + e.benchmark + " / " + e.field + " = " + format_value(value, integer) + " is beyond its own hard limit " +
-                       format_number(*e.limit) + "; a baseline holding it would fail at once (" + fix + ")");
+  auto require_within_limit = [](const Entry& e, double value, const std::optional<int64_t>& integer,
+                                 const std::string& fix) {
+    if (e.limit && e.direction != Direction::either &&
+        (e.direction == Direction::higher ? value < *e.limit : value > *e.limit)) {
+      throw InputError("update: " + e.benchmark + " / " + e.field + " = " + format_value(value, integer) +
+                       " is beyond its own hard limit " + format_number(*e.limit) +
+                       "; a baseline holding it would fail at once (" + fix + ")");
     }
   };
   const std::string fix_a_kept_value = "give the entry a limit it meets with --track, or re-record it";
   for (auto& e : entries) {
     if (!std::isnan(e.value) && left_alone(request, e)) {
       require_within_limit(e, e.value, e.integer, fix_a_kept_value);
-      plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format_value(e.value, e.integer) + " kept (not named by --only)");
+      plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format_value(e.value, e.integer) +
+                          " kept (not named by --only)");
       continue;
     }
     const auto values = first_index.values_in_unit(e.benchmark, e.field, e.unit);
@@ -227,31 +242,38 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
     if (is_time_unit(e.unit)) {
       if (captures.size() < 2) {
         throw InputError("update: " + e.benchmark + " / " + e.field +
-                         " is a timing; give two captures (--results twice), or the suite's command after -- and perfgate runs it twice");
+                         " is a timing; give two captures (--results twice), or the suite's command after -- and "
+                         "perfgate runs it twice");
       }
       const auto again = second_index->values_in_unit(e.benchmark, e.field, e.unit);
       Entry probe = e;  // the band around the first capture, either way: the second must fall inside it
       probe.value = fresh;
       probe.direction = Direction::either;
       if (again.empty() || !acceptable_band(probe).contains(median(again))) {
-        throw InputError("update: the two captures of " + e.benchmark + " / " + e.field + " disagree (" + format_number(fresh) + " vs " +
-                         (again.empty() ? std::string("absent") : format_number(median(again))) +
-                         ") beyond its tolerance; measure again on a quieter machine, or widen it with --track " + e.field + ":...");
+        throw InputError(
+            "update: the two captures of " + e.benchmark + " / " + e.field + " disagree (" + format_number(fresh) +
+            " vs " + (again.empty() ? std::string("absent") : format_number(median(again))) +
+            ") beyond its tolerance; measure again on a quieter machine, or widen it with --track " + e.field + ":...");
       }
     }
-    const bool better = !is_new && (e.direction == Direction::higher ? fresh > e.value : e.direction == Direction::lower && fresh < e.value);
+    const bool better =
+        !is_new &&
+        (e.direction == Direction::higher ? fresh > e.value : e.direction == Direction::lower && fresh < e.value);
     if (!is_new && request.ratchet && !better) {
       require_within_limit(e, e.value, e.integer, fix_a_kept_value);
-      plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format_value(e.value, e.integer) + " kept (ratchet; measured " +
-                          format_value(fresh, fresh_integer) + ")");
+      plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format_value(e.value, e.integer) +
+                          " kept (ratchet; measured " + format_value(fresh, fresh_integer) + ")");
       continue;
     }
-    require_within_limit(e, fresh, fresh_integer, "fix the cause, or give the limit anew with --track " + e.field + ":...");
+    require_within_limit(e, fresh, fresh_integer,
+                         "fix the cause, or give the limit anew with --track " + e.field + ":...");
     if (is_new) {
-      plan.diff.push_back("+ " + e.benchmark + " " + e.field + ": " + format_value(fresh, fresh_integer) + (e.unit.empty() ? "" : " " + e.unit) + " (new)");
+      plan.diff.push_back("+ " + e.benchmark + " " + e.field + ": " + format_value(fresh, fresh_integer) +
+                          (e.unit.empty() ? "" : " " + e.unit) + " (new)");
     } else {
-      plan.diff.push_back((fresh == e.value && fresh_integer == e.integer ? "= " : "~ ") + e.benchmark + " " + e.field + ": " +
-                          format_value(e.value, e.integer) + " -> " + format_value(fresh, fresh_integer) + (e.unit.empty() ? "" : " " + e.unit) +
+      plan.diff.push_back((fresh == e.value && fresh_integer == e.integer ? "= " : "~ ") + e.benchmark + " " + e.field +
+                          ": " + format_value(e.value, e.integer) + " -> " + format_value(fresh, fresh_integer) +
+                          (e.unit.empty() ? "" : " " + e.unit) +
                           (fresh == e.value ? "" : " (" + change_text(fresh, e.value) + ")"));
     }
     e.value = fresh;

@@ -48,12 +48,12 @@ struct UpdateRequest {
 bool needs_two_captures(const Results& first, const std::optional<Baseline>& current, const UpdateRequest& request);
 
 /// New values are the medians of the first capture. With `only`, every baselined entry it does not name keeps its
-/// value (it need not be in the results); entries new through `track` are still added. A timing-derived entry (a time unit) needs a second capture
-/// whose median agrees with the first within the entry's tolerance. Refused with InputError, naming the way out: a
-/// baselined metric absent from the results (drop it), a new value beyond the entry's own hard limit (the baseline
-/// would fail at once), a field tracked twice, a drop of an entry the baseline does not hold. The planned baseline
-/// always survives to_json_text and parse_baseline: one that would not (a tolerance band overflowing the largest
-/// number) is refused with InputError instead.
+/// value (it need not be in the results); entries new through `track` are still added. A timing-derived entry (a time
+/// unit) needs a second capture whose median agrees with the first within the entry's tolerance. Refused with
+/// InputError, naming the way out: a baselined metric absent from the results (drop it), a new value beyond the entry's
+/// own hard limit (the baseline would fail at once), a field tracked twice, a drop of an entry the baseline does not
+/// hold. The planned baseline always survives to_json_text and parse_baseline: one that would not (a tolerance band
+/// overflowing the largest number) is refused with InputError instead.
 UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional<Baseline>& current,
                        const UpdateRequest& request, const Provenance& provenance);
 

@@ -1,9 +1,9 @@
 #include "render/ab_markdown.h"
 
-#include "formats/function_changes_input.h"
-#include "render/markdown_rows.h"
 #include "base/markdown_text.h"
 #include "base/number_format.h"
+#include "formats/function_changes_input.h"
+#include "render/markdown_rows.h"
 
 #include <cmath>
 #include <sstream>
@@ -34,24 +34,27 @@ std::string change_percent(double fraction) {
 
 std::string acceptance_line(const std::string& benchmark, const std::string& field, const Acceptance& a) {
   // Never a line that starts with text from the inputs: leading spaces there would make a code block.
-  return std::string("- ") + (a.within ? "**accepted**: " : "**beyond its acceptance**: ") + md(benchmark) + " " + md(field) + ", up to " +
-         md("+" + format_number(a.rule.percent) + "%") + " by " + md(a.rule.source) + ": " + md(a.rule.reason) + "\n";
+  return std::string("- ") + (a.within ? "**accepted**: " : "**beyond its acceptance**: ") + md(benchmark) + " " +
+         md(field) + ", up to " + md("+" + format_number(a.rule.percent) + "%") + " by " + md(a.rule.source) + ": " +
+         md(a.rule.reason) + "\n";
 }
 
 }  // namespace
 
 std::string render_ab_markdown(const AbRecord& ab) {
   std::ostringstream out;
-  out << "**Against the merge base: " << md(overall_text(ab)) << "** (perfgate ab, revisions interleaved ABBA, tolerated slowdown "
+  out << "**Against the merge base: " << md(overall_text(ab))
+      << "** (perfgate ab, revisions interleaved ABBA, tolerated slowdown "
       << md(format_number(100.0 * ab.max_slowdown) + "%") << ")\n\n";
   std::vector<std::string> timings;
   for (int rank = 0; rank < 4; ++rank) {
     for (const auto& t : ab.timings) {
       const auto& c = t.comparison;
       if (rank_of(verdict_text(c)) != rank) continue;
-      timings.push_back("| **" + md(verdict_text(c)) + "** | " + md(c.benchmark) + " | " + md_number(c.median) + "x | " + change_percent(c.median - 1.0) +
-                        " | [" + md_number(c.low) + ", " + md_number(c.high) + "] | " + md_number(c.base_median) + " → " + md_number(c.head_median) +
-                        " " + md(c.unit) + " |\n");
+      timings.push_back("| **" + md(verdict_text(c)) + "** | " + md(c.benchmark) + " | " + md_number(c.median) +
+                        "x | " + change_percent(c.median - 1.0) + " | [" + md_number(c.low) + ", " + md_number(c.high) +
+                        "] | " + md_number(c.base_median) + " → " + md_number(c.head_median) + " " + md(c.unit) +
+                        " |\n");
     }
   }
   if (!timings.empty()) {
@@ -60,14 +63,16 @@ std::string render_ab_markdown(const AbRecord& ab) {
     out << "\n";
   }
   if (ab.has_costs) {
-    out << "**Instructions per step** (callgrind, exact; tolerated increase " << md(format_number(100.0 * ab.max_instruction_increase) + "%")
+    out << "**Instructions per step** (callgrind, exact; tolerated increase "
+        << md(format_number(100.0 * ab.max_instruction_increase) + "%")
         << ")\n\n| Verdict | Benchmark | Base | Head | Change |\n|---|---|---:|---:|---:|\n";
     std::vector<std::string> costs;
     for (int rank = 0; rank < 4; ++rank) {
       for (const auto& c : ab.costs) {
         if (rank_of(verdict_text(c)) != rank) continue;
-        costs.push_back("| **" + md(verdict_text(c)) + "** | " + md(c.benchmark) + " | " + md(format_number(c.base, 15)) + " | " +
-                        md(format_number(c.head, 15)) + " | " + change_percent(c.change) + " |\n");
+        costs.push_back("| **" + md(verdict_text(c)) + "** | " + md(c.benchmark) + " | " +
+                        md(format_number(c.base, 15)) + " | " + md(format_number(c.head, 15)) + " | " +
+                        change_percent(c.change) + " |\n");
       }
     }
     append_rows(out, costs, kCommentRowsPerTable, kCostTableBytes);
@@ -85,7 +90,8 @@ std::string render_ab_markdown(const AbRecord& ab) {
   }
   std::vector<std::string> accepted;
   for (const auto& t : ab.timings) {
-    if (t.comparison.acceptance) accepted.push_back(acceptance_line(t.comparison.benchmark, "real_time", *t.comparison.acceptance));
+    if (t.comparison.acceptance)
+      accepted.push_back(acceptance_line(t.comparison.benchmark, "real_time", *t.comparison.acceptance));
   }
   for (const auto& c : ab.costs) {
     if (c.acceptance) accepted.push_back(acceptance_line(c.benchmark, "instructions", *c.acceptance));

@@ -1,12 +1,12 @@
 #include "render/comment_markdown.h"
 
-#include "render/ab_markdown.h"
 #include "base/error.h"
-#include "formats/function_changes_input.h"
-#include "render/markdown_rows.h"
 #include "base/markdown_text.h"
 #include "base/number_format.h"
 #include "base/one_line.h"
+#include "formats/function_changes_input.h"
+#include "render/ab_markdown.h"
+#include "render/markdown_rows.h"
 
 #include <sstream>
 
@@ -46,18 +46,22 @@ void render_verdicts(std::ostringstream& out, const VerdictsDocument& v) {
       const bool failing = row.verdict == "FAIL" || row.verdict == "MISSING";
       if ((rank == 0 && !failing) || (rank == 1 && row.verdict != "WARNING")) continue;
       rows.push_back("| **" + md(row.verdict) + "** | " + md(row.benchmark) + " | " + md(row.field) + " | " +
-                     md(row.value.empty() ? std::string("absent") : row.value) + " | " + md(row.baseline) + " | " + md(row.change_text) + " | " +
-                     md(row.reason) + " |\n");
+                     md(row.value.empty() ? std::string("absent") : row.value) + " | " + md(row.baseline) + " | " +
+                     md(row.change_text) + " | " + md(row.reason) + " |\n");
     }
   }
   for (const auto& row : v.rows) {
-    if (row.verdict == "FAIL" || row.verdict == "MISSING") ++failed;
-    else if (row.verdict == "WARNING") ++warnings;
-    else if (row.verdict == "PASS") ++passed;
-    else ++other;
+    if (row.verdict == "FAIL" || row.verdict == "MISSING")
+      ++failed;
+    else if (row.verdict == "WARNING")
+      ++warnings;
+    else if (row.verdict == "PASS")
+      ++passed;
+    else
+      ++other;
   }
-  out << "**Against the committed baselines: " << baselines_verdict(v) << "**, " << failed << " failed, " << warnings << " warnings, " << passed
-      << " passed";
+  out << "**Against the committed baselines: " << baselines_verdict(v) << "**, " << failed << " failed, " << warnings
+      << " warnings, " << passed << " passed";
   if (other > 0) out << ", " << other << " not judged";
   out << " (commit " << md(v.git_sha.empty() ? std::string("not recorded") : v.git_sha.substr(0, 12)) << ")\n\n";
   if (!rows.empty()) {
@@ -77,9 +81,10 @@ void render_verdicts(std::ostringstream& out, const VerdictsDocument& v) {
     out << "\n";
   }
   for (const auto& s : v.speedups) {
-    out << "**Speedup " << md(s.verdict) << "**: " << md(s.candidate) << " against " << md(s.reference) << ": " << md_number(s.median)
-        << "x, " << md_number(100.0 * s.confidence) << " % interval [" << md_number(s.low) << ", " << md_number(s.high) << "], " << s.pairs
-        << " paired repetitions; floor " << md_number(s.threshold) << "x";
+    out << "**Speedup " << md(s.verdict) << "**: " << md(s.candidate) << " against " << md(s.reference) << ": "
+        << md_number(s.median) << "x, " << md_number(100.0 * s.confidence) << " % interval [" << md_number(s.low)
+        << ", " << md_number(s.high) << "], " << s.pairs << " paired repetitions; floor " << md_number(s.threshold)
+        << "x";
     if (s.target) out << "; aim " << md_number(*s.target) << "x, reported and not gated: " << md(s.target_verdict);
     out << "\n\n";
   }
@@ -91,20 +96,29 @@ std::string comment_marker_line(const std::string& marker) { return "<!-- perfga
 
 void validate_comment_input(const CommentInput& input) {
   if (input.marker.empty() || input.marker.size() > 64 ||
-      input.marker.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos) {
-    throw InputError("comment: --marker must be 1 to 64 letters, digits, '_', '.' or '-', not '" + one_line(input.marker) + "'");
+      input.marker.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+          std::string::npos) {
+    throw InputError("comment: --marker must be 1 to 64 letters, digits, '_', '.' or '-', not '" +
+                     one_line(input.marker) + "'");
   }
-  for (const auto& [name, url] : {std::pair<std::string, std::string>{"--run-url", input.run_url}, {"--report-url", input.report_url}}) {
+  for (const auto& [name, url] :
+       {std::pair<std::string, std::string>{"--run-url", input.run_url}, {"--report-url", input.report_url}}) {
     if (!url.empty() && !plain_url(url)) {
-      throw InputError("comment: " + name + " must be an http(s) URL of letters, digits and -._~:/?#=&%+,; only, not '" + one_line(url.substr(0, 200)) + "'");
+      throw InputError("comment: " + name +
+                       " must be an http(s) URL of letters, digits and -._~:/?#=&%+,; only, not '" +
+                       one_line(url.substr(0, 200)) + "'");
     }
   }
   if (input.ab && !input.ab_job.empty()) throw InputError("comment: give --ab or --ab-job, not both");
-  if (!input.ab_job.empty() && input.ab_job != "success" && input.ab_job != "failure" && input.ab_job != "cancelled" && input.ab_job != "skipped") {
-    throw InputError("comment: --ab-job is the A/B job's result when it wrote no verdicts: success, failure, cancelled or skipped, not '" +
-                     one_line(input.ab_job) + "'");
+  if (!input.ab_job.empty() && input.ab_job != "success" && input.ab_job != "failure" && input.ab_job != "cancelled" &&
+      input.ab_job != "skipped") {
+    throw InputError(
+        "comment: --ab-job is the A/B job's result when it wrote no verdicts: success, failure, cancelled or skipped, "
+        "not '" +
+        one_line(input.ab_job) + "'");
   }
-  if (!input.verdicts && !input.ab && input.ab_job.empty()) throw InputError("comment: give --verdicts FILE, --ab FILE or both");
+  if (!input.verdicts && !input.ab && input.ab_job.empty())
+    throw InputError("comment: give --verdicts FILE, --ab FILE or both");
 }
 
 std::string comment_overall(const CommentInput& input) {
@@ -113,7 +127,8 @@ std::string comment_overall(const CommentInput& input) {
   const std::string ab = input.ab ? overall_text(*input.ab) : input.ab_job == "failure" ? "FAIL" : "PASS";
   const std::string gate = input.verdicts ? input.verdicts->overall : "PASS";
   if (ab == "FAIL" || gate == "FAIL") return "FAIL";
-  if (ab == "INCONCLUSIVE" || gate == "INCONCLUSIVE" || input.ab_job == "cancelled" || input.ab_job == "success") return "INCONCLUSIVE";
+  if (ab == "INCONCLUSIVE" || gate == "INCONCLUSIVE" || input.ab_job == "cancelled" || input.ab_job == "success")
+    return "INCONCLUSIVE";
   return "PASS";
 }
 
@@ -124,7 +139,8 @@ std::string render_comment(const CommentInput& input) {
   if (input.verdicts) render_verdicts(out, *input.verdicts);
   if (input.ab) out << render_ab_markdown(*input.ab);
   if (!input.ab_job.empty() && input.ab_job != "skipped") {
-    out << "**Against the merge base: no result**: the A/B job ended with '" << input.ab_job << "' before it wrote its verdicts; see the run.\n\n";
+    out << "**Against the merge base: no result**: the A/B job ended with '" << input.ab_job
+        << "' before it wrote its verdicts; see the run.\n\n";
   }
   if (!input.verdicts && !input.ab && input.ab_job == "skipped") {
     out << "**Nothing was judged**: no verdicts against the baselines, and the A/B job was skipped; see the run.\n\n";

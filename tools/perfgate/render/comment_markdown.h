@@ -5,8 +5,8 @@
 // within a budget of rows and bytes (markdown_rows.h), so that the comment stays below GitHub's 65,536 characters
 // whatever the results hold. Pure.
 #include "formats/ab_json.h"
-#include "render/markdown_rows.h"
 #include "formats/verdicts_input.h"
+#include "render/markdown_rows.h"
 
 #include <optional>
 #include <string>
@@ -16,11 +16,10 @@ namespace perfgate {
 struct CommentInput {
   std::optional<VerdictsDocument> verdicts;  ///< the report's verdicts.json
   std::optional<AbRecord> ab;                ///< perfgate ab --json
-  std::string ab_job;                        ///< without `ab`: the A/B job's result (success, failure, cancelled, skipped)
-  std::string marker = "perfgate";           ///< names the hidden line by which the comment is found again
-  std::string run_url, report_url;           ///< links shown at the end ("" leaves one out)
+  std::string ab_job;               ///< without `ab`: the A/B job's result (success, failure, cancelled, skipped)
+  std::string marker = "perfgate";  ///< names the hidden line by which the comment is found again
+  std::string run_url, report_url;  ///< links shown at the end ("" leaves one out)
 };
-
 
 /// The hidden first line: `<!-- perfgate-comment:MARKER -->`.
 std::string comment_marker_line(const std::string& marker);

@@ -33,7 +33,8 @@ DashboardData dashboard_data(const HistoryStore& store, const std::string& branc
     }
   }
   for (auto& [key, s] : series) {
-    if (last > 0 && s.points.size() > static_cast<size_t>(last)) s.points.erase(s.points.begin(), s.points.end() - last);
+    if (last > 0 && s.points.size() > static_cast<size_t>(last))
+      s.points.erase(s.points.begin(), s.points.end() - last);
     to_one_unit(s.points, s.benchmark + " / " + s.field);
     s.unit = s.points.back().unit;
     std::vector<double> values;
@@ -45,7 +46,8 @@ DashboardData dashboard_data(const HistoryStore& store, const std::string& branc
   const auto rank = [](const DashboardSeries& s) {
     return std::make_pair(s.changes.empty() ? 1 : 0, s.kind == "gated" ? 0 : s.kind == "advisory" ? 1 : 2);
   };
-  std::stable_sort(data.series.begin(), data.series.end(), [&](const DashboardSeries& a, const DashboardSeries& b) { return rank(a) < rank(b); });
+  std::stable_sort(data.series.begin(), data.series.end(),
+                   [&](const DashboardSeries& a, const DashboardSeries& b) { return rank(a) < rank(b); });
   return data;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // What the dashboard shows, from a history: one series per (machine, suite, benchmark, field) of a branch, its last
 // runs, its change points, and whether a baseline gates it. Separated from the page (dashboard_html.h).
-#include "model/change_points.h"
 #include "history/history_store.h"
+#include "model/change_points.h"
 
 #include <string>
 #include <vector>

@@ -17,7 +17,7 @@ struct Frame {
   std::string name;
   double after = 0.0, before = 0.0;  // instructions of this frame's path, on each side
   int depth = 0;
-  double x = 0.0;                    // left edge, in instructions of the after step
+  double x = 0.0;  // left edge, in instructions of the after step
 };
 
 using Callees = std::map<std::string, std::map<std::string, int64_t>>;  // caller → callee → instructions
@@ -46,14 +46,20 @@ double inclusive_of(const FunctionProfile& p, const std::string& name) {
 class Layout {
  public:
   Layout(const FunctionProfile& before, const FunctionProfile& after, const FlameGraphOptions& options)
-      : before_(before), after_(after), before_calls_(callees_of(before)), after_calls_(callees_of(after)), options_(options),
+      : before_(before),
+        after_(after),
+        before_calls_(callees_of(before)),
+        after_calls_(callees_of(after)),
+        options_(options),
         min_width_(options.min_share * static_cast<double>(std::max<int64_t>(after.total, 1))) {}
 
   std::vector<Frame> frames() {
     auto roots = roots_of(after_);
-    if (roots.empty() && !after_.functions.empty()) {  // every function is called (a cycle at the top): start at the widest
-      const auto widest = std::max_element(after_.functions.begin(), after_.functions.end(),
-                                           [](const auto& x, const auto& y) { return x.second.inclusive < y.second.inclusive; });
+    if (roots.empty() &&
+        !after_.functions.empty()) {  // every function is called (a cycle at the top): start at the widest
+      const auto widest =
+          std::max_element(after_.functions.begin(), after_.functions.end(),
+                           [](const auto& x, const auto& y) { return x.second.inclusive < y.second.inclusive; });
       roots.push_back(widest->first);
     }
     double x = 0.0;
@@ -67,8 +73,10 @@ class Layout {
   }
 
  private:
-  void place(const std::string& name, double after, double before, int depth, double x, std::vector<std::string>& path) {
-    if (after < min_width_ || depth >= options_.max_depth || frames_.size() >= kMaxFrames || visits_ >= kMaxVisits) return;
+  void place(const std::string& name, double after, double before, int depth, double x,
+             std::vector<std::string>& path) {
+    if (after < min_width_ || depth >= options_.max_depth || frames_.size() >= kMaxFrames || visits_ >= kMaxVisits)
+      return;
     if (std::find(path.begin(), path.end(), name) != path.end()) return;  // a cycle through merged recursion levels
     frames_.push_back({name, after, before, depth, x});
     path.push_back(name);
@@ -76,7 +84,8 @@ class Layout {
     path.pop_back();
   }
 
-  void place_callees(const std::string& name, double after, double before, int depth, double x, std::vector<std::string>& path) {
+  void place_callees(const std::string& name, double after, double before, int depth, double x,
+                     std::vector<std::string>& path) {
     // This frame's share of the function's calls on each side: the function's whole inclusive cost is split among
     // its callers' frames, and its callees' costs with it.
     const double after_scale = after / std::max(inclusive_of(after_, name), 1.0);
@@ -123,9 +132,12 @@ std::string fill_of(double delta, double largest) {
   const double t = largest > 0.0 ? std::min(1.0, std::fabs(delta) / largest) : 0.0;
   const int strong = static_cast<int>(std::lround(235.0 - 175.0 * t));  // the other two channels fade as the move grows
   std::ostringstream out;
-  if (delta > 0.0) out << "rgb(235," << strong << ',' << strong << ')';
-  else if (delta < 0.0) out << "rgb(" << strong << ',' << strong << ",235)";
-  else out << "rgb(235,235,235)";
+  if (delta > 0.0)
+    out << "rgb(235," << strong << ',' << strong << ')';
+  else if (delta < 0.0)
+    out << "rgb(" << strong << ',' << strong << ",235)";
+  else
+    out << "rgb(235,235,235)";
   return out.str();
 }
 
@@ -137,8 +149,8 @@ std::string count_text(double v) {
 
 }  // namespace
 
-std::string differential_flame_graph(const std::string& title, const FunctionProfile& before, const FunctionProfile& after,
-                                     const FlameGraphOptions& options) {
+std::string differential_flame_graph(const std::string& title, const FunctionProfile& before,
+                                     const FunctionProfile& after, const FlameGraphOptions& options) {
   const auto frames = Layout(before, after, options).frames();
   int depth = 0;
   double largest = 0.0;
@@ -151,22 +163,26 @@ std::string differential_flame_graph(const std::string& title, const FunctionPro
   const int height = kTop + depth * kRow + kBottom;
   const double scale = (width - 20.0) / std::max(static_cast<double>(after.total), 1.0);
   std::ostringstream out;
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height << "\" viewBox=\"0 0 " << width << ' '
-      << height << "\" font-family=\"sans-serif\" font-size=\"11\" role=\"img\"><title>" << escape_xml(title) << "</title>"
-      << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/><text x=\"10\" y=\"18\" font-size=\"14\" font-weight=\"bold\">"
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" viewBox=\"0 0 " << width << ' ' << height
+      << "\" font-family=\"sans-serif\" font-size=\"11\" role=\"img\"><title>" << escape_xml(title) << "</title>"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/><text x=\"10\" y=\"18\" font-size=\"14\" "
+         "font-weight=\"bold\">"
       << escape_xml(title) << "</text><text x=\"10\" y=\"34\" fill=\"#555\">width: instructions per step after ("
       << after.total << "); red: more than before, blue: fewer; the stronger, the larger the move</text>";
   for (const auto& f : frames) {
     const double x = 10.0 + f.x * scale, w = f.after * scale;
     const double y = height - kBottom - (f.depth + 1) * kRow;  // the root at the bottom, callees above their callers
     const double delta = f.after - f.before;
-    out << "<g><title>" << escape_xml(f.name) << ": " << count_text(f.before) << " -> " << count_text(f.after) << " instructions ("
-        << (delta > 0 ? "+" : "") << count_text(delta) << ")</title><rect x=\"" << std::fixed << std::setprecision(2) << x << "\" y=\"" << y
-        << "\" width=\"" << std::max(w - 0.5, 0.5) << "\" height=\"" << kRow - 1 << "\" fill=\"" << fill_of(delta, largest) << "\" stroke=\"#fff\" stroke-width=\"0.5\"/>";
+    out << "<g><title>" << escape_xml(f.name) << ": " << count_text(f.before) << " -> " << count_text(f.after)
+        << " instructions (" << (delta > 0 ? "+" : "") << count_text(delta) << ")</title><rect x=\"" << std::fixed
+        << std::setprecision(2) << x << "\" y=\"" << y << "\" width=\"" << std::max(w - 0.5, 0.5) << "\" height=\""
+        << kRow - 1 << "\" fill=\"" << fill_of(delta, largest) << "\" stroke=\"#fff\" stroke-width=\"0.5\"/>";
     const auto fits = static_cast<size_t>(std::max(0.0, (w - 6.0) / 6.5));  // characters at about 6.5 px each
     if (fits >= 3) {
       auto label = f.name.size() <= fits ? f.name : f.name.substr(0, fits - 2) + "..";
-      while (!label.empty() && (static_cast<unsigned char>(label.back()) & 0x80)) label.pop_back();  // no cut UTF-8 sequence
+      while (!label.empty() && (static_cast<unsigned char>(label.back()) & 0x80))
+        label.pop_back();  // no cut UTF-8 sequence
       out << "<text x=\"" << x + 3.0 << "\" y=\"" << y + kRow - 5 << "\">" << escape_xml(label) << "</text>";
     }
     out << "</g>";

@@ -16,7 +16,7 @@ struct FlameGraphOptions {
   int width = 1200;
 };
 
-std::string differential_flame_graph(const std::string& title, const FunctionProfile& before, const FunctionProfile& after,
-                                     const FlameGraphOptions& options = {});
+std::string differential_flame_graph(const std::string& title, const FunctionProfile& before,
+                                     const FunctionProfile& after, const FlameGraphOptions& options = {});
 
 }  // namespace perfgate

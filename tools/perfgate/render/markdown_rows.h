@@ -10,7 +10,8 @@ namespace perfgate {
 /// Rows listed per table at most.
 constexpr size_t kCommentRowsPerTable = 40;
 
-inline void append_rows(std::ostringstream& out, const std::vector<std::string>& rows, size_t max_rows, size_t max_bytes) {
+inline void append_rows(std::ostringstream& out, const std::vector<std::string>& rows, size_t max_rows,
+                        size_t max_bytes) {
   size_t bytes = 0, shown = 0;
   for (const auto& row : rows) {
     if (shown == max_rows || bytes + row.size() > max_bytes) break;

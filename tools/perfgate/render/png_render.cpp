@@ -1,9 +1,9 @@
 #include "render/png_render.h"
 
 #include "base/error.h"
-#include "run/process.h"
 #include "base/read_file.h"
 #include "base/temporary_folder.h"
+#include "run/process.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -31,12 +31,13 @@ std::string render_png(const std::string& svg_path, int width, int height) {
   options.timeout_seconds = kChromiumSeconds;
   const auto r = run_process({chromium_command(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                               "--user-data-dir=" + (scratch.path() / "profile").string(),
-                              "--window-size=" + std::to_string(width) + "," + std::to_string(height), "--screenshot=" + shot,
-                              "file://" + svg},
+                              "--window-size=" + std::to_string(width) + "," + std::to_string(height),
+                              "--screenshot=" + shot, "file://" + svg},
                              options);
   if (r.timed_out) {
     throw InputError("rendering " + svg_path + " to PNG with '" + chromium_command() + "' did not finish within " +
-                     std::to_string(static_cast<int>(kChromiumSeconds)) + " s (leave out --png, or set PERFGATE_CHROMIUM)");
+                     std::to_string(static_cast<int>(kChromiumSeconds)) +
+                     " s (leave out --png, or set PERFGATE_CHROMIUM)");
   }
   if (r.status != 0 || !std::filesystem::is_regular_file(shot)) {
     throw InputError("cannot render " + svg_path + " to PNG with '" + chromium_command() +

@@ -1,8 +1,8 @@
 #include "render/report_files.h"
 
 #include "base/error.h"
-#include "render/png_render.h"
 #include "base/read_file.h"
+#include "render/png_render.h"
 #include "render/report_render.h"
 
 #include <filesystem>
@@ -15,7 +15,8 @@ namespace {
 // The pixel size an SVG of ours declares on its root element.
 int declared(const std::string& svg, const std::string& attribute, int fallback) {
   std::smatch match;
-  if (std::regex_search(svg, match, std::regex(attribute + "=\"([0-9.]+)\""))) return static_cast<int>(std::stod(match[1].str()) + 0.5);
+  if (std::regex_search(svg, match, std::regex(attribute + "=\"([0-9.]+)\"")))
+    return static_cast<int>(std::stod(match[1].str()) + 0.5);
   return fallback;
 }
 
@@ -30,7 +31,8 @@ void write_report_files(const Outputs& outputs, const std::string& folder, const
   // One browser run per plot: bounded, so that a report of thousands of entries cannot start thousands of browsers.
   constexpr size_t kMaxPngPlots = 200;
   if (png && plots.size() > kMaxPngPlots) {
-    throw InputError("report --png: " + std::to_string(plots.size()) + " plots, more than the " + std::to_string(kMaxPngPlots) +
+    throw InputError("report --png: " + std::to_string(plots.size()) + " plots, more than the " +
+                     std::to_string(kMaxPngPlots) +
                      " that are rendered by a browser; leave out --png (the SVG plots are written either way)");
   }
   const auto summary = render_markdown(data), verdicts = render_verdicts_json(data), junit = render_junit(data);
@@ -70,23 +72,28 @@ void require_no_report_file_among(const std::string& folder, const std::vector<s
       for (const auto& n : names) ours = ours || name == n;
     }
     const auto extension = path.extension();
-    if (fs::exists(base / "plots", error) && fs::equivalent(parent, base / "plots", error)) ours = ours || extension == ".svg" || extension == ".png";
+    if (fs::exists(base / "plots", error) && fs::equivalent(parent, base / "plots", error))
+      ours = ours || extension == ".svg" || extension == ".png";
     // A link (or hard link) to one of those files elsewhere reads the file the report replaces.
     for (const auto& n : names) ours = ours || (fs::exists(base / n, error) && fs::equivalent(path, base / n, error));
-    if (ours) throw InputError("report: the input '" + input + "' is a file the report in '" + folder + "' writes; move it out of --out-dir first");
+    if (ours)
+      throw InputError("report: the input '" + input + "' is a file the report in '" + folder +
+                       "' writes; move it out of --out-dir first");
   }
 }
 
 void clear_report_files(const Outputs& outputs, const std::string& folder) {
   const auto base = std::filesystem::path(folder);
   if (!outputs.marked(folder)) return;  // an empty or new folder: nothing of an earlier report
-  for (const char* name : {"report.html", "summary.md", "verdicts.json", "junit.xml"}) outputs.remove((base / name).string());
+  for (const char* name : {"report.html", "summary.md", "verdicts.json", "junit.xml"})
+    outputs.remove((base / name).string());
   std::error_code error;
   std::vector<std::filesystem::path> plots;
   for (const auto& entry : std::filesystem::directory_iterator(base / "plots", error)) {
     const auto extension = entry.path().extension();
     const auto kind = entry.symlink_status(error).type();
-    const bool file_or_link = kind == std::filesystem::file_type::regular || kind == std::filesystem::file_type::symlink;
+    const bool file_or_link =
+        kind == std::filesystem::file_type::regular || kind == std::filesystem::file_type::symlink;
     if (file_or_link && (extension == ".svg" || extension == ".png")) plots.push_back(entry.path());
   }
   for (const auto& plot : plots) outputs.remove(plot.string());

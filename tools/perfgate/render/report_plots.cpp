@@ -1,9 +1,9 @@
 // The report's plots: which figure shows what, built from ReportData with svg_plot.
+#include "base/number_format.h"
+#include "base/xml_escape.h"
 #include "formats/report_data.h"
 #include "render/flame_graph.h"
-#include "base/number_format.h"
 #include "render/svg_plot.h"
-#include "base/xml_escape.h"
 
 #include <iomanip>
 #include <sstream>
@@ -29,13 +29,16 @@ void speedup_plots(const SpeedupSection& s, const std::string& section, PlotList
   std::vector<svg::Marker> markers{{r.threshold, "gate " + format_fixed(r.threshold, 2) + "x"}};
   if (s.target) markers.push_back({*s.target, "target " + format_fixed(*s.target, 2) + "x"});
   const std::string pair = s.reference + " / " + s.candidate;
-  plots.add(section, "speedup-interval", "Speedup: median of paired ratios and its interval",
-            svg::interval_plot("Speedup: median of paired ratios, " + format_fixed(100.0 * r.confidence, 1) + " % interval",
-                               {{pair, r.median, r.low, r.high}}, "speedup (x)", markers));
+  plots.add(
+      section, "speedup-interval", "Speedup: median of paired ratios and its interval",
+      svg::interval_plot("Speedup: median of paired ratios, " + format_fixed(100.0 * r.confidence, 1) + " % interval",
+                         {{pair, r.median, r.low, r.high}}, "speedup (x)", markers));
   plots.add(section, "speedup-ratios", "Speedup per repetition",
-            svg::strip_plot("Speedup per paired repetition (" + std::to_string(r.pairs) + ")", {{pair, r.ratios}}, "speedup (x)", markers));
+            svg::strip_plot("Speedup per paired repetition (" + std::to_string(r.pairs) + ")", {{pair, r.ratios}},
+                            "speedup (x)", markers));
   plots.add(section, "speedup-times", "Time per repetition",
-            svg::strip_plot("Time per repetition, interleaved", {{s.reference, r.reference_times}, {s.candidate, r.candidate_times}},
+            svg::strip_plot("Time per repetition, interleaved",
+                            {{s.reference, r.reference_times}, {s.candidate, r.candidate_times}},
                             "real_time (" + r.unit + ")", {}));
 }
 
@@ -50,7 +53,8 @@ void check_plots(const CheckSection& c, PlotList& plots) {
   }
   for (const auto& b : c.functions.benchmarks) {
     const std::string title = b.benchmark + " · differential flame graph, baseline → results";
-    plots.add("functions:" + c.name, c.name + "-" + b.benchmark + "-flame", title, differential_flame_graph(title, b.before, b.after));
+    plots.add("functions:" + c.name, c.name + "-" + b.benchmark + "-flame", title,
+              differential_flame_graph(title, b.before, b.after));
   }
 }
 
@@ -65,14 +69,16 @@ std::vector<Plot> report_plots(const ReportData& data) {
   if (data.ablation) {
     std::vector<svg::Bar> bars;
     for (const auto& b : data.ablation->bars) bars.push_back({b.label, b.value});
-    plots.add("ablation", "ablation", "Ablation", svg::bar_chart("Time per step, one switch flipped at a time", bars,
-                                                                 "real_time (" + data.ablation->unit + ")", {}));
+    plots.add("ablation", "ablation", "Ablation",
+              svg::bar_chart("Time per step, one switch flipped at a time", bars,
+                             "real_time (" + data.ablation->unit + ")", {}));
   }
   for (const auto& t : data.trends) {
     std::vector<svg::Point> points;
     for (const auto& [commit, value] : t.points) points.push_back({commit, value});
     const std::string title = t.benchmark + " · " + t.field;
-    plots.add("trends", "trend-" + t.benchmark + "-" + t.field, title, svg::trend_chart(title, points, t.unit, t.changes));
+    plots.add("trends", "trend-" + t.benchmark + "-" + t.field, title,
+              svg::trend_chart(title, points, t.unit, t.changes));
   }
   return plots.take();
 }

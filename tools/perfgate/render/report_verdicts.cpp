@@ -1,8 +1,8 @@
 // The machine-readable verdicts: verdicts.json (every row and the speedup) and JUnit XML (one test case each).
-#include "render/report_render.h"
-#include "render/row_text.h"
 #include "base/number_format.h"
 #include "base/xml_escape.h"
+#include "render/report_render.h"
+#include "render/row_text.h"
 
 #include "base/json_input.h"
 
@@ -28,21 +28,30 @@ std::string render_verdicts_json(const ReportData& data) {
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : data.checks) {
     for (const auto& row : c.rows) {
-      nlohmann::json item = {{"suite", c.name},       {"results", c.results_path},  {"baseline_file", c.baseline_path},
-                             {"benchmark", row.benchmark}, {"field", row.field},        {"verdict", to_string(row.verdict)},
-                             {"samples", row.samples},  {"reason", reason_text(row)}};
+      nlohmann::json item = {{"suite", c.name},
+                             {"results", c.results_path},
+                             {"baseline_file", c.baseline_path},
+                             {"benchmark", row.benchmark},
+                             {"field", row.field},
+                             {"verdict", to_string(row.verdict)},
+                             {"samples", row.samples},
+                             {"reason", reason_text(row)}};
       nlohmann::json findings = nlohmann::json::array();
       for (const auto finding : row.findings) findings.push_back(to_string(finding));
       item["findings"] = findings;
       // A count kept exact is written as the integer it is (a double would round it beyond 2^53).
-      if (row.samples > 0 && row.value_integer) item["value"] = *row.value_integer;
-      else if (row.samples > 0) item["value"] = row.value;
+      if (row.samples > 0 && row.value_integer)
+        item["value"] = *row.value_integer;
+      else if (row.samples > 0)
+        item["value"] = row.value;
       if (row.verdict != Verdict::unbaselined) {
-        if (row.baseline_integer) item["baseline"] = *row.baseline_integer;
-        else item["baseline"] = row.baseline;
+        if (row.baseline_integer)
+          item["baseline"] = *row.baseline_integer;
+        else
+          item["baseline"] = row.baseline;
         item["worst_acceptable"] = row.threshold;
-        if (row.samples > 0 && row.verdict != Verdict::missing && row.verdict != Verdict::other_machine && row.baseline != 0.0 &&
-            std::isfinite(row.value / row.baseline)) {
+        if (row.samples > 0 && row.verdict != Verdict::missing && row.verdict != Verdict::other_machine &&
+            row.baseline != 0.0 && std::isfinite(row.value / row.baseline)) {
           item["ratio"] = row.value / row.baseline;  // value / baseline; the change in percent is (ratio - 1) * 100
         }
         item["change_text"] = change_of(row);
@@ -69,9 +78,10 @@ std::string render_verdicts_json(const ReportData& data) {
   // Every speedup in "speedups", in order; the first also as "speedup", as verdicts.json has always had it.
   nlohmann::json speedups = nlohmann::json::array();
   for (const auto& s : data.speedups) {
-    nlohmann::json item = {{"reference", s.reference}, {"candidate", s.candidate},   {"verdict", to_string(s.report.verdict)},
-                           {"median", s.report.median}, {"low", s.report.low},         {"high", s.report.high},
-                           {"confidence", s.report.confidence}, {"pairs", s.report.pairs}, {"threshold", s.report.threshold}};
+    nlohmann::json item = {
+        {"reference", s.reference},          {"candidate", s.candidate}, {"verdict", to_string(s.report.verdict)},
+        {"median", s.report.median},         {"low", s.report.low},      {"high", s.report.high},
+        {"confidence", s.report.confidence}, {"pairs", s.report.pairs},  {"threshold", s.report.threshold}};
     if (!s.gate.empty()) item["gate"] = s.gate;
     if (s.target && s.target_verdict) {
       item["target"] = *s.target;
@@ -92,13 +102,14 @@ std::string render_junit(const ReportData& data) {
   for (const auto& c : data.checks) {
     for (const auto& row : c.rows) {
       ++tests;
-      cases << "  <testcase classname=\"perfgate." << escape_xml(c.name) << "\" name=\"" << escape_xml(row.benchmark + " " + row.field)
-            << "\">";
+      cases << "  <testcase classname=\"perfgate." << escape_xml(c.name) << "\" name=\""
+            << escape_xml(row.benchmark + " " + row.field) << "\">";
       if (row.verdict == Verdict::fail || row.verdict == Verdict::missing) {
         ++failures;
         cases << "<failure message=\"" << escape_xml(to_string(row.verdict) + ": " + reason_text(row)) << "\">"
-              << escape_xml("value " + value_text(row) + ", baseline " + baseline_text(row) + ", change " + change_of(row) + ", worst acceptable " +
-                            threshold_text(row) + ", tolerance " + tolerance_text(row))
+              << escape_xml("value " + value_text(row) + ", baseline " + baseline_text(row) + ", change " +
+                            change_of(row) + ", worst acceptable " + threshold_text(row) + ", tolerance " +
+                            tolerance_text(row))
               << "</failure>";
       } else if (row.verdict != Verdict::pass) {
         ++skipped;
@@ -115,15 +126,16 @@ std::string render_junit(const ReportData& data) {
     if (r.verdict != SpeedupVerdict::pass) {
       ++failures;
       cases << "<failure message=\""
-            << escape_xml(to_string(r.verdict) + ": " + format_number(r.median) + "x, interval [" + format_number(r.low) + ", " +
-                          format_number(r.high) + "], threshold " + format_number(r.threshold) + "x")
+            << escape_xml(to_string(r.verdict) + ": " + format_number(r.median) + "x, interval [" +
+                          format_number(r.low) + ", " + format_number(r.high) + "], threshold " +
+                          format_number(r.threshold) + "x")
             << "\"/>";
     }
     cases << "</testcase>\n";
   }
   std::ostringstream out;
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites><testsuite name=\"perfgate\" tests=\"" << tests << "\" failures=\""
-      << failures << "\" errors=\"0\" skipped=\"" << skipped << "\">\n"
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites><testsuite name=\"perfgate\" tests=\"" << tests
+      << "\" failures=\"" << failures << "\" errors=\"0\" skipped=\"" << skipped << "\">\n"
       << cases.str() << "</testsuite></testsuites>\n";
   return out.str();
 }

@@ -5,7 +5,9 @@
 namespace perfgate {
 namespace {
 
-std::string machine_or_unknown(const std::string& fingerprint) { return fingerprint.empty() ? "(unknown)" : fingerprint; }
+std::string machine_or_unknown(const std::string& fingerprint) {
+  return fingerprint.empty() ? "(unknown)" : fingerprint;
+}
 
 std::string finding_text(const Row& row, Finding finding) {
   switch (finding) {
@@ -13,19 +15,23 @@ std::string finding_text(const Row& row, Finding finding) {
       return row.tolerance.kind == Tolerance::Kind::exact ? "differs from the baseline"
              : row.direction == Direction::either         ? "moved from the baseline beyond tolerance"
                                                           : "worse than baseline beyond tolerance";
-    case Finding::beyond_limit: return "beyond the hard limit " + format_number(row.limit.value_or(0.0));
-    case Finding::not_measured: return "no measurement of this metric in " + row.results_source;
+    case Finding::beyond_limit:
+      return "beyond the hard limit " + format_number(row.limit.value_or(0.0));
+    case Finding::not_measured:
+      return "no measurement of this metric in " + row.results_source;
     case Finding::other_machine:
       return "recorded on machine " + machine_or_unknown(row.baseline_machine) + ", these results on " +
              machine_or_unknown(row.results_machine);
-    case Finding::not_baselined: return "no baseline entry";
+    case Finding::not_baselined:
+      return "no baseline entry";
   }
   return "?";
 }
 
 }  // namespace
 
-std::string criterion_text(Direction direction, const Tolerance& tolerance, const std::optional<double>& limit, bool advisory) {
+std::string criterion_text(Direction direction, const Tolerance& tolerance, const std::optional<double>& limit,
+                           bool advisory) {
   std::string text = describe(tolerance);
   if (limit) text += std::string(direction == Direction::higher ? ", min " : ", max ") + format_number(*limit);
   if (advisory) text += ", advisory";
@@ -33,21 +39,29 @@ std::string criterion_text(Direction direction, const Tolerance& tolerance, cons
 }
 
 std::string tolerance_text(const Row& row) {
-  return row.verdict == Verdict::unbaselined ? std::string() : criterion_text(row.direction, row.tolerance, row.limit, row.advisory);
+  return row.verdict == Verdict::unbaselined ? std::string()
+                                             : criterion_text(row.direction, row.tolerance, row.limit, row.advisory);
 }
 
 namespace {
 
-std::string with_unit(const std::string& number, const std::string& unit) { return unit.empty() ? number : number + " " + unit; }
+std::string with_unit(const std::string& number, const std::string& unit) {
+  return unit.empty() ? number : number + " " + unit;
+}
 
-bool measured(const Row& row) { return row.samples > 0 && row.verdict != Verdict::missing && row.verdict != Verdict::unbaselined; }
+bool measured(const Row& row) {
+  return row.samples > 0 && row.verdict != Verdict::missing && row.verdict != Verdict::unbaselined;
+}
 
 }  // namespace
 
-std::string value_text(const Row& row) { return measured(row) ? with_unit(format_value(row.value, row.value_integer), row.unit) : "-"; }
+std::string value_text(const Row& row) {
+  return measured(row) ? with_unit(format_value(row.value, row.value_integer), row.unit) : "-";
+}
 
 std::string baseline_text(const Row& row) {
-  return row.verdict == Verdict::unbaselined ? "-" : with_unit(format_value(row.baseline, row.baseline_integer), row.unit);
+  return row.verdict == Verdict::unbaselined ? "-"
+                                             : with_unit(format_value(row.baseline, row.baseline_integer), row.unit);
 }
 
 std::string threshold_text(const Row& row) {
@@ -70,11 +84,16 @@ std::string reason_text(const Row& row) {
 
 std::string to_string(Finding finding) {
   switch (finding) {
-    case Finding::beyond_tolerance: return "beyond_tolerance";
-    case Finding::beyond_limit: return "beyond_limit";
-    case Finding::not_measured: return "not_measured";
-    case Finding::other_machine: return "other_machine";
-    case Finding::not_baselined: return "not_baselined";
+    case Finding::beyond_tolerance:
+      return "beyond_tolerance";
+    case Finding::beyond_limit:
+      return "beyond_limit";
+    case Finding::not_measured:
+      return "not_measured";
+    case Finding::other_machine:
+      return "other_machine";
+    case Finding::not_baselined:
+      return "not_baselined";
   }
   return "?";
 }

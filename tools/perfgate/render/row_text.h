@@ -10,7 +10,8 @@
 namespace perfgate {
 
 /// A baseline entry's criterion, e.g. "5% rel", "±0.05 abs, max 0.2", "25% rel, advisory".
-std::string criterion_text(Direction direction, const Tolerance& tolerance, const std::optional<double>& limit, bool advisory);
+std::string criterion_text(Direction direction, const Tolerance& tolerance, const std::optional<double>& limit,
+                           bool advisory);
 
 /// The row's criterion (criterion_text of its entry); "" for an unbaselined row.
 std::string tolerance_text(const Row& row);

@@ -1,9 +1,9 @@
 #include "render/svg_plot.h"
 #include "base/number_format.h"
 
-#include "model/stats.h"
 #include "base/utf8_text.h"
 #include "base/xml_escape.h"
+#include "model/stats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,9 +28,9 @@ double tick_step(double low, double high) {
   return 10.0 * power;
 }
 
-// The tick values over [low, high]: multiples k·step for whole k, at most kMaxTicks of them, strictly increasing. Counted
-// by k, never by adding step to a value: where step is below the values' resolution (values one ulp apart near 1e16)
-// t + step == t, and a loop that adds would never end. Such a range gets its two ends as ticks.
+// The tick values over [low, high]: multiples k·step for whole k, at most kMaxTicks of them, strictly increasing.
+// Counted by k, never by adding step to a value: where step is below the values' resolution (values one ulp apart near
+// 1e16) t + step == t, and a loop that adds would never end. Such a range gets its two ends as ticks.
 std::vector<double> ticks(double low, double high) {
   constexpr int kMaxTicks = 12;
   std::vector<double> out;
@@ -88,22 +88,26 @@ class RowFrame {
  public:
   RowFrame(const std::string& title, size_t rows, Range range, const std::string& unit)
       : range_(range), height_(kTop + kRowHeight * static_cast<double>(std::max<size_t>(rows, 1)) + kAxis) {
-    out_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << height_ << "\" viewBox=\"0 0 "
-         << kWidth << ' ' << height_ << "\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\">"
+    out_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << height_
+         << "\" viewBox=\"0 0 " << kWidth << ' ' << height_
+         << "\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\">"
          << "<title>" << escape_xml(title) << "</title><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>"
          << "<text x=\"8\" y=\"20\" font-size=\"14\" font-weight=\"bold\">" << escape_xml(title) << "</text>";
     const double bottom = height_ - kAxis;
-    out_ << "<line x1=\"" << kLabelWidth << "\" y1=\"" << bottom << "\" x2=\"" << kWidth - kRight << "\" y2=\"" << bottom
-         << "\" stroke=\"#444\"/>";
+    out_ << "<line x1=\"" << kLabelWidth << "\" y1=\"" << bottom << "\" x2=\"" << kWidth - kRight << "\" y2=\""
+         << bottom << "\" stroke=\"#444\"/>";
     for (const double t : ticks(range_.low, range_.high)) {
-      out_ << "<line x1=\"" << x(t) << "\" y1=\"" << bottom << "\" x2=\"" << x(t) << "\" y2=\"" << bottom + 4 << "\" stroke=\"#444\"/>"
-           << "<text x=\"" << x(t) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\">" << format_number(t, 4) << "</text>";
+      out_ << "<line x1=\"" << x(t) << "\" y1=\"" << bottom << "\" x2=\"" << x(t) << "\" y2=\"" << bottom + 4
+           << "\" stroke=\"#444\"/>"
+           << "<text x=\"" << x(t) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\">" << format_number(t, 4)
+           << "</text>";
     }
-    out_ << "<text x=\"" << (kLabelWidth + kWidth - kRight) / 2 << "\" y=\"" << bottom + 32 << "\" text-anchor=\"middle\" fill=\"#444\">"
-         << escape_xml(unit) << "</text>";
+    out_ << "<text x=\"" << (kLabelWidth + kWidth - kRight) / 2 << "\" y=\"" << bottom + 32
+         << "\" text-anchor=\"middle\" fill=\"#444\">" << escape_xml(unit) << "</text>";
   }
   double x(double v) const {  // in halves: finite for any finite range
-    return kLabelWidth + (v / 2 - range_.low / 2) / (range_.high / 2 - range_.low / 2) * (kWidth - kRight - kLabelWidth);
+    return kLabelWidth +
+           (v / 2 - range_.low / 2) / (range_.high / 2 - range_.low / 2) * (kWidth - kRight - kLabelWidth);
   }
   double row_y(size_t row) const { return kTop + kRowHeight * (static_cast<double>(row) + 0.5); }
   void label(size_t row, const std::string& text) {
@@ -111,16 +115,17 @@ class RowFrame {
     std::string shown = text;
     for (const char* setting : {"/min_time:", "/iterations:", "/repeats:"}) {
       const auto at = shown.find(setting);
-      if (at != std::string::npos) shown = shown.substr(0, at) + shown.substr(std::min(shown.size(), shown.find('/', at + 1)));
+      if (at != std::string::npos)
+        shown = shown.substr(0, at) + shown.substr(std::min(shown.size(), shown.find('/', at + 1)));
     }
     shown = shorten(shown, 46, 14);  // by characters: a cut inside one would make the SVG invalid UTF-8
-    out_ << "<text x=\"" << kLabelWidth - 8 << "\" y=\"" << row_y(row) + 4 << "\" text-anchor=\"end\"><title>" << escape_xml(text)
-         << "</title>" << escape_xml(shown) << "</text>";
+    out_ << "<text x=\"" << kLabelWidth - 8 << "\" y=\"" << row_y(row) + 4 << "\" text-anchor=\"end\"><title>"
+         << escape_xml(text) << "</title>" << escape_xml(shown) << "</text>";
   }
   void markers(const std::vector<Marker>& markers) {
     for (const auto& m : markers) {
-      out_ << "<line x1=\"" << x(m.value) << "\" y1=\"" << kTop - 2 << "\" x2=\"" << x(m.value) << "\" y2=\"" << height_ - kAxis
-           << "\" stroke=\"#c0392b\" stroke-dasharray=\"5,3\"/>";
+      out_ << "<line x1=\"" << x(m.value) << "\" y1=\"" << kTop - 2 << "\" x2=\"" << x(m.value) << "\" y2=\""
+           << height_ - kAxis << "\" stroke=\"#c0392b\" stroke-dasharray=\"5,3\"/>";
       // Labels inside the plot area, turned to the left near the right edge so that they are never clipped.
       const bool near_right = x(m.value) > kWidth - kRight - 90;
       out_ << "<text x=\"" << x(m.value) + (near_right ? -3 : 3) << "\" y=\"" << kTop - 5 << "\" fill=\"#c0392b\""
@@ -153,11 +158,13 @@ std::string strip_plot(const std::string& title, const std::vector<Group>& group
     size_t i = 0;
     for (const double v : groups[row].values) {
       const double jitter = (static_cast<double>(i++ % 5) - 2.0) * 2.0;  // deterministic spread of coincident dots
-      frame.body() << "<circle class=\"sample\" cx=\"" << frame.x(v) << "\" cy=\"" << y + jitter << "\" r=\"3\" fill=\"#2c7fb8\" fill-opacity=\"0.6\"/>";
+      frame.body() << "<circle class=\"sample\" cx=\"" << frame.x(v) << "\" cy=\"" << y + jitter
+                   << "\" r=\"3\" fill=\"#2c7fb8\" fill-opacity=\"0.6\"/>";
     }
     if (!groups[row].values.empty()) {
       const double m = frame.x(stats::quantile(groups[row].values, 0.5));
-      frame.body() << "<line x1=\"" << m << "\" y1=\"" << y - 9 << "\" x2=\"" << m << "\" y2=\"" << y + 9 << "\" stroke=\"#000\" stroke-width=\"2\"/>";
+      frame.body() << "<line x1=\"" << m << "\" y1=\"" << y - 9 << "\" x2=\"" << m << "\" y2=\"" << y + 9
+                   << "\" stroke=\"#000\" stroke-width=\"2\"/>";
     }
   }
   return frame.finish();
@@ -174,8 +181,9 @@ std::string interval_plot(const std::string& title, const std::vector<IntervalRo
   for (size_t row = 0; row < rows.size(); ++row) {
     frame.label(row, rows[row].label);
     const double y = frame.row_y(row);
-    frame.body() << "<line class=\"interval\" x1=\"" << frame.x(rows[row].low) << "\" y1=\"" << y << "\" x2=\"" << frame.x(rows[row].high)
-                 << "\" y2=\"" << y << "\" stroke=\"#2c7fb8\" stroke-width=\"6\" stroke-linecap=\"round\" stroke-opacity=\"0.5\"/>"
+    frame.body() << "<line class=\"interval\" x1=\"" << frame.x(rows[row].low) << "\" y1=\"" << y << "\" x2=\""
+                 << frame.x(rows[row].high) << "\" y2=\"" << y
+                 << "\" stroke=\"#2c7fb8\" stroke-width=\"6\" stroke-linecap=\"round\" stroke-opacity=\"0.5\"/>"
                  << "<circle cx=\"" << frame.x(rows[row].point) << "\" cy=\"" << y << "\" r=\"5\" fill=\"#000\"/>";
     // The figures go right of the interval, or left of it when they would run past the plot's edge.
     const std::string figures = format_number(rows[row].point, 4) + " [" + format_number(rows[row].low, 4) + ", " +
@@ -184,13 +192,15 @@ std::string interval_plot(const std::string& title, const std::vector<IntervalRo
     if (right + kCharWidth * static_cast<double>(figures.size()) <= kWidth) {
       frame.body() << "<text x=\"" << right << "\" y=\"" << y + 4 << "\">" << figures << "</text>";
     } else {
-      frame.body() << "<text x=\"" << frame.x(rows[row].low) - 8 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">" << figures << "</text>";
+      frame.body() << "<text x=\"" << frame.x(rows[row].low) - 8 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">"
+                   << figures << "</text>";
     }
   }
   return frame.finish();
 }
 
-std::string bar_chart(const std::string& title, const std::vector<Bar>& bars, const std::string& unit, const std::vector<Marker>& markers) {
+std::string bar_chart(const std::string& title, const std::vector<Bar>& bars, const std::string& unit,
+                      const std::vector<Marker>& markers) {
   Range range;
   for (const auto& b : bars) range.include(b.value);
   for (const auto& m : markers) range.include(m.value);
@@ -199,9 +209,9 @@ std::string bar_chart(const std::string& title, const std::vector<Bar>& bars, co
   for (size_t row = 0; row < bars.size(); ++row) {
     frame.label(row, bars[row].label);
     const double y = frame.row_y(row), x0 = frame.x(0.0), x1 = frame.x(bars[row].value);
-    frame.body() << "<rect class=\"bar\" x=\"" << std::min(x0, x1) << "\" y=\"" << y - 8 << "\" width=\"" << std::abs(x1 - x0)
-                 << "\" height=\"16\" fill=\"#7fcdbb\"/><text x=\"" << std::max(x0, x1) + 4 << "\" y=\"" << y + 4 << "\">"
-                 << format_number(bars[row].value, 4) << "</text>";
+    frame.body() << "<rect class=\"bar\" x=\"" << std::min(x0, x1) << "\" y=\"" << y - 8 << "\" width=\""
+                 << std::abs(x1 - x0) << "\" height=\"16\" fill=\"#7fcdbb\"/><text x=\"" << std::max(x0, x1) + 4
+                 << "\" y=\"" << y + 4 << "\">" << format_number(bars[row].value, 4) << "</text>";
   }
   frame.markers(markers);
   return frame.finish();
@@ -214,16 +224,24 @@ std::string trend_chart(const std::string& title, const std::vector<Point>& poin
   for (const auto& p : points) range.include(p.value);
   range.pad(false);
   const double step_x = points.size() > 1 ? (kWidth - kRight - left) / static_cast<double>(points.size() - 1) : 0.0;
-  auto x = [&](size_t i) { return points.size() > 1 ? left + step_x * static_cast<double>(i) : (left + kWidth - kRight) / 2; };
-  auto y = [&](double v) { return bottom - (v / 2 - range.low / 2) / (range.high / 2 - range.low / 2) * (bottom - top); };
+  auto x = [&](size_t i) {
+    return points.size() > 1 ? left + step_x * static_cast<double>(i) : (left + kWidth - kRight) / 2;
+  };
+  auto y = [&](double v) {
+    return bottom - (v / 2 - range.low / 2) / (range.high / 2 - range.low / 2) * (bottom - top);
+  };
   std::ostringstream out;
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << height << "\" viewBox=\"0 0 " << kWidth << ' '
-      << height << "\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\"><title>" << escape_xml(title)
-      << "</title><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/><text x=\"8\" y=\"20\" font-size=\"14\" font-weight=\"bold\">"
-      << escape_xml(title) << "</text><line x1=\"" << left << "\" y1=\"" << bottom << "\" x2=\"" << kWidth - kRight << "\" y2=\"" << bottom
-      << "\" stroke=\"#444\"/><line x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\"" << bottom << "\" stroke=\"#444\"/>";
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << height
+      << "\" viewBox=\"0 0 " << kWidth << ' ' << height
+      << "\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\"><title>" << escape_xml(title)
+      << "</title><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/><text x=\"8\" y=\"20\" font-size=\"14\" "
+         "font-weight=\"bold\">"
+      << escape_xml(title) << "</text><line x1=\"" << left << "\" y1=\"" << bottom << "\" x2=\"" << kWidth - kRight
+      << "\" y2=\"" << bottom << "\" stroke=\"#444\"/><line x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left
+      << "\" y2=\"" << bottom << "\" stroke=\"#444\"/>";
   for (const double t : ticks(range.low, range.high)) {
-    out << "<text x=\"" << left - 6 << "\" y=\"" << y(t) + 4 << "\" text-anchor=\"end\">" << format_number(t, 4) << "</text>";
+    out << "<text x=\"" << left - 6 << "\" y=\"" << y(t) + 4 << "\" text-anchor=\"end\">" << format_number(t, 4)
+        << "</text>";
   }
   out << "<text x=\"12\" y=\"" << (top + bottom) / 2 << "\" transform=\"rotate(-90 12 " << (top + bottom) / 2
       << ")\" text-anchor=\"middle\" fill=\"#444\">" << escape_xml(unit) << "</text>";
@@ -231,7 +249,8 @@ std::string trend_chart(const std::string& title, const std::vector<Point>& poin
     if (c == 0 || c >= points.size()) continue;
     const double cx = (x(c - 1) + x(c)) / 2;
     out << "<line class=\"change\" x1=\"" << cx << "\" y1=\"" << top << "\" x2=\"" << cx << "\" y2=\"" << bottom
-        << "\" stroke=\"#c0392b\" stroke-dasharray=\"5,3\"/><text x=\"" << cx + 3 << "\" y=\"" << top + 10 << "\" fill=\"#c0392b\">change</text>";
+        << "\" stroke=\"#c0392b\" stroke-dasharray=\"5,3\"/><text x=\"" << cx + 3 << "\" y=\"" << top + 10
+        << "\" fill=\"#c0392b\">change</text>";
   }
   if (points.size() > 1) {
     out << "<polyline fill=\"none\" stroke=\"#2c7fb8\" stroke-width=\"1.5\" points=\"";
@@ -240,11 +259,12 @@ std::string trend_chart(const std::string& title, const std::vector<Point>& poin
   }
   const size_t label_every = std::max<size_t>(1, points.size() / 8);
   for (size_t i = 0; i < points.size(); ++i) {
-    out << "<circle class=\"sample\" cx=\"" << x(i) << "\" cy=\"" << y(points[i].value) << "\" r=\"3\" fill=\"#2c7fb8\"><title>"
-        << escape_xml(points[i].label) << ": " << format_number(points[i].value, 6) << "</title></circle>";
+    out << "<circle class=\"sample\" cx=\"" << x(i) << "\" cy=\"" << y(points[i].value)
+        << "\" r=\"3\" fill=\"#2c7fb8\"><title>" << escape_xml(points[i].label) << ": "
+        << format_number(points[i].value, 6) << "</title></circle>";
     if (i % label_every == 0) {
-      out << "<text x=\"" << x(i) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\" fill=\"#444\">" << escape_xml(shorten(points[i].label, 8, 7))
-          << "</text>";
+      out << "<text x=\"" << x(i) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\" fill=\"#444\">"
+          << escape_xml(shorten(points[i].label, 8, 7)) << "</text>";
     }
   }
   return out.str() + "</svg>";

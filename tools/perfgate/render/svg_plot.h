@@ -29,7 +29,8 @@ struct Bar {
   std::string label;
   double value = 0.0;
 };
-std::string bar_chart(const std::string& title, const std::vector<Bar>& bars, const std::string& unit, const std::vector<Marker>& markers);
+std::string bar_chart(const std::string& title, const std::vector<Bar>& bars, const std::string& unit,
+                      const std::vector<Marker>& markers);
 
 struct Point {  ///< one run of a trend, in order; the label (a commit) is shown under the axis
   std::string label;

@@ -1,10 +1,10 @@
 #include "run/ab_rounds.h"
 
-#include "run/benchmark_runner.h"
-#include "model/compare.h"
 #include "base/error.h"
-#include "run/progress.h"
 #include "base/time_units.h"
+#include "model/compare.h"
+#include "run/benchmark_runner.h"
+#include "run/progress.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,7 +29,8 @@ std::map<std::string, double> times_of(const Results& r, std::string& unit) {
 
 }  // namespace
 
-std::vector<AbComparison> run_interleaved(const InterleavedRun& run, const Gate& gate, const GateManifest& manifest, AbMeasurements* measured) {
+std::vector<AbComparison> run_interleaved(const InterleavedRun& run, const Gate& gate, const GateManifest& manifest,
+                                          AbMeasurements* measured) {
   AbMeasurements m;
   m.revisions = run.labels;
   std::filesystem::create_directories(run.results_dir);
@@ -42,7 +43,9 @@ std::vector<AbComparison> run_interleaved(const InterleavedRun& run, const Gate&
   for (int round = 0;; ++round) {
     if (round == rounds) {
       verdicts = compare_revisions(m, run.max_slowdown);
-      const bool undecided = std::any_of(verdicts.begin(), verdicts.end(), [](const AbComparison& c) { return c.verdict == SpeedupVerdict::inconclusive; });
+      const bool undecided = std::any_of(verdicts.begin(), verdicts.end(), [](const AbComparison& c) {
+        return c.verdict == SpeedupVerdict::inconclusive;
+      });
       if (!undecided || rounds >= max_rounds) break;
       rounds = std::min(max_rounds, rounds + 2);  // inconclusive: more rounds, within the budget
     }
@@ -51,12 +54,16 @@ std::vector<AbComparison> run_interleaved(const InterleavedRun& run, const Gate&
     for (int pass = 0; pass < 2; ++pass) {
       for (size_t k = 0; k < n; ++k) {
         const size_t i = pass == 0 ? k : n - 1 - k;
-        progress.update(run.progress_name + ": round " + std::to_string(round + 1) + " of " + std::to_string(rounds) + ", " + run.labels[i]);
+        progress.update(run.progress_name + ": round " + std::to_string(round + 1) + " of " + std::to_string(rounds) +
+                        ", " + run.labels[i]);
         auto argv = resolve_command(gate, run.builds[i].build_dir);
         argv.insert(argv.end(), run.arguments.begin(), run.arguments.end());
-        const auto out = (std::filesystem::path(run.results_dir) / (gate.name + "-" + run.builds[i].commit.substr(0, 12) + "-r" +
-                                                                    std::to_string(round) + "-p" + std::to_string(pass) + ".json")).string();
-        for (const auto& [name, t] : times_of(run_benchmark(argv, out, manifest.environment, gate.timeout_seconds), m.unit)) {
+        const auto out =
+            (std::filesystem::path(run.results_dir) / (gate.name + "-" + run.builds[i].commit.substr(0, 12) + "-r" +
+                                                       std::to_string(round) + "-p" + std::to_string(pass) + ".json"))
+                .string();
+        for (const auto& [name, t] :
+             times_of(run_benchmark(argv, out, manifest.environment, gate.timeout_seconds), m.unit)) {
           auto& slot = sum_logs[name];
           slot.resize(n, 0.0);
           slot[i] += std::log(t) / 2.0;  // geometric mean of the two runs

@@ -1,10 +1,10 @@
 #include "run/cost_runner.h"
 
 #include "base/error.h"
-#include "model/fix_command.h"
-#include "run/process.h"
 #include "base/read_file.h"
 #include "base/temporary_folder.h"
+#include "model/fix_command.h"
+#include "run/process.h"
 #include "run/valgrind_diagnosis.h"
 
 #include <algorithm>
@@ -47,7 +47,8 @@ bool emulated_by_perfgate(const UndecodedInstruction& u) { return u.name == "RDT
 std::string instruction_emulator() {
   const fs::path self = own_path();
   if (!self.is_absolute()) return "";  // own_path could not read where this executable is
-  const auto module = (self.parent_path() / PERFGATE_EMULATOR_FROM_BINDIR / "perfgate-instruction-emulator.so").lexically_normal();
+  const auto module =
+      (self.parent_path() / PERFGATE_EMULATOR_FROM_BINDIR / "perfgate-instruction-emulator.so").lexically_normal();
   std::error_code error;
   if (!fs::is_regular_file(module, error) || module.string().find(':') != std::string::npos) return "";
   return module.string();
@@ -63,7 +64,8 @@ std::vector<std::string> with_emulator(std::vector<std::string> env, const std::
     }
   }
   const char* inherited = std::getenv("LD_AUDIT");
-  env.push_back("LD_AUDIT=" + (inherited != nullptr && *inherited != '\0' ? std::string(inherited) + ":" : "") + module);
+  env.push_back("LD_AUDIT=" + (inherited != nullptr && *inherited != '\0' ? std::string(inherited) + ":" : "") +
+                module);
   return env;
 }
 
@@ -75,7 +77,8 @@ std::string unsupported_host_reason(const std::string& program, const std::strin
   // With the emulator loaded, valgrind still reports each RDTSCP and RDPID it met; the one that stopped the program is
   // the first it does not emulate.
   const auto all = undecoded_instructions(output);
-  const auto stopper = std::find_if(all.begin(), all.end(), [&](const UndecodedInstruction& u) { return !emulated || !emulated_by_perfgate(u); });
+  const auto stopper = std::find_if(
+      all.begin(), all.end(), [&](const UndecodedInstruction& u) { return !emulated || !emulated_by_perfgate(u); });
   if (stopper == all.end()) return "";
   const auto& u = *stopper;
   const bool emulable = emulated_by_perfgate(u);
@@ -83,11 +86,13 @@ std::string unsupported_host_reason(const std::string& program, const std::strin
                        (u.name.empty() ? "the instruction" : u.name) + " (bytes at its address: " + u.bytes + ")" +
                        (u.where.empty() ? "" : ", run by " + u.where) + "; ";
   if (emulable && emulator.empty()) {
-    return reason + "perfgate's instruction emulator, which handles it, is missing beside the perfgate executable "
-                    "(perfgate-instruction-emulator.so): reinstall perfgate";
+    return reason +
+           "perfgate's instruction emulator, which handles it, is missing beside the perfgate executable "
+           "(perfgate-instruction-emulator.so): reinstall perfgate";
   }
-  return reason + "measure on a CPU whose instructions valgrind decodes (docs/reference/cost-hosts.md), or keep the measured "
-                  "program from running it (a library it links but does not use, or code built with -march=native)";
+  return reason +
+         "measure on a CPU whose instructions valgrind decodes (docs/reference/cost-hosts.md), or keep the measured "
+         "program from running it (a library it links but does not use, or code built with -march=native)";
 }
 
 }  // namespace
@@ -99,7 +104,8 @@ CostRun measure_cost(const std::vector<std::string>& command, const CostSettings
   const TemporaryFolder dumps("cost");
   std::vector<std::string> argv = {"valgrind", "--tool=callgrind", "--instr-atstart=no", "--cache-sim=yes",
                                    "--callgrind-out-file=" + (dumps.path() / "callgrind.out").string()};
-  for (const auto& c : settings.cache) argv.push_back("--" + to_text(c));  // callgrind's --LL=<bytes>,<ways>,<line bytes>
+  for (const auto& c : settings.cache)
+    argv.push_back("--" + to_text(c));  // callgrind's --LL=<bytes>,<ways>,<line bytes>
   argv.insert(argv.end(), command.begin(), command.end());
   // One run under valgrind with the given environment, into an emptied dumps folder.
   const auto attempt = [&](const std::vector<std::string>& env, double timeout_seconds) {
@@ -110,7 +116,8 @@ CostRun measure_cost(const std::vector<std::string>& command, const CostSettings
     merged.timeout_seconds = timeout_seconds;
     auto result = run_process(argv, merged);
     if (result.timed_out) {
-      throw InputError("cost: the measured program ran past its " + std::to_string(static_cast<long>(settings.timeout_seconds)) +
+      throw InputError("cost: the measured program ran past its " +
+                       std::to_string(static_cast<long>(settings.timeout_seconds)) +
                        " s under valgrind and was stopped");
     }
     return result;
@@ -133,7 +140,8 @@ CostRun measure_cost(const std::vector<std::string>& command, const CostSettings
     }
   }
   if (result.status != 0) {
-    const auto reason = unsupported_host_reason(command.front(), run.valgrind, result.output, emulator, !run.emulated.empty());
+    const auto reason =
+        unsupported_host_reason(command.front(), run.valgrind, result.output, emulator, !run.emulated.empty());
     if (!reason.empty()) throw HostUnsupported(reason);
     throw InputError("cost: the measured program failed under valgrind (exit " + std::to_string(result.status) +
                      "): " + output_tail(result.output));
@@ -150,21 +158,24 @@ CostRun measure_cost(const std::vector<std::string>& command, const CostSettings
   for (const auto& entry : fs::directory_iterator(dumps.path())) {
     const auto path = entry.path().string();
     const auto text = read_whole_file(path, "callgrind output");
-    if (is_client_request_dump(text)) files.push_back({path, parse_callgrind_dump(text, path), parse_function_profile(text, path)});
+    if (is_client_request_dump(text))
+      files.push_back({path, parse_callgrind_dump(text, path), parse_function_profile(text, path)});
   }
   std::sort(files.begin(), files.end(), [](const Dump& x, const Dump& y) { return x.path < y.path; });
   std::vector<CallgrindDump> in_order;
   for (const auto& d : files) in_order.push_back(d.totals);
   run.regions = region_costs(in_order);
   if (run.regions.empty()) {
-    throw InputError("cost: the program dumped no named region (CALLGRIND_DUMP_STATS_AT); is it built with <valgrind/callgrind.h>?");
+    throw InputError(
+        "cost: the program dumped no named region (CALLGRIND_DUMP_STATS_AT); is it built with <valgrind/callgrind.h>?");
   }
   for (const auto& region : run.regions) {
     std::vector<const Dump*> steps;
     for (const auto& d : files) {
       if (client_request_name(d.totals) == region.name) steps.push_back(&d);
     }
-    std::stable_sort(steps.begin(), steps.end(), [](const Dump* x, const Dump* y) { return x->functions.total < y->functions.total; });
+    std::stable_sort(steps.begin(), steps.end(),
+                     [](const Dump* x, const Dump* y) { return x->functions.total < y->functions.total; });
     run.profiles[region.name] = steps[(steps.size() - 1) / 2]->functions;
   }
   return run;

@@ -12,7 +12,7 @@
 namespace perfgate {
 
 struct CostRun {
-  std::vector<RegionCost> regions;             ///< each CALLGRIND_DUMP_STATS_AT(name) region, its steps in order
+  std::vector<RegionCost> regions;  ///< each CALLGRIND_DUMP_STATS_AT(name) region, its steps in order
   /// Each region's functions in its median step (by instructions; the lower of the two middle steps of an even
   /// count): the step whose count a baseline records, so that its functions add up to that count.
   RegionProfiles profiles;
@@ -22,7 +22,8 @@ struct CostRun {
   double seconds = 0.0;                        ///< wall time under valgrind
 };
 
-/// How the program is run: the simulated caches (none: callgrind takes this machine's), entries added to its environment, and a time limit (0: none).
+/// How the program is run: the simulated caches (none: callgrind takes this machine's), entries added to its
+/// environment, and a time limit (0: none).
 struct CostSettings {
   std::vector<SimulatedCache> cache;
   std::vector<std::string> env;
@@ -32,9 +33,10 @@ struct CostSettings {
 /// Runs `command` under callgrind with instrumentation off at start and the cache simulation on, its dumps in a
 /// private temporary folder (removed on every path). Where valgrind stopped the program at RDTSCP or RDPID, which it
 /// cannot decode on some hosts, the program is run again with perfgate's instruction emulator
-/// (instruction_emulator.c) in its LD_AUDIT (CostRun::emulated); a program valgrind runs is run exactly as asked. Throws HostUnsupported when valgrind ended the
-/// program at an instruction it cannot decode (the message names it, who ran it and the way out); InputError when
-/// valgrind is not installed, the program fails otherwise or runs past its time limit, or it dumped no named region.
+/// (instruction_emulator.c) in its LD_AUDIT (CostRun::emulated); a program valgrind runs is run exactly as asked.
+/// Throws HostUnsupported when valgrind ended the program at an instruction it cannot decode (the message names it, who
+/// ran it and the way out); InputError when valgrind is not installed, the program fails otherwise or runs past its
+/// time limit, or it dumped no named region.
 CostRun measure_cost(const std::vector<std::string>& command, const CostSettings& settings = {});
 
 }  // namespace perfgate

@@ -8,7 +8,6 @@ namespace {
 
 constexpr double kGitSeconds = 120.0;  // every git perfgate runs answers in well under a second on a sound repository
 
-
 ProcessResult git_in(const std::string& directory, std::vector<std::string> args, StandardError standard_error) {
   args.insert(args.begin(), {"git", "-C", directory.empty() ? std::string(".") : directory});
   ProcessOptions options;
@@ -19,7 +18,9 @@ ProcessResult git_in(const std::string& directory, std::vector<std::string> args
   // kGitSeconds, and the caller says so.
   options.timeout_seconds = kGitSeconds;
   auto r = run_process(args, options);
-  if (r.timed_out) throw InputError("git in '" + directory + "' did not finish within " + std::to_string(static_cast<int>(kGitSeconds)) + " s");
+  if (r.timed_out)
+    throw InputError("git in '" + directory + "' did not finish within " +
+                     std::to_string(static_cast<int>(kGitSeconds)) + " s");
   return r;
 }
 
@@ -35,9 +36,9 @@ std::string first_line(std::string text) {
 }  // namespace
 
 const std::vector<std::string>& repository_selector_variables() {
-  static const std::vector<std::string> names = {"GIT_DIR",         "GIT_WORK_TREE", "GIT_INDEX_FILE",
-                                                 "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-                                                 "GIT_COMMON_DIR",  "GIT_NAMESPACE", "GIT_PREFIX"};
+  static const std::vector<std::string> names = {
+      "GIT_DIR",        "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+      "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX"};
   return names;
 }
 
@@ -50,7 +51,8 @@ std::optional<std::string> head_sha(const std::string& directory) {
 RepositoryState repository_state(const std::string& directory) {
   RepositoryState state;
   const auto probe = git_in(directory, {"rev-parse", "--is-inside-work-tree"}, StandardError::merge);
-  if (probe.status < 0) throw InputError("cannot ask git about '" + directory + "': git could not be run (is it installed?)");
+  if (probe.status < 0)
+    throw InputError("cannot ask git about '" + directory + "': git could not be run (is it installed?)");
   if (probe.status != 0) {
     if (probe.output.find("not a git repository") != std::string::npos) return state;
     throw InputError("cannot ask git about '" + directory + "': " + output_tail(first_line(probe.output), 200));
@@ -75,15 +77,19 @@ bool tree_is_dirty(const std::string& directory) {
   if (r.status == 0) return !r.output.empty();
   // Say why git could not answer (no repository, "dubious ownership" in a container, git missing): a failure
   // to check is not a dirty tree, and the fix is rarely to switch the check off.
-  if (r.status < 0) throw InputError("cannot check '" + directory + "' for uncommitted changes: git could not be run (is it installed?)");
+  if (r.status < 0)
+    throw InputError("cannot check '" + directory +
+                     "' for uncommitted changes: git could not be run (is it installed?)");
   const auto why = output_tail(first_line(git_in(directory, status, StandardError::merge).output), 200);
   throw InputError("cannot check '" + directory + "' for uncommitted changes: git status failed: " + why);
 }
 
 std::string resolve_commit(const std::string& directory, const std::string& revision) {
-  if (revision.empty() || revision.front() == '-') throw InputError("revision '" + revision + "' is not a revision name");
+  if (revision.empty() || revision.front() == '-')
+    throw InputError("revision '" + revision + "' is not a revision name");
   const auto r = git(directory, {"rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"});
-  if (r.status != 0 || r.output.empty()) throw InputError("revision '" + revision + "' names no commit in this repository");
+  if (r.status != 0 || r.output.empty())
+    throw InputError("revision '" + revision + "' names no commit in this repository");
   return first_line(r.output);
 }
 
@@ -93,9 +99,11 @@ std::string repository_root(const std::string& directory) {
   return first_line(r.output);
 }
 
-std::vector<std::string> first_parent_line(const std::string& directory, const std::string& good, const std::string& bad) {
+std::vector<std::string> first_parent_line(const std::string& directory, const std::string& good,
+                                           const std::string& bad) {
   if (git(directory, {"merge-base", "--is-ancestor", good, bad}).status != 0) {
-    throw InputError("bisect: " + good.substr(0, 12) + " is not an ancestor of " + bad.substr(0, 12) + " (GOOD must come before BAD)");
+    throw InputError("bisect: " + good.substr(0, 12) + " is not an ancestor of " + bad.substr(0, 12) +
+                     " (GOOD must come before BAD)");
   }
   const auto r = git(directory, {"rev-list", "--first-parent", "--reverse", good + ".." + bad});
   if (r.status != 0) throw InputError("git rev-list " + good.substr(0, 12) + ".." + bad.substr(0, 12) + " failed");
@@ -104,7 +112,8 @@ std::vector<std::string> first_parent_line(const std::string& directory, const s
   for (size_t end; (end = r.output.find('\n', start)) != std::string::npos; start = end + 1) {
     if (end > start) line.push_back(r.output.substr(start, end - start));
   }
-  if (line.back() != bad) throw InputError("bisect: " + bad.substr(0, 12) + " is not on the first-parent line from " + good.substr(0, 12));
+  if (line.back() != bad)
+    throw InputError("bisect: " + bad.substr(0, 12) + " is not on the first-parent line from " + good.substr(0, 12));
   return line;
 }
 

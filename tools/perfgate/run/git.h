@@ -36,7 +36,8 @@ std::string repository_root(const std::string& directory);
 
 /// The commits from `good` to `bad` along first parents, `good` first and `bad` last (full ids). Throws InputError
 /// when `good` is not an ancestor of `bad`.
-std::vector<std::string> first_parent_line(const std::string& directory, const std::string& good, const std::string& bad);
+std::vector<std::string> first_parent_line(const std::string& directory, const std::string& good,
+                                           const std::string& bad);
 
 /// A commit's subject line, for messages.
 std::string commit_subject(const std::string& directory, const std::string& commit);

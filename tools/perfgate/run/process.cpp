@@ -24,7 +24,8 @@ namespace {
 
 // Our environment without the `unset` names and with `extra` entries added, an extra entry replacing one of the same
 // name.
-std::vector<std::string> environment_with(const std::vector<std::string>& extra, const std::vector<std::string>& unset) {
+std::vector<std::string> environment_with(const std::vector<std::string>& extra,
+                                          const std::vector<std::string>& unset) {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string entry = *e;
@@ -55,7 +56,8 @@ extern "C" void stop_child_group_and_exit(int signal_number) {
   const pid_t group = g_child_group.load();
   if (group > 0) {
     kill(-group, SIGKILL);
-    waitpid(group, nullptr, 0);  // reaped before perfgate goes: no measured program is left behind, not even as a zombie
+    waitpid(group, nullptr,
+            0);  // reaped before perfgate goes: no measured program is left behind, not even as a zombie
   }
   ::signal(signal_number, SIG_DFL);  // then die of the signal as perfgate would have without the handler
   raise(signal_number);
@@ -102,15 +104,18 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   posix_spawn_file_actions_init(&actions);
   if (options.capture_output) {
     posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-    if (options.standard_error == StandardError::merge) posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
+    if (options.standard_error == StandardError::merge)
+      posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
     posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
   }
   if (options.standard_error == StandardError::discard) {
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   } else if (options.standard_error == StandardError::inherit && !options.standard_error_file.empty()) {
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, options.standard_error_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, options.standard_error_file.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
   }
-  if (!options.standard_input.empty()) posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, options.standard_input.c_str(), O_RDONLY, 0);
+  if (!options.standard_input.empty())
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, options.standard_input.c_str(), O_RDONLY, 0);
   if (!options.directory.empty()) posix_spawn_file_actions_addchdir_np(&actions, options.directory.c_str());
   std::vector<std::string> args = argv;
   auto env = environment_with(options.env, options.unset);
@@ -137,7 +142,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   if (limited) g_child_group.store(pid);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(options.timeout_seconds);
   auto milliseconds_left = [&] {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
     return static_cast<int>(std::max<long long>(0, std::min<long long>(left, 1000)));
   };
   auto stop_group = [&] {

@@ -7,25 +7,26 @@
 namespace perfgate {
 
 struct ProcessResult {
-  int status = -1;     ///< exit status; -1 when it could not start or was killed by a signal
-  std::string output;  ///< standard output (and standard error with StandardError::merge); beyond 24 MiB only
-                       ///< the first and last 8 MiB are kept
+  int status = -1;         ///< exit status; -1 when it could not start or was killed by a signal
+  std::string output;      ///< standard output (and standard error with StandardError::merge); beyond 24 MiB only
+                           ///< the first and last 8 MiB are kept
   bool timed_out = false;  ///< it ran past ProcessOptions::timeout_seconds and was killed
 };
 
 enum class StandardError { inherit, discard, merge };
 
 struct ProcessOptions {
-  std::string directory;              ///< working folder of the child; "" for ours
-  std::vector<std::string> env;       ///< "NAME=value" entries added to (or replacing in) our environment
+  std::string directory;         ///< working folder of the child; "" for ours
+  std::vector<std::string> env;  ///< "NAME=value" entries added to (or replacing in) our environment
   StandardError standard_error = StandardError::inherit;
-  bool capture_output = true;         ///< false: the child's standard output goes to ours (progress of long builds)
+  bool capture_output = true;  ///< false: the child's standard output goes to ours (progress of long builds)
   /// > 0: a time limit. The child runs in its own process group, and the whole group is killed (SIGKILL) when
   /// the limit passes, so a hung benchmark or its children cannot hang perfgate.
   double timeout_seconds = 0.0;
-  std::vector<std::string> unset;     ///< names removed from the child's environment
-  std::string standard_input;         ///< a file read as the child's standard input; "" keeps ours
-  std::string standard_error_file;    ///< with StandardError::inherit: a file (created, truncated) for the child's standard error
+  std::vector<std::string> unset;  ///< names removed from the child's environment
+  std::string standard_input;      ///< a file read as the child's standard input; "" keeps ours
+  std::string
+      standard_error_file;  ///< with StandardError::inherit: a file (created, truncated) for the child's standard error
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});

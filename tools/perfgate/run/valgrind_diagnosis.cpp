@@ -30,7 +30,8 @@ std::string instruction_name(const std::vector<unsigned>& b) {
 std::vector<UndecodedInstruction> undecoded_instructions(const std::string& valgrind_output) {
   static const std::regex unhandled(R"(unhandled instruction bytes:((?: 0x[0-9A-Fa-f]{1,2}){1,32}))");
   static const std::regex frame(R"(==[0-9]+==\s+at 0x[0-9A-Fa-f]+: (.{1,400}))");
-  constexpr size_t kAtMost = 64;  // each is one line valgrind printed; a program stopped at many is stopped at the first
+  constexpr size_t kAtMost =
+      64;  // each is one line valgrind printed; a program stopped at many is stopped at the first
   std::istringstream in(valgrind_output);
   std::vector<UndecodedInstruction> found;
   bool awaiting_frame = false;  // after "Unrecognised instruction at address", the next "at" line names who ran it

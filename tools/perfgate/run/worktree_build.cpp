@@ -8,8 +8,8 @@
 
 namespace perfgate {
 
-RevisionBuild build_revision(const std::string& repo_root, const std::string& work, const std::string& commit, const GateBuild& steps,
-                             const std::vector<std::string>& targets) {
+RevisionBuild build_revision(const std::string& repo_root, const std::string& work, const std::string& commit,
+                             const GateBuild& steps, const std::vector<std::string>& targets) {
   RevisionBuild b;
   b.commit = commit;
   b.worktree = (std::filesystem::absolute(work) / commit.substr(0, 12)).string();
@@ -17,31 +17,36 @@ RevisionBuild build_revision(const std::string& repo_root, const std::string& wo
   ProcessOptions quiet;
   quiet.standard_error = StandardError::merge;
   quiet.unset = repository_selector_variables();  // the worktree belongs to repo_root, whatever the environment says
-  quiet.timeout_seconds = 600.0;                   // a worktree of a large repository takes a while, never forever
+  quiet.timeout_seconds = 600.0;                  // a worktree of a large repository takes a while, never forever
   // Worktrees whose folders were deleted are forgotten first, so that their names can be added again.
   run_process({"git", "-C", repo_root, "worktree", "prune"}, quiet);
   if (!std::filesystem::exists(std::filesystem::path(b.worktree) / ".git")) {
     std::filesystem::create_directories(std::filesystem::path(b.worktree).parent_path());
-    const auto r = run_process({"git", "-C", repo_root, "worktree", "add", "--detach", "--force", b.worktree, commit}, quiet);
+    const auto r =
+        run_process({"git", "-C", repo_root, "worktree", "add", "--detach", "--force", b.worktree, commit}, quiet);
     if (r.status != 0) throw InputError("git worktree add " + b.worktree + " failed: " + output_tail(r.output));
   }
   // A worktree left by an earlier run is measured only as the commit: its tracked files are reset to it and files git
   // does not know (other than the build folder, kept for an incremental build) are removed, whatever was changed in it.
   const std::string build_in_tree = std::filesystem::path(steps.directory).lexically_normal().string();
-  for (const std::vector<std::string>& restore : {std::vector<std::string>{"git", "-C", b.worktree, "reset", "--quiet", "--hard", commit},
-                                                   {"git", "-C", b.worktree, "clean", "-ffdq", "-e", "/" + build_in_tree}}) {
+  for (const std::vector<std::string>& restore :
+       {std::vector<std::string>{"git", "-C", b.worktree, "reset", "--quiet", "--hard", commit},
+        {"git", "-C", b.worktree, "clean", "-ffdq", "-e", "/" + build_in_tree}}) {
     const auto r = run_process(restore, quiet);
-    if (r.status != 0) throw InputError("worktree " + b.worktree + " could not be restored to " + commit + ": " + output_tail(r.output));
+    if (r.status != 0)
+      throw InputError("worktree " + b.worktree + " could not be restored to " + commit + ": " + output_tail(r.output));
   }
   const auto status = run_process({"git", "-C", b.worktree, "status", "--porcelain", "--untracked-files=no"}, quiet);
   if (head_sha(b.worktree).value_or("") != commit || status.status != 0 || !status.output.empty()) {
-    throw InputError("worktree " + b.worktree + " is not clean at " + commit + "; remove it (git worktree remove --force) and retry");
+    throw InputError("worktree " + b.worktree + " is not clean at " + commit +
+                     "; remove it (git worktree remove --force) and retry");
   }
   build_worktree(repo_root, b, steps, targets);
   return b;
 }
 
-void build_worktree(const std::string& repo_root, const RevisionBuild& b, const GateBuild& steps, const std::vector<std::string>& targets) {
+void build_worktree(const std::string& repo_root, const RevisionBuild& b, const GateBuild& steps,
+                    const std::vector<std::string>& targets) {
   ProcessOptions build;
   build.directory = b.worktree;
   build.standard_error = StandardError::merge;

@@ -78,6 +78,7 @@ cat >"$work/manifest.json" <<JSON
 JSON
 # Results of an earlier run at the unmeasurable gate's paths must go: nobody may read them as this run's.
 mkdir -p "$work/results"
+: >"$work/results/.perfgate-gate"  # the marker an earlier gate run leaves: the folder is perfgate's
 cp "$work/with.json" "$work/results/wide.json"
 cp "$work/with.functions.tsv" "$work/results/wide.functions.tsv"
 code=0

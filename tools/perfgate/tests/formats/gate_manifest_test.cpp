@@ -1,8 +1,8 @@
 // The gate manifest's helpers: benchmark names made literal filters, the baseline path template, the commands'
 // paths, the simulated caches, and what the parser refuses.
-#include "model/simulated_cache.h"
-#include "base/error.h"
 #include "formats/gate_manifest.h"
+#include "base/error.h"
+#include "model/simulated_cache.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,9 @@
 
 namespace {
 
-perfgate::GateManifest parse(const std::string& text) { return perfgate::parse_gate_manifest(text, "/project/perf/gates.json"); }
+perfgate::GateManifest parse(const std::string& text) {
+  return perfgate::parse_gate_manifest(text, "/project/perf/gates.json");
+}
 
 const char* const kPair = R"json({"schema_version": 2, "baseline_path": "../baselines/{label}/{name}/{name}.json",
   "gates": [{"name": "pair", "kind": "speedup", "label": "performance", "command": ["bin/bench", "--x"],
@@ -23,7 +25,8 @@ TEST(gate_manifest, names_become_literal_filters) {
   EXPECT_EQ(perfgate::regex_literal("a.b+c*d?(e)|[f]{g}^$\\"), "a\\.b\\+c\\*d\\?\\(e\\)\\|\\[f\\]\\{g\\}\\^\\$\\\\");
   EXPECT_EQ(perfgate::regex_literal("BM_Step/n:512"), "BM_Step/n:512");
   const auto m = parse(kPair);
-  EXPECT_EQ(perfgate::pair_filter(m.gates.front()), "--benchmark_filter=^(BM_Slow/n:8/min_time:0\\.500|BM_Fast\\+\\(1\\))$");
+  EXPECT_EQ(perfgate::pair_filter(m.gates.front()),
+            "--benchmark_filter=^(BM_Slow/n:8/min_time:0\\.500|BM_Fast\\+\\(1\\))$");
 }
 
 TEST(gate_manifest, baseline_path_fills_every_placeholder_from_the_manifests_folder) {
@@ -56,13 +59,13 @@ TEST(gate_manifest, simulated_caches_are_what_callgrind_takes) {
 TEST(gate_manifest, refuses_other_versions_and_misspelt_members) {
   std::string text = kPair;
   EXPECT_NO_THROW(parse(text));
-  for (const auto& [from, to] : std::initializer_list<std::pair<std::string, std::string>>{
-           {"\"schema_version\": 2", "\"schema_version\": 3"},
-           {"\"schema_version\": 2", "\"schema_version\": 1"},
-           {"\"floor\": 2", "\"flor\": 2"},
-           {"\"repetitions\": 6", "\"repetitions\": 5"},
-           {"\"floor\": 2", "\"floor\": 2, \"aim\": 2"},
-           {"\"kind\": \"speedup\"", "\"kind\": \"speed\""}}) {
+  for (const auto& [from, to] :
+       std::initializer_list<std::pair<std::string, std::string>>{{"\"schema_version\": 2", "\"schema_version\": 3"},
+                                                                  {"\"schema_version\": 2", "\"schema_version\": 1"},
+                                                                  {"\"floor\": 2", "\"flor\": 2"},
+                                                                  {"\"repetitions\": 6", "\"repetitions\": 5"},
+                                                                  {"\"floor\": 2", "\"floor\": 2, \"aim\": 2"},
+                                                                  {"\"kind\": \"speedup\"", "\"kind\": \"speed\""}}) {
     auto changed = text;
     changed.replace(changed.find(from), from.size(), to);
     EXPECT_THROW(parse(changed), perfgate::InputError) << to;

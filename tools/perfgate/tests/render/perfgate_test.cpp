@@ -1,18 +1,18 @@
 // Contract: perfgate reads results and baselines strictly, judges them by the stated tolerance rules, and plans
 // baseline updates that refuse absent metrics and disagreeing timing captures.
 #include <algorithm>
-#include "base/number_format.h"
-#include "model/baseline.h"
-#include "model/compare.h"
 #include "base/error.h"
-#include "model/fix_command.h"
+#include "base/number_format.h"
 #include "base/one_line.h"
 #include "formats/report_data.h"
-#include "render/report_render.h"
+#include "model/baseline.h"
+#include "model/compare.h"
+#include "model/fix_command.h"
 #include "model/results.h"
+#include "model/update.h"
+#include "render/report_render.h"
 #include "render/row_text.h"
 #include "render/svg_plot.h"
-#include "model/update.h"
 
 #include <gtest/gtest.h>
 
@@ -26,7 +26,8 @@ const std::string kInputs = PERFGATE_TEST_INPUTS;
 perfgate::Results results(const std::string& name) { return perfgate::read_results(kInputs + "/" + name); }
 perfgate::Baseline baseline(const std::string& name) { return perfgate::read_baseline(kInputs + "/" + name); }
 
-const perfgate::Row& row_of(const std::vector<perfgate::Row>& rows, const std::string& bench, const std::string& field) {
+const perfgate::Row& row_of(const std::vector<perfgate::Row>& rows, const std::string& bench,
+                            const std::string& field) {
   for (const auto& r : rows) {
     if (r.benchmark == bench && r.field == field) return r;
   }
@@ -101,7 +102,8 @@ TEST(perfgate_compare, hard_limit_fails_even_within_tolerance) {
   EXPECT_EQ(perfgate::reason_text(spread), "beyond the hard limit 0.35");
   EXPECT_EQ(perfgate::tolerance_text(spread), "±0.5 abs, max 0.35");
   b.entries[0].limit = 21.8;
-  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::pass);
+  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict,
+            perfgate::Verdict::pass);
 }
 
 // The limit itself is allowed on both sides: only a value past it fails.
@@ -122,9 +124,11 @@ TEST(perfgate_compare, exact_tolerance) {
   auto b = baseline("baseline_ok.json");
   b.entries[0].tolerance.kind = perfgate::Tolerance::Kind::exact;
   b.entries[0].value = 22.0;
-  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::pass);
+  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict,
+            perfgate::Verdict::pass);
   b.entries[0].value = 22.000001;
-  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::fail);
+  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict,
+            perfgate::Verdict::fail);
 }
 
 TEST(perfgate_compare, either_direction_fails_on_any_move_beyond_tolerance) {
@@ -132,11 +136,14 @@ TEST(perfgate_compare, either_direction_fails_on_any_move_beyond_tolerance) {
   b.entries[0].direction = perfgate::Direction::either;
   b.entries[0].tolerance = {perfgate::Tolerance::Kind::rel, 0.01};
   b.entries[0].value = 21.9;  // 22.0 is within 1 %
-  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::pass);
+  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict,
+            perfgate::Verdict::pass);
   b.entries[0].value = 22.5;  // 22.0 is 2.2 % below: better for "higher", a failure for "either"
-  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::fail);
+  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict,
+            perfgate::Verdict::fail);
   b.entries[0].value = 21.5;
-  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict, perfgate::Verdict::fail);
+  EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict,
+            perfgate::Verdict::fail);
 }
 
 TEST(perfgate_compare, advisory_timing_is_judged_only_on_its_own_machine_and_never_fails) {
@@ -171,9 +178,10 @@ TEST(perfgate_compare, gated_timing_fails_on_its_own_machine_and_is_skipped_else
 }
 
 TEST(perfgate_inputs, malformed_baselines_are_refused) {
-  for (const char* name : {"baseline_wrong_schema.json", "baseline_unknown_field.json", "baseline_duplicate.json",
-                           "baseline_negative_tolerance.json", "baseline_bad_direction.json", "baseline_truncated.json",
-                           "baseline_nan.json", "baseline_advisory_not_bool.json", "baseline_number_overflow.json", "no_such_file.json"}) {
+  for (const char* name :
+       {"baseline_wrong_schema.json", "baseline_unknown_field.json", "baseline_duplicate.json",
+        "baseline_negative_tolerance.json", "baseline_bad_direction.json", "baseline_truncated.json",
+        "baseline_nan.json", "baseline_advisory_not_bool.json", "baseline_number_overflow.json", "no_such_file.json"}) {
     EXPECT_THROW(baseline(name), perfgate::InputError) << name;
   }
 }
@@ -208,7 +216,8 @@ perfgate::UpdateRequest req(std::vector<perfgate::TrackSpec> track = {}, bool ra
 TEST(perfgate_update, tracks_new_metrics_and_updates_existing_ones) {
   const auto plan = perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), req(), {});
   EXPECT_DOUBLE_EQ(plan.next.entries[0].value, 22.0);
-  const auto fresh = perfgate::plan_update({results("results_ok.json")}, std::nullopt, req({perfgate::parse_track_spec("psnr_db:higher:abs=1:unit=dB")}), {});
+  const auto fresh = perfgate::plan_update({results("results_ok.json")}, std::nullopt,
+                                           req({perfgate::parse_track_spec("psnr_db:higher:abs=1:unit=dB")}), {});
   ASSERT_EQ(fresh.next.entries.size(), 1u);
   EXPECT_EQ(fresh.next.entries[0].unit, "dB");
   EXPECT_DOUBLE_EQ(fresh.next.entries[0].value, 22.0);
@@ -216,7 +225,8 @@ TEST(perfgate_update, tracks_new_metrics_and_updates_existing_ones) {
 }
 
 TEST(perfgate_update, ratchet_only_moves_the_good_way) {
-  const auto plan = perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), req({}, true), {});
+  const auto plan =
+      perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), req({}, true), {});
   EXPECT_DOUBLE_EQ(plan.next.entries[0].value, 22.5);  // 22.0 is worse for "higher": kept
   EXPECT_DOUBLE_EQ(plan.next.entries[1].value, 0.3);   // 0.4 is worse for "lower": kept
 }
@@ -225,8 +235,10 @@ TEST(perfgate_update, refuses_absent_metrics_and_single_timing_captures) {
   EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_vanished.json"), req(), {}),
                perfgate::InputError);
   const auto timing = perfgate::parse_track_spec("real_time:lower:rel=0.1");
-  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, std::nullopt, req({timing}), {}), perfgate::InputError);
-  EXPECT_NO_THROW(perfgate::plan_update({results("results_ok.json"), results("results_ok.json")}, std::nullopt, req({timing}), {}));
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, std::nullopt, req({timing}), {}),
+               perfgate::InputError);
+  EXPECT_NO_THROW(
+      perfgate::plan_update({results("results_ok.json"), results("results_ok.json")}, std::nullopt, req({timing}), {}));
 }
 
 // The second capture of a timing must fall inside the tolerance band around the first: a baseline written from one
@@ -253,7 +265,8 @@ TEST(perfgate_update, a_new_value_is_the_median_of_the_repetitions) {
   r.source = "test";
   const double reps[] = {9.0, 4.0, 6.0, 7.0, 5.0};  // the median is neither the first nor the last
   for (int i = 0; i < 5; ++i) r.measurements.push_back({"BM_Step", "instructions", reps[i], "", i, std::nullopt});
-  const auto plan = perfgate::plan_update({r}, std::nullopt, req({perfgate::parse_track_spec("instructions:lower:rel=0.01")}), {});
+  const auto plan =
+      perfgate::plan_update({r}, std::nullopt, req({perfgate::parse_track_spec("instructions:lower:rel=0.01")}), {});
   ASSERT_EQ(plan.next.entries.size(), 1u);
   EXPECT_EQ(plan.next.entries[0].value, 6.0);
 }
@@ -265,17 +278,21 @@ TEST(perfgate_update, track_changes_the_criterion_of_a_tracked_field) {
                                           req({perfgate::parse_track_spec("psnr_db:higher:abs=2")}), {});
   EXPECT_EQ(plan.next.entries[0].tolerance.amount, 2.0);
   bool said = false;
-  for (const auto& line : plan.diff) said = said || line.find("criterion higher:abs=1 -> higher:abs=2") != std::string::npos;
+  for (const auto& line : plan.diff)
+    said = said || line.find("criterion higher:abs=1 -> higher:abs=2") != std::string::npos;
   EXPECT_TRUE(said);
   EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"),
-                                     req({perfgate::parse_track_spec("psnr_db:higher:abs=2"), perfgate::parse_track_spec("psnr_db:higher:abs=3")}), {}),
+                                     req({perfgate::parse_track_spec("psnr_db:higher:abs=2"),
+                                          perfgate::parse_track_spec("psnr_db:higher:abs=3")}),
+                                     {}),
                perfgate::InputError);
 }
 
 // A metric gone on purpose is dropped by name; a drop of an entry the baseline does not hold is refused.
 TEST(perfgate_update, drop_removes_a_vanished_metric) {
   auto r = req();
-  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_vanished.json"), r, {}), perfgate::InputError);
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_vanished.json"), r, {}),
+               perfgate::InputError);
   const auto vanished = baseline("baseline_vanished.json");
   const auto measured = results("results_ok.json");
   const perfgate::MeasurementIndex index(measured);
@@ -287,7 +304,8 @@ TEST(perfgate_update, drop_removes_a_vanished_metric) {
   EXPECT_EQ(plan.next.entries.size(), vanished.entries.size() - r.drop.size());
   r.drop = {perfgate::parse_entry_key("BM_Nothing/n:1:psnr_db")};
   EXPECT_EQ(r.drop[0].benchmark, "BM_Nothing/n:1");
-  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), r, {}), perfgate::InputError);
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), r, {}),
+               perfgate::InputError);
   EXPECT_THROW(perfgate::parse_entry_key("no_colon"), perfgate::InputError);
 }
 
@@ -301,7 +319,8 @@ TEST(perfgate_update, only_moves_the_named_entries) {
   EXPECT_DOUBLE_EQ(plan.next.entries[0].value, 22.5);  // psnr_db measured 22.0: kept
   EXPECT_DOUBLE_EQ(plan.next.entries[1].value, 0.4);   // spread_db: re-recorded
   bool said = false;
-  for (const auto& line : plan.diff) said = said || line.find("psnr_db: 22.5 kept (not named by --only)") != std::string::npos;
+  for (const auto& line : plan.diff)
+    said = said || line.find("psnr_db: 22.5 kept (not named by --only)") != std::string::npos;
   EXPECT_TRUE(said);
   // An entry left alone need not be in the results at all.
   auto partial = results("results_ok.json");
@@ -311,15 +330,18 @@ TEST(perfgate_update, only_moves_the_named_entries) {
   EXPECT_NO_THROW(perfgate::plan_update({partial}, baseline("baseline_ok.json"), r, {}));
   EXPECT_THROW(perfgate::plan_update({partial}, baseline("baseline_ok.json"), req(), {}), perfgate::InputError);
   r.only = {perfgate::parse_entry_key("BM_Accuracy:ssim", "--only")};
-  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), r, {}), perfgate::InputError);
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), r, {}),
+               perfgate::InputError);
   r.only = {perfgate::parse_entry_key("BM_Accuracy:spread_db", "--only")};
   r.drop = r.only;
-  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), r, {}), perfgate::InputError);
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), r, {}),
+               perfgate::InputError);
   EXPECT_THROW(perfgate::parse_entry_key("no_colon", "--only"), perfgate::InputError);
   // A kept value is held to its entry's limit too: here a new criterion's floor above the kept 22.5.
   r.drop.clear();
   r.track = {perfgate::parse_track_spec("psnr_db:higher:abs=1:limit=23")};
-  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), r, {}), perfgate::InputError);
+  EXPECT_THROW(perfgate::plan_update({results("results_ok.json")}, baseline("baseline_ok.json"), r, {}),
+               perfgate::InputError);
 }
 
 // A value already beyond the entry's own hard limit is never written: the baseline would fail at once.
@@ -342,7 +364,8 @@ TEST(perfgate_update, a_track_spec_without_a_limit_removes_the_entrys_limit) {
   ASSERT_EQ(plan.next.entries.size(), 2u);
   EXPECT_FALSE(plan.next.entries[0].limit.has_value());
   bool said = false;
-  for (const auto& line : plan.diff) said = said || (line.find("psnr_db") != std::string::npos && line.find("criterion") != std::string::npos);
+  for (const auto& line : plan.diff)
+    said = said || (line.find("psnr_db") != std::string::npos && line.find("criterion") != std::string::npos);
   EXPECT_TRUE(said);
   r.track = {perfgate::parse_track_spec("psnr_db:higher:abs=1:limit=21.5")};
   EXPECT_EQ(perfgate::plan_update({results("results_ok.json")}, b, r, {}).next.entries[0].limit, 21.5);
@@ -353,18 +376,26 @@ TEST(perfgate_update, needs_two_captures_when_a_timing_is_held) {
   const auto r = results("results_ok.json");
   EXPECT_FALSE(perfgate::needs_two_captures(r, baseline("baseline_ok.json"), req()));
   EXPECT_TRUE(perfgate::needs_two_captures(r, baseline("baseline_advisory.json"), req()));
-  EXPECT_TRUE(perfgate::needs_two_captures(r, std::nullopt, req({perfgate::parse_track_spec("real_time:lower:rel=0.5")})));
+  EXPECT_TRUE(
+      perfgate::needs_two_captures(r, std::nullopt, req({perfgate::parse_track_spec("real_time:lower:rel=0.5")})));
 }
 
 // The report's overall verdict with every check passing is the speedup's: FAIL, INCONCLUSIVE or PASS.
 TEST(perfgate_report, the_overall_verdict_follows_the_speedup_when_every_check_passes) {
   perfgate::ReportData data;
-  data.checks.push_back({"accuracy", "r.json", "b.json", perfgate::compare(results("results_ok.json"), baseline("baseline_ok.json")), {}, {}, {}});
+  data.checks.push_back({"accuracy",
+                         "r.json",
+                         "b.json",
+                         perfgate::compare(results("results_ok.json"), baseline("baseline_ok.json")),
+                         {},
+                         {},
+                         {}});
   ASSERT_EQ(perfgate::overall(data), perfgate::Overall::pass);
   data.speedups.emplace_back();
-  for (const auto& [verdict, expected] : {std::pair{perfgate::SpeedupVerdict::fail, perfgate::Overall::fail},
-                                          std::pair{perfgate::SpeedupVerdict::inconclusive, perfgate::Overall::inconclusive},
-                                          std::pair{perfgate::SpeedupVerdict::pass, perfgate::Overall::pass}}) {
+  for (const auto& [verdict, expected] :
+       {std::pair{perfgate::SpeedupVerdict::fail, perfgate::Overall::fail},
+        std::pair{perfgate::SpeedupVerdict::inconclusive, perfgate::Overall::inconclusive},
+        std::pair{perfgate::SpeedupVerdict::pass, perfgate::Overall::pass}}) {
     data.speedups.front().report.verdict = verdict;
     EXPECT_EQ(perfgate::overall(data), expected) << perfgate::to_string(expected);
   }
@@ -389,13 +420,20 @@ TEST(perfgate_report, the_aim_is_judged_at_the_target_not_at_the_gate) {
   EXPECT_EQ(s.report.verdict, perfgate::SpeedupVerdict::pass);
   ASSERT_TRUE(s.target_verdict.has_value());
   EXPECT_EQ(*s.target_verdict, perfgate::SpeedupVerdict::fail);
-  EXPECT_FALSE(perfgate::judge_speedup_section(r, "r.json", "ref", "cand", 3.0, std::nullopt).target_verdict.has_value());
+  EXPECT_FALSE(
+      perfgate::judge_speedup_section(r, "r.json", "ref", "cand", 3.0, std::nullopt).target_verdict.has_value());
 }
 
 // A benchmark that vanished from the results is a JUnit failure, as it fails the gate; never "skipped".
 TEST(perfgate_report, junit_counts_a_missing_benchmark_as_a_failure) {
   perfgate::ReportData data;
-  data.checks.push_back({"accuracy", "r.json", "b.json", perfgate::compare(results("results_ok.json"), baseline("baseline_vanished.json")), {}, {}, {}});
+  data.checks.push_back({"accuracy",
+                         "r.json",
+                         "b.json",
+                         perfgate::compare(results("results_ok.json"), baseline("baseline_vanished.json")),
+                         {},
+                         {},
+                         {}});
   ASSERT_EQ(perfgate::overall(data), perfgate::Overall::fail);
   const auto junit = perfgate::render_junit(data);
   EXPECT_NE(junit.find("failures=\"1\""), std::string::npos) << junit;
@@ -403,8 +441,8 @@ TEST(perfgate_report, junit_counts_a_missing_benchmark_as_a_failure) {
 }
 
 TEST(perfgate_update, malformed_track_specs_are_refused) {
-  for (const char* spec : {"psnr_db", "psnr_db:up:abs=1", "psnr_db:higher:abs=x", "psnr_db:higher:abs=-1", "psnr_db:higher:near=1",
-                           "psnr_db:higher:abs=1:colour=red"}) {
+  for (const char* spec : {"psnr_db", "psnr_db:up:abs=1", "psnr_db:higher:abs=x", "psnr_db:higher:abs=-1",
+                           "psnr_db:higher:near=1", "psnr_db:higher:abs=1:colour=red"}) {
     EXPECT_THROW(perfgate::parse_track_spec(spec), perfgate::InputError) << spec;
   }
 }
@@ -446,7 +484,9 @@ TEST(perfgate_fix, no_accepting_command_for_a_crossed_limit) {
   EXPECT_NE(fix.notes[0].find("limit"), std::string::npos);
   b.entries[1].limit.reset();
   b.entries[0].value = 30.0;  // a plain regression: the command is printed
-  EXPECT_FALSE(perfgate::accept_fix(perfgate::compare(results("results_ok.json"), b), {"perfgate", "r.json", "b.json", {}, false}).command.empty());
+  EXPECT_FALSE(perfgate::accept_fix(perfgate::compare(results("results_ok.json"), b),
+                                    {"perfgate", "r.json", "b.json", {}, false})
+                   .command.empty());
 }
 
 // The accepting command drops exactly the metrics that are no longer measured, and nothing else.
@@ -459,9 +499,11 @@ TEST(perfgate_fix, drops_exactly_the_missing_metrics) {
   ASSERT_FALSE(missing.empty());
   const auto fix = perfgate::accept_fix(rows, {"perfgate", "r.json", "b.json", {"./bench"}, false});
   size_t drops = 0;
-  for (size_t at = fix.command.find("--drop "); at != std::string::npos; at = fix.command.find("--drop ", at + 1)) ++drops;
+  for (size_t at = fix.command.find("--drop "); at != std::string::npos; at = fix.command.find("--drop ", at + 1))
+    ++drops;
   EXPECT_EQ(drops, missing.size()) << fix.command;
-  for (const auto& key : missing) EXPECT_NE(fix.command.find("--drop " + perfgate::shell_quote(key)), std::string::npos) << fix.command;
+  for (const auto& key : missing)
+    EXPECT_NE(fix.command.find("--drop " + perfgate::shell_quote(key)), std::string::npos) << fix.command;
   EXPECT_NE(fix.command.find(" -- ./bench"), std::string::npos) << fix.command;
 }
 
@@ -474,6 +516,7 @@ TEST(perfgate_svg, interval_figures_stay_inside_the_picture) {
   const auto with_room = plot(3.55, 3.69, 3.8, {{3.0, "gate 3x"}, {6.0, "aim 6x"}});  // the aim extends the axis
   EXPECT_EQ(with_room.find("text-anchor=\"end\">3.69"), std::string::npos) << with_room;
   EXPECT_NE(with_room.find(">3.69 [3.55, 3.8]</text>"), std::string::npos) << with_room;
-  const auto at_the_edge = plot(2.33959, 2.59685, 2.7982, {{1.8, "gate 1.8x"}});  // the interval ends where the axis does
+  const auto at_the_edge =
+      plot(2.33959, 2.59685, 2.7982, {{1.8, "gate 1.8x"}});  // the interval ends where the axis does
   EXPECT_NE(at_the_edge.find("text-anchor=\"end\">2.597 [2.34, 2.798]</text>"), std::string::npos) << at_the_edge;
 }

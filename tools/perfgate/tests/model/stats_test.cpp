@@ -1,8 +1,8 @@
 // Contract: the statistics match SciPy (values in oracle/stats_oracle.out, produced by oracle/stats_oracle.py),
 // and the speedup verdict is PASS / FAIL / INCONCLUSIVE by where the interval lies against the threshold.
+#include "model/stats.h"
 #include "base/error.h"
 #include "model/speedup.h"
-#include "model/stats.h"
 
 #include <gtest/gtest.h>
 
@@ -51,12 +51,13 @@ perfgate::Results paired(const std::vector<double>& ref, const std::vector<doubl
 
 TEST(perfgate_speedup, verdict_follows_the_interval) {
   const std::vector<double> ref = {60, 62, 58, 61, 59, 63, 60, 61, 64, 57};
-  const std::vector<double> fast = {15, 15.5, 14.8, 15.2, 15, 15.9, 15.1, 15, 16, 14.2};   // ~4x
-  const std::vector<double> slow = {30, 31, 29, 30.5, 29.5, 31.5, 30, 30.5, 32, 28.5};     // ~2x
-  const std::vector<double> edge = {20, 21, 19.5, 20.3, 20.6, 20, 19.4, 21.2, 20.1, 19};   // ~3x, straddling
+  const std::vector<double> fast = {15, 15.5, 14.8, 15.2, 15, 15.9, 15.1, 15, 16, 14.2};  // ~4x
+  const std::vector<double> slow = {30, 31, 29, 30.5, 29.5, 31.5, 30, 30.5, 32, 28.5};    // ~2x
+  const std::vector<double> edge = {20, 21, 19.5, 20.3, 20.6, 20, 19.4, 21.2, 20.1, 19};  // ~3x, straddling
   EXPECT_EQ(perfgate::judge_speedup(paired(ref, fast), "ref", "cand", 3.0).verdict, perfgate::SpeedupVerdict::pass);
   EXPECT_EQ(perfgate::judge_speedup(paired(ref, slow), "ref", "cand", 3.0).verdict, perfgate::SpeedupVerdict::fail);
-  EXPECT_EQ(perfgate::judge_speedup(paired(ref, edge), "ref", "cand", 3.0).verdict, perfgate::SpeedupVerdict::inconclusive);
+  EXPECT_EQ(perfgate::judge_speedup(paired(ref, edge), "ref", "cand", 3.0).verdict,
+            perfgate::SpeedupVerdict::inconclusive);
   EXPECT_THROW(perfgate::judge_speedup(paired({1, 2, 3}, {1, 2, 3}), "ref", "cand", 3.0), perfgate::InputError);
 }
 
@@ -79,7 +80,8 @@ TEST(perfgate_speedup, converts_each_side_to_one_unit) {
   r.source = "test";
   for (size_t i = 0; i < ref.size(); ++i) {
     r.measurements.push_back({"ref", "real_time", ref[i], "ms", static_cast<int>(i), std::nullopt});
-    r.measurements.push_back({"cand", "real_time", ref[i] * 1000.0 / 4.0, "us", static_cast<int>(i), std::nullopt});  // 4x faster
+    r.measurements.push_back(
+        {"cand", "real_time", ref[i] * 1000.0 / 4.0, "us", static_cast<int>(i), std::nullopt});  // 4x faster
   }
   const auto report = perfgate::judge_speedup(r, "ref", "cand", 3.0);
   EXPECT_EQ(report.verdict, perfgate::SpeedupVerdict::pass);

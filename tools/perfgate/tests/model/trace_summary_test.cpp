@@ -1,6 +1,6 @@
 // Contract: a trace summary separates each operator's self time from the time of operators nested in it, per thread.
-#include "base/error.h"
 #include "model/trace_summary.h"
+#include "base/error.h"
 
 #include <gtest/gtest.h>
 

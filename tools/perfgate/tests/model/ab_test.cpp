@@ -1,8 +1,8 @@
 // Contract: task lists are read strictly (header, four fields, quoting, allowed options only), grouped with the
 // first revision as base; the A/B verdict follows where the interval of head/base ratios lies against 1 + tolerance.
+#include "base/error.h"
 #include "model/ab_analysis.h"
 #include "model/ab_tasks.h"
-#include "base/error.h"
 
 #include <gtest/gtest.h>
 
@@ -28,13 +28,15 @@ TEST(ab_tasks, reads_groups_and_quotes) {
 
 TEST(ab_tasks, refuses_malformed_lists) {
   const std::string header = "revision,gate,filter,options\n";
-  for (const std::string& text : {std::string(""), std::string("rev,suite\n"), header, header + "main,fft,x\n",
-                                 header + "main,fft,\"unterminated,\n", header + "main,../evil,x,\n", header + "main,fft,,\n",
-                                 header + "main,fft,x,--benchmark_out=/etc/passwd\n", header + "main,fft,x,; rm -rf /\n",
-                                 header + ",fft,x,\n", header + "main,fft,x\"y\",\n"}) {
+  for (const std::string& text :
+       {std::string(""), std::string("rev,suite\n"), header, header + "main,fft,x\n",
+        header + "main,fft,\"unterminated,\n", header + "main,../evil,x,\n", header + "main,fft,,\n",
+        header + "main,fft,x,--benchmark_out=/etc/passwd\n", header + "main,fft,x,; rm -rf /\n", header + ",fft,x,\n",
+        header + "main,fft,x\"y\",\n"}) {
     EXPECT_THROW(perfgate::parse_ab_tasks(text, "t.csv"), perfgate::InputError) << text;
   }
-  EXPECT_THROW(perfgate::group_ab_tasks(perfgate::parse_ab_tasks(header + "main,fft,x,\n", "t.csv")), perfgate::InputError);
+  EXPECT_THROW(perfgate::group_ab_tasks(perfgate::parse_ab_tasks(header + "main,fft,x,\n", "t.csv")),
+               perfgate::InputError);
 }
 
 perfgate::AbMeasurements rounds_with(const std::vector<double>& head_over_base) {

@@ -1,14 +1,14 @@
 // Contract: a perfgate-accept rule turns a FAIL into ACCEPTED only within its allowance (worse by at most N %, the
 // A/B judged on its interval's upper end); beyond it the FAIL stays and fails; nothing else changes. ab's JSON reads
 // back what it wrote and refuses anything else; the comment built from it stays bounded whatever the results hold.
-#include "formats/ab_json.h"
-#include "model/accept_rules.h"
-#include "run/accept_trailers.h"
-#include "render/comment_markdown.h"
-#include "model/function_changes.h"
 #include "base/error.h"
 #include "base/markdown_text.h"
+#include "formats/ab_json.h"
 #include "formats/verdicts_input.h"
+#include "model/accept_rules.h"
+#include "model/function_changes.h"
+#include "render/comment_markdown.h"
+#include "run/accept_trailers.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -43,7 +43,8 @@ AbComparison timing(const std::string& name, double low, double high, SpeedupVer
 }
 
 TEST(accept_rules, reads_the_trailer_shape) {
-  const auto r = perfgate::parse_accept_rule("BM_Step/* real_time +8.5%  slower, but the default is now exact ", "commit abc");
+  const auto r =
+      perfgate::parse_accept_rule("BM_Step/* real_time +8.5%  slower, but the default is now exact ", "commit abc");
   EXPECT_EQ(r.pattern, "BM_Step/*");
   EXPECT_EQ(r.field, "real_time");
   EXPECT_DOUBLE_EQ(r.percent, 8.5);
@@ -52,18 +53,20 @@ TEST(accept_rules, reads_the_trailer_shape) {
 }
 
 TEST(accept_rules, refuses_other_shapes) {
-  for (const std::string& text : std::vector<std::string>{"", "BM_X", "BM_X real_time", "BM_X real_time +8%", "BM_X real_time 8% why", "BM_X real_time +8 why",
-                                  "BM_X real_time -8% why", "BM_X real_time +0% why", "BM_X real_time +1001% why", "BM_X real_time +.5% why",
-                                  "BM_X real_time +5.% why", "BM_X real_time +1e3% why", "BM_X real_time +nan% why", "BM_X real_time +8%% why",
-                                  "BM_X real_time +8% why\nnext", std::string(1001, 'x')}) {
+  for (const std::string& text : std::vector<std::string>{
+           "", "BM_X", "BM_X real_time", "BM_X real_time +8%", "BM_X real_time 8% why", "BM_X real_time +8 why",
+           "BM_X real_time -8% why", "BM_X real_time +0% why", "BM_X real_time +1001% why", "BM_X real_time +.5% why",
+           "BM_X real_time +5.% why", "BM_X real_time +1e3% why", "BM_X real_time +nan% why", "BM_X real_time +8%% why",
+           "BM_X real_time +8% why\nnext", std::string(1001, 'x')}) {
     EXPECT_THROW(perfgate::parse_accept_rule(text, "--accept"), perfgate::InputError) << text;
   }
 }
 
 TEST(accept_rules, the_largest_matching_allowance_decides_and_its_edge_is_inclusive) {
-  const std::vector<AcceptRule> rules = {perfgate::parse_accept_rule("BM_* real_time +5% small", "--accept"),
-                                         perfgate::parse_accept_rule("BM_Step* real_time +10% large", "--accept"),
-                                         perfgate::parse_accept_rule("BM_Step* instructions +50% other field", "--accept")};
+  const std::vector<AcceptRule> rules = {
+      perfgate::parse_accept_rule("BM_* real_time +5% small", "--accept"),
+      perfgate::parse_accept_rule("BM_Step* real_time +10% large", "--accept"),
+      perfgate::parse_accept_rule("BM_Step* instructions +50% other field", "--accept")};
   const auto a = perfgate::acceptance_of(rules, "BM_Step/512", "real_time", 0.10);
   ASSERT_TRUE(a);
   EXPECT_TRUE(a->within);
@@ -75,10 +78,12 @@ TEST(accept_rules, the_largest_matching_allowance_decides_and_its_edge_is_inclus
 
 // An accepted regression beyond its N % still fails: the A/B is judged on the interval's upper end.
 TEST(accept_rules, an_ab_fail_beyond_its_allowance_still_fails) {
-  const auto rules = std::vector<AcceptRule>{perfgate::parse_accept_rule("BM_* real_time +8% on purpose", "commit 0123456789ab")};
-  std::vector<AbComparison> t = {timing("BM_Within", 1.06, 1.08, SpeedupVerdict::fail), timing("BM_Beyond", 1.06, 1.09, SpeedupVerdict::fail),
-                                 timing("BM_Pass", 0.98, 1.02, SpeedupVerdict::pass), timing("BM_Unsure", 1.01, 1.09, SpeedupVerdict::inconclusive),
-                                 timing("Other", 1.06, 1.07, SpeedupVerdict::fail)};
+  const auto rules =
+      std::vector<AcceptRule>{perfgate::parse_accept_rule("BM_* real_time +8% on purpose", "commit 0123456789ab")};
+  std::vector<AbComparison> t = {
+      timing("BM_Within", 1.06, 1.08, SpeedupVerdict::fail), timing("BM_Beyond", 1.06, 1.09, SpeedupVerdict::fail),
+      timing("BM_Pass", 0.98, 1.02, SpeedupVerdict::pass),
+      timing("BM_Unsure", 1.01, 1.09, SpeedupVerdict::inconclusive), timing("Other", 1.06, 1.07, SpeedupVerdict::fail)};
   perfgate::apply_acceptance(t, rules);
   EXPECT_EQ(perfgate::verdict_text(t[0]), "ACCEPTED");
   EXPECT_FALSE(perfgate::fails(t[0]));
@@ -92,7 +97,8 @@ TEST(accept_rules, an_ab_fail_beyond_its_allowance_still_fails) {
   EXPECT_FALSE(t[3].acceptance);
   EXPECT_EQ(perfgate::verdict_text(t[4]), "FAIL");
 
-  std::vector<perfgate::CostChange> costs = {{"BM_A", 100.0, 108.0, 0.08, true, std::nullopt, std::nullopt}, {"BM_B", 100.0, 108.1, 0.081, true, std::nullopt, std::nullopt}};
+  std::vector<perfgate::CostChange> costs = {{"BM_A", 100.0, 108.0, 0.08, true, std::nullopt, std::nullopt},
+                                             {"BM_B", 100.0, 108.1, 0.081, true, std::nullopt, std::nullopt}};
   perfgate::apply_acceptance(costs, {perfgate::parse_accept_rule("BM_* instructions +8% on purpose", "--accept")});
   EXPECT_FALSE(perfgate::fails(costs[0]));
   EXPECT_TRUE(perfgate::fails(costs[1]));
@@ -110,15 +116,23 @@ TEST(accept_rules, are_read_from_the_commits_trailers) {
   std::filesystem::create_directories(repo);
   const std::string git = "git -C '" + repo.string() + "' -c user.name=t -c user.email=t@t -c commit.gpgsign=false ";
   ASSERT_EQ(std::system((git + "init -q && " + git + "commit -q --allow-empty -m base").c_str()), 0);
-  ASSERT_EQ(std::system((git + "commit -q --allow-empty -m 'slower default' -m 'body' -m 'perfgate-accept: BM_Step* real_time +8% exact now'").c_str()), 0);
-  ASSERT_EQ(std::system((git + "commit -q --allow-empty -m 'two' -m 'perfgate-accept: BM_A instructions +1% one\nperfgate-accept: BM_B real_time +2% two'").c_str()), 0);
+  ASSERT_EQ(std::system((git + "commit -q --allow-empty -m 'slower default' -m 'body' -m 'perfgate-accept: BM_Step* "
+                               "real_time +8% exact now'")
+                            .c_str()),
+            0);
+  ASSERT_EQ(std::system((git + "commit -q --allow-empty -m 'two' -m 'perfgate-accept: BM_A instructions +1% "
+                               "one\nperfgate-accept: BM_B real_time +2% two'")
+                            .c_str()),
+            0);
   const auto rules = perfgate::accept_rules_from_trailers(repo.string(), "HEAD~2..HEAD");
   ASSERT_EQ(rules.size(), 3u);
   EXPECT_EQ(rules[0].pattern, "BM_A");
   EXPECT_EQ(rules[2].reason, "exact now");
   EXPECT_EQ(rules[2].source.rfind("commit ", 0), 0u);
   EXPECT_TRUE(perfgate::accept_rules_from_trailers(repo.string(), "HEAD..HEAD").empty());
-  ASSERT_EQ(std::system((git + "commit -q --allow-empty -m 'bad' -m 'perfgate-accept: BM_X real_time 8 percent'").c_str()), 0);
+  ASSERT_EQ(
+      std::system((git + "commit -q --allow-empty -m 'bad' -m 'perfgate-accept: BM_X real_time 8 percent'").c_str()),
+      0);
   EXPECT_THROW(perfgate::accept_rules_from_trailers(repo.string(), "HEAD~1..HEAD"), perfgate::InputError);
   EXPECT_THROW(perfgate::accept_rules_from_trailers(repo.string(), "--output=/tmp/x"), perfgate::InputError);
   EXPECT_THROW(perfgate::accept_rules_from_trailers(repo.string(), "no-such..HEAD"), perfgate::InputError);
@@ -144,8 +158,9 @@ TEST(ab_json, reads_back_what_it_wrote_and_refuses_a_verdict_its_acceptance_cont
   std::string forged = text;
   forged.replace(forged.find("\"ACCEPTED\""), 10, "\"PASS\"");
   EXPECT_THROW(perfgate::parse_ab_json(forged, "ab.json"), perfgate::InputError);
-  for (const std::string& bad : {std::string("{}"), std::string("[]"), std::string("{\"format\":\"perfgate-ab\",\"version\":2}"),
-                                 text.substr(0, text.size() / 2)}) {
+  for (const std::string& bad :
+       {std::string("{}"), std::string("[]"), std::string("{\"format\":\"perfgate-ab\",\"version\":2}"),
+        text.substr(0, text.size() / 2)}) {
     EXPECT_THROW(perfgate::parse_ab_json(bad, "ab.json"), perfgate::InputError);
   }
 }
@@ -156,7 +171,8 @@ TEST(comment, stays_bounded_and_lists_failures_first) {
   perfgate::VerdictsDocument v;
   v.overall = "FAIL";
   for (int i = 0; i < 5000; ++i) {
-    perfgate::VerdictRow row{"s", wide + std::to_string(i), wide, i % 2 ? "PASS" : "FAIL", wide, wide, wide, wide, false, std::nullopt};
+    perfgate::VerdictRow row{
+        "s", wide + std::to_string(i), wide, i % 2 ? "PASS" : "FAIL", wide, wide, wide, wide, false, std::nullopt};
     v.rows.push_back(row);
   }
   perfgate::AbRecord ab;
@@ -168,7 +184,8 @@ TEST(comment, stays_bounded_and_lists_failures_first) {
     std::vector<AbComparison> one = {c};
     perfgate::apply_acceptance(one, {perfgate::parse_accept_rule("* real_time +10% " + wide, "commit " + wide)});
     ab.timings.push_back({"s", "f", "a", "b", 6, one[0]});
-    std::vector<perfgate::CostChange> cost = {{wide + std::to_string(i), 100.0, 200.0, 1.0, true, std::nullopt, std::nullopt}};
+    std::vector<perfgate::CostChange> cost = {
+        {wide + std::to_string(i), 100.0, 200.0, 1.0, true, std::nullopt, std::nullopt}};
     perfgate::apply_acceptance(cost, {perfgate::parse_accept_rule("* instructions +200% " + wide, "commit " + wide)});
     ab.costs.push_back(cost[0]);
   }
@@ -185,7 +202,8 @@ TEST(comment, stays_bounded_and_lists_failures_first) {
   input.marker = "a b";
   EXPECT_THROW(perfgate::render_comment(input), perfgate::InputError);
   input.marker = "perfgate";
-  for (const std::string url : {"javascript:alert(1)", "https://x/a)b", "https://x/ a", "https://x/<a>", "https://x/[a]", "ftp://x"}) {
+  for (const std::string url :
+       {"javascript:alert(1)", "https://x/a)b", "https://x/ a", "https://x/<a>", "https://x/[a]", "ftp://x"}) {
     input.run_url = url;
     EXPECT_THROW(perfgate::render_comment(input), perfgate::InputError) << url;
   }
@@ -201,7 +219,8 @@ TEST(ab_json, refuses_an_acceptance_its_interval_exceeds) {
   record.timings.push_back({"s", "f", "a", "b", 6, one[0]});
   std::string text = perfgate::ab_json_text(record);
   EXPECT_NO_THROW(perfgate::parse_ab_json(text, "ab.json"));
-  for (const auto& [from, to] : {std::pair<std::string, std::string>{"\"percent\": 10.0", "\"percent\": 8.0"}, {"\"percent\": 10", "\"percent\": 8"}}) {
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"\"percent\": 10.0", "\"percent\": 8.0"},
+                                 {"\"percent\": 10", "\"percent\": 8"}}) {
     const auto at = text.find(from);
     if (at != std::string::npos) text.replace(at, from.size(), to);
   }
@@ -216,7 +235,8 @@ TEST(comment, a_missing_metric_fails_the_baselines_line) {
   v.rows.push_back({"s", "BM_Gone", "real_time", "MISSING", "not measured", "", "", "10", false, std::nullopt});
   perfgate::CommentInput input;
   input.verdicts = v;
-  EXPECT_NE(perfgate::render_comment(input).find("**Against the committed baselines: FAIL**, 1 failed"), std::string::npos);
+  EXPECT_NE(perfgate::render_comment(input).find("**Against the committed baselines: FAIL**, 1 failed"),
+            std::string::npos);
 }
 
 // A failing instruction count's differential reaches the comment, read back from verdicts.json and from ab's JSON as
@@ -227,13 +247,16 @@ TEST(comment, names_the_functions_that_moved_a_failing_count) {
   changes.total_after = 1300;
   changes.by_self = {{"added_*work*<b>", {0, 0}, {280, 280}}, {"main", {1000, 1000}, {1020, 1300}}};
   const auto json = perfgate::profile_changes_json(changes);
-  nlohmann::json row = {{"suite", "cost"}, {"benchmark", "BM_Loop"}, {"field", "instructions"}, {"verdict", "FAIL"},
-                        {"reason", "moved"}, {"value", 1300}, {"baseline", 1000}, {"functions", json}};
+  nlohmann::json row = {{"suite", "cost"},   {"benchmark", "BM_Loop"}, {"field", "instructions"}, {"verdict", "FAIL"},
+                        {"reason", "moved"}, {"value", 1300},          {"baseline", 1000},        {"functions", json}};
   nlohmann::json doc = {{"overall", "FAIL"}, {"git_sha", "abc"}, {"machine", "m"}, {"date", "d"}, {"checks", {row}}};
   perfgate::CommentInput input;
   input.verdicts = perfgate::parse_verdicts_json(doc.dump(), "verdicts.json");
   const auto text = perfgate::render_comment(input);
-  EXPECT_NE(text.find("**BM\\_Loop**: own instructions moved most in added\\_\\*work\\*&lt;b&gt; +280 (93.3 %), main +20 (6.7 %)"), std::string::npos)
+  EXPECT_NE(
+      text.find(
+          "**BM\\_Loop**: own instructions moved most in added\\_\\*work\\*&lt;b&gt; +280 (93.3 %), main +20 (6.7 %)"),
+      std::string::npos)
       << text;
   // A delta that is not after - before is refused, not rendered.
   doc["checks"][0]["functions"]["by_self"][0]["delta"] = 999;

@@ -3,12 +3,12 @@
 // changed most, largest first, with their shares of the step's change; a kept profile reads back as written; the
 // differential flame graph is a well-formed SVG whose frames are coloured by the move; anything else is refused with
 // InputError.
-#include "base/error.h"
-#include "render/flame_graph.h"
-#include "model/function_changes.h"
 #include "model/function_profile.h"
+#include "base/error.h"
 #include "formats/function_profile_file.h"
 #include "formats/instruction_changes.h"
+#include "model/function_changes.h"
+#include "render/flame_graph.h"
 
 #include <gtest/gtest.h>
 
@@ -18,14 +18,25 @@ namespace {
 std::string dump(int64_t leaf_cost) {
   const auto total = 10 + 100 + 30 + 5 + leaf_cost * 2;
   return "# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\n\ndesc: Trigger: Client Request: BM_Step\n\n"
-         "positions: line\nevents: Ir Dr\nsummary: " + std::to_string(total) + " 7\n\n\n"
+         "positions: line\nevents: Ir Dr\nsummary: " +
+         std::to_string(total) +
+         " 7\n\n\n"
          "ob=(1) /bin/x\nfl=(1) x.cpp\nfn=(1) main\n3 10 1\n"
-         "cfn=(2) work\ncalls=1 20\n+2 " + std::to_string(100 + 30 + 5 + leaf_cost) + "\n"
-         "cfn=(3) leaf\ncalls=1 40\n* " + std::to_string(leaf_cost) + "\n\n"
+         "cfn=(2) work\ncalls=1 20\n+2 " +
+         std::to_string(100 + 30 + 5 + leaf_cost) +
+         "\n"
+         "cfn=(3) leaf\ncalls=1 40\n* " +
+         std::to_string(leaf_cost) +
+         "\n\n"
          "fn=(2)\n20 100 3\n-1 0\n"
-         "cfn=(4) work'2\ncalls=1 20\n+1 " + std::to_string(30 + 5 + leaf_cost) + "\n\n"
-         "fn=(4)\n20 30\ncfn=(3)\ncalls=2 40\n0 " + std::to_string(5 + leaf_cost) + "\n\n"
-         "fn=(3)\n40 " + std::to_string(leaf_cost * 2 + 5) + "\n\ntotals: " + std::to_string(total) + " 7\n";
+         "cfn=(4) work'2\ncalls=1 20\n+1 " +
+         std::to_string(30 + 5 + leaf_cost) +
+         "\n\n"
+         "fn=(4)\n20 30\ncfn=(3)\ncalls=2 40\n0 " +
+         std::to_string(5 + leaf_cost) +
+         "\n\n"
+         "fn=(3)\n40 " +
+         std::to_string(leaf_cost * 2 + 5) + "\n\ntotals: " + std::to_string(total) + " 7\n";
 }
 
 TEST(perfgate_function_profile, reads_own_and_inclusive_instructions_of_each_function) {
@@ -47,24 +58,29 @@ TEST(perfgate_function_profile, reads_own_and_inclusive_instructions_of_each_fun
 
 TEST(perfgate_function_profile, refuses_what_is_not_a_dump) {
   EXPECT_THROW(perfgate::parse_function_profile("hello\n", "x"), perfgate::InputError);
-  EXPECT_THROW(perfgate::parse_function_profile("events: Ir\nfn=(9)\n1 2\n", "x"), perfgate::InputError);  // never defined
-  EXPECT_THROW(perfgate::parse_function_profile("events: Ir\n1 2\n", "x"), perfgate::InputError);          // outside a function
+  EXPECT_THROW(perfgate::parse_function_profile("events: Ir\nfn=(9)\n1 2\n", "x"),
+               perfgate::InputError);                                                              // never defined
+  EXPECT_THROW(perfgate::parse_function_profile("events: Ir\n1 2\n", "x"), perfgate::InputError);  // outside a function
   EXPECT_THROW(perfgate::parse_function_profile("events: Ir\nfn=f\n1 -2\n", "x"), perfgate::InputError);
-  EXPECT_THROW(perfgate::parse_function_profile("events: Ir\nfn=f\n1 99999999999999999999\n", "x"), perfgate::InputError);
-  EXPECT_THROW(perfgate::parse_function_profile("events: Dr\nfn=f\n1 2\n", "x"), perfgate::InputError);  // no Ir recorded
+  EXPECT_THROW(perfgate::parse_function_profile("events: Ir\nfn=f\n1 99999999999999999999\n", "x"),
+               perfgate::InputError);
+  EXPECT_THROW(perfgate::parse_function_profile("events: Dr\nfn=f\n1 2\n", "x"),
+               perfgate::InputError);  // no Ir recorded
   EXPECT_EQ(perfgate::without_recursion_level("f'12"), "f");
   EXPECT_EQ(perfgate::without_recursion_level("operator'x"), "operator'x");
 }
 
 TEST(perfgate_function_profile, reads_names_written_uncompressed_and_names_addresses_by_their_object) {
   const auto p = perfgate::parse_function_profile(
-      "events: Ir\nob=(3) /usr/lib/libfftw3f.so.3\nfn=(below main)\n1 5\nfn=(anonymous namespace)::f\n1 7\nfn=(9) 0x00000000001a2a80\n1 3\n"
+      "events: Ir\nob=(3) /usr/lib/libfftw3f.so.3\nfn=(below main)\n1 5\nfn=(anonymous namespace)::f\n1 7\nfn=(9) "
+      "0x00000000001a2a80\n1 3\n"
       "ob=/bin/x\nfn=(9)\n1 1\n",
       "x");
   EXPECT_EQ(p.functions.at("(below main)").self, 5);
   EXPECT_EQ(p.functions.at("(anonymous namespace)::f").self, 7);
   EXPECT_EQ(p.functions.at("0x00000000001a2a80 in libfftw3f.so.3").self, 3);
-  EXPECT_EQ(p.functions.at("0x00000000001a2a80 in x").self, 1);  // the same address in another object is another function
+  EXPECT_EQ(p.functions.at("0x00000000001a2a80 in x").self,
+            1);  // the same address in another object is another function
 }
 
 TEST(perfgate_function_profile, names_the_function_that_moved_the_count_first) {
@@ -86,8 +102,8 @@ TEST(perfgate_function_profile, names_the_function_that_moved_the_count_first) {
   EXPECT_EQ(json["by_self"][0]["delta"], 2000);
 }
 
-// Ranked by the size of the move, whichever way: a function that got cheaper by more than another got dearer comes first,
-// and the list cut to `top` keeps the largest moves of both signs.
+// Ranked by the size of the move, whichever way: a function that got cheaper by more than another got dearer comes
+// first, and the list cut to `top` keeps the largest moves of both signs.
 TEST(perfgate_function_profile, ranks_moves_by_their_size_either_way) {
   perfgate::FunctionProfile before, after;
   before.total = 3000;
@@ -111,15 +127,16 @@ TEST(perfgate_function_profile, a_kept_profile_reads_back_as_written) {
   EXPECT_EQ(back.at("BM_Step").functions.at("work").inclusive, profiles.at("BM_Step").functions.at("work").inclusive);
   // A function below the share kept is left out.
   const auto pruned = perfgate::parse_function_profiles(perfgate::function_profile_text(profiles, 0.25), "kept");
-  EXPECT_EQ(pruned.at("BM_Step").functions.count("main"), 1u);   // inclusive: all of the step
-  EXPECT_EQ(pruned.at("BM_Step").functions.count("leaf"), 0u);   // 45 of 185 (24 %)
+  EXPECT_EQ(pruned.at("BM_Step").functions.count("main"), 1u);  // inclusive: all of the step
+  EXPECT_EQ(pruned.at("BM_Step").functions.count("leaf"), 0u);  // 45 of 185 (24 %)
   // Names read back as written, however often a profile is written again: a backslash or a control character is
   // not escaped twice (a name escaped on every write would stop matching its own results).
   perfgate::RegionProfiles odd{{"BM_a\\b", {}}};
   odd["BM_a\\b"].total = 10;
   odd["BM_a\\b"].functions["ns\\leaf\x01"] = {10, 10};
   auto again = odd;
-  for (int i = 0; i < 3; ++i) again = perfgate::parse_function_profiles(perfgate::function_profile_text(again, 0.0), "kept");
+  for (int i = 0; i < 3; ++i)
+    again = perfgate::parse_function_profiles(perfgate::function_profile_text(again, 0.0), "kept");
   ASSERT_EQ(again.count("BM_a\\b"), 1u);
   EXPECT_EQ(again.at("BM_a\\b").functions.count("ns\\leaf\x01"), 1u);
   // Line ends of a CRLF checkout read the same; inconsistent records are refused.
@@ -127,17 +144,24 @@ TEST(perfgate_function_profile, a_kept_profile_reads_back_as_written) {
   for (size_t at = crlf.find('\n'); at != std::string::npos; at = crlf.find('\n', at + 2)) crlf.insert(at, "\r");
   EXPECT_EQ(perfgate::parse_function_profiles(crlf, "crlf").at("BM_Step").total, profiles.at("BM_Step").total);
   const std::string head = "perfgate function profile 1\nname\t0\tf\nname\t1\tg\nregion\t5\tr\n";
-  EXPECT_THROW(perfgate::parse_function_profiles(head + "fn\t3\t2\t0\n", "x"), perfgate::InputError);             // self > inclusive
-  EXPECT_THROW(perfgate::parse_function_profiles(head + "fn\t1\t2\t0\nfn\t1\t2\t0\n", "x"), perfgate::InputError);  // twice
-  EXPECT_THROW(perfgate::parse_function_profiles(head + "call\t1\t0\t0\n", "x"), perfgate::InputError);          // to itself
-  EXPECT_THROW(perfgate::parse_function_profiles("perfgate function profile 1\nname\t0\tf\nname\t0\tg\n", "x"), perfgate::InputError);
+  EXPECT_THROW(perfgate::parse_function_profiles(head + "fn\t3\t2\t0\n", "x"),
+               perfgate::InputError);  // self > inclusive
+  EXPECT_THROW(perfgate::parse_function_profiles(head + "fn\t1\t2\t0\nfn\t1\t2\t0\n", "x"),
+               perfgate::InputError);                                                                    // twice
+  EXPECT_THROW(perfgate::parse_function_profiles(head + "call\t1\t0\t0\n", "x"), perfgate::InputError);  // to itself
+  EXPECT_THROW(perfgate::parse_function_profiles("perfgate function profile 1\nname\t0\tf\nname\t0\tg\n", "x"),
+               perfgate::InputError);
   EXPECT_EQ(perfgate::function_profile_path("a/b.json"), "a/b.functions.tsv");
   EXPECT_EQ(perfgate::function_profile_path("a/b"), "a/b.functions.tsv");
   EXPECT_THROW(perfgate::parse_function_profiles("something else\n", "x"), perfgate::InputError);
-  EXPECT_THROW(perfgate::parse_function_profiles("perfgate function profile 1\nfn\t1\t2\tf\n", "x"), perfgate::InputError);
-  EXPECT_THROW(perfgate::parse_function_profiles("perfgate function profile 1\nregion\t5\tr\nfn\t1\t-2\tf\n", "x"), perfgate::InputError);
-  EXPECT_THROW(perfgate::parse_function_profiles("perfgate function profile 1\nregion\t5\tr\nfn\t1\tf\n", "x"), perfgate::InputError);
-  EXPECT_THROW(perfgate::parse_function_profiles("perfgate function profile 1\nregion\t5\tr\nfn\t1\t2\t0\n", "x"), perfgate::InputError);  // no name 0
+  EXPECT_THROW(perfgate::parse_function_profiles("perfgate function profile 1\nfn\t1\t2\tf\n", "x"),
+               perfgate::InputError);
+  EXPECT_THROW(perfgate::parse_function_profiles("perfgate function profile 1\nregion\t5\tr\nfn\t1\t-2\tf\n", "x"),
+               perfgate::InputError);
+  EXPECT_THROW(perfgate::parse_function_profiles("perfgate function profile 1\nregion\t5\tr\nfn\t1\tf\n", "x"),
+               perfgate::InputError);
+  EXPECT_THROW(perfgate::parse_function_profiles("perfgate function profile 1\nregion\t5\tr\nfn\t1\t2\t0\n", "x"),
+               perfgate::InputError);  // no name 0
   const auto text = perfgate::function_profile_text(profiles, 0.0);
   EXPECT_NE(text.find("name\t0\tleaf\n"), std::string::npos);  // each name once, numbered in name order
   EXPECT_EQ(text.find("\tleaf\n", text.find("\tleaf\n") + 1), std::string::npos);

@@ -2,17 +2,17 @@
 // units reconciled, one tolerance band, one-line text, the process time limit, writes confined to their target, and
 // history stores that are never created or altered by mistake.
 #include "base/atomic_write.h"
-#include "model/baseline.h"
-#include "model/compare.h"
 #include "base/error.h"
-#include "history/history_store.h"
 #include "base/json_input.h"
 #include "base/one_line.h"
-#include "run/process.h"
 #include "base/read_file.h"
+#include "base/temporary_folder.h"
+#include "history/history_store.h"
+#include "model/baseline.h"
+#include "model/compare.h"
 #include "model/results.h"
 #include "model/speedup_series.h"
-#include "base/temporary_folder.h"
+#include "run/process.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -27,7 +27,9 @@ namespace {
 
 using perfgate::InputError;
 
-std::string nested(int depth) { return std::string(static_cast<size_t>(depth), '[') + std::string(static_cast<size_t>(depth), ']'); }
+std::string nested(int depth) {
+  return std::string(static_cast<size_t>(depth), '[') + std::string(static_cast<size_t>(depth), ']');
+}
 
 TEST(json_input, accepts_the_bound_and_refuses_one_level_more) {
   EXPECT_NO_THROW(perfgate::parse_json_input(nested(perfgate::kMaxJsonDepth), "t"));
@@ -71,10 +73,14 @@ std::string baseline_text(const std::string& entry_json) {
 
 TEST(acceptable_band, an_entry_whose_band_overflows_is_refused) {
   EXPECT_THROW(perfgate::parse_baseline(baseline_text(R"({"benchmark": "B", "field": "f", "value": 1.7e308, "unit": "",
-      "direction": "either", "tolerance": {"rel": 0.5}})"), "t"), InputError);
+      "direction": "either", "tolerance": {"rel": 0.5}})"),
+                                        "t"),
+               InputError);
   // The good side may be unbounded: a higher-is-better entry near the largest double only needs its lower edge.
-  EXPECT_NO_THROW(perfgate::parse_baseline(baseline_text(R"({"benchmark": "B", "field": "f", "value": 1.7e308, "unit": "",
-      "direction": "higher", "tolerance": {"rel": 0.5}})"), "t"));
+  EXPECT_NO_THROW(
+      perfgate::parse_baseline(baseline_text(R"({"benchmark": "B", "field": "f", "value": 1.7e308, "unit": "",
+      "direction": "higher", "tolerance": {"rel": 0.5}})"),
+                               "t"));
 }
 
 TEST(median, of_two_values_near_the_largest_double_stays_finite) {
@@ -83,13 +89,14 @@ TEST(median, of_two_values_near_the_largest_double_stays_finite) {
 
 TEST(to_json_text, refuses_to_write_a_value_json_cannot_hold) {
   perfgate::Baseline b;
-  b.entries.push_back(entry(std::numeric_limits<double>::infinity(), perfgate::Direction::lower, perfgate::Tolerance::Kind::abs, 1.0));
+  b.entries.push_back(
+      entry(std::numeric_limits<double>::infinity(), perfgate::Direction::lower, perfgate::Tolerance::Kind::abs, 1.0));
   EXPECT_THROW(perfgate::to_json_text(b), InputError);
 }
 
 perfgate::Results timed(double value, const std::string& unit) {
-  return perfgate::parse_results(R"({"benchmarks": [{"name": "BM", "iterations": 1, "real_time": )" + std::to_string(value) +
-                                     R"(, "time_unit": ")" + unit + R"(", "n": 4}]})",
+  return perfgate::parse_results(R"({"benchmarks": [{"name": "BM", "iterations": 1, "real_time": )" +
+                                     std::to_string(value) + R"(, "time_unit": ")" + unit + R"(", "n": 4}]})",
                                  "t");
 }
 
@@ -102,9 +109,11 @@ TEST(values_in_unit, converts_times_and_refuses_a_time_in_another_kind_of_unit) 
 }
 
 TEST(parse_results, refuses_runs_that_measured_nothing_or_in_unknown_units) {
-  EXPECT_THROW(perfgate::parse_results(R"({"benchmarks": [{"name": "B", "iterations": 0, "real_time": 0, "time_unit": "ms"}]})", "t"),
+  EXPECT_THROW(perfgate::parse_results(
+                   R"({"benchmarks": [{"name": "B", "iterations": 0, "real_time": 0, "time_unit": "ms"}]})", "t"),
                InputError);
-  EXPECT_THROW(perfgate::parse_results(R"({"benchmarks": [{"name": "B", "iterations": 1, "real_time": 1, "time_unit": "h"}]})", "t"),
+  EXPECT_THROW(perfgate::parse_results(
+                   R"({"benchmarks": [{"name": "B", "iterations": 1, "real_time": 1, "time_unit": "h"}]})", "t"),
                InputError);
 }
 
@@ -200,7 +209,8 @@ TEST(write_file_atomically, a_link_in_a_written_folder_is_replaced_and_its_targe
   EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(root / "out" / "summary.md")));
   EXPECT_EQ(read(root / "out" / "summary.md"), "new");
   fs::create_symlink(root / "nowhere.txt", root / "out" / "report.html");
-  EXPECT_NO_THROW(perfgate::write_file_atomically((root / "out" / "report.html").string(), "page", perfgate::AtLink::replace));
+  EXPECT_NO_THROW(
+      perfgate::write_file_atomically((root / "out" / "report.html").string(), "page", perfgate::AtLink::replace));
   EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(root / "out" / "report.html")));
   EXPECT_FALSE(fs::exists(root / "nowhere.txt"));
   fs::create_symlink(root / "outside.txt", root / "named.json");
@@ -218,7 +228,9 @@ TEST(history_store, read_only_never_creates_and_a_foreign_database_is_left_as_it
   const auto foreign = (folder.path() / "foreign.db").string();
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(foreign.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE runs(x TEXT); INSERT INTO runs VALUES('theirs');", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(db, "CREATE TABLE runs(x TEXT); INSERT INTO runs VALUES('theirs');", nullptr, nullptr, nullptr),
+      SQLITE_OK);
   sqlite3_close(db);
   const auto before = std::filesystem::file_size(foreign);
   EXPECT_THROW(perfgate::HistoryStore(foreign, perfgate::HistoryStore::Access::create), InputError);
@@ -237,11 +249,26 @@ TEST(history_store, read_only_never_creates_and_a_foreign_database_is_left_as_it
 // A quoted word means exactly its text to a shell, whatever the text holds, and prints as one line of printable
 // ASCII: the commands perfgate prints as fixes run as printed.
 TEST(perfgate_hardening, shell_quote_round_trips_through_bash) {
-  const std::vector<std::string> words = {"plain/path.json", "it's", "a b", "back\\slash", "$(touch PWNED)", "`x`", "new\nline",
-                                          "tab\there", std::string("nul\x01" "ctl\x1b[31m"), "caf\xc3\xa9", "\xff\xfe", "'", "", "--", "a:b"};
+  const std::vector<std::string> words = {"plain/path.json",
+                                          "it's",
+                                          "a b",
+                                          "back\\slash",
+                                          "$(touch PWNED)",
+                                          "`x`",
+                                          "new\nline",
+                                          "tab\there",
+                                          std::string("nul\x01"
+                                                      "ctl\x1b[31m"),
+                                          "caf\xc3\xa9",
+                                          "\xff\xfe",
+                                          "'",
+                                          "",
+                                          "--",
+                                          "a:b"};
   for (const auto& word : words) {
     const auto quoted = perfgate::shell_quote(word);
-    for (const char c : quoted) ASSERT_TRUE(static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f) << quoted;
+    for (const char c : quoted)
+      ASSERT_TRUE(static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f) << quoted;
     const auto r = perfgate::run_process({"bash", "-c", "printf %s " + quoted});
     EXPECT_EQ(r.status, 0) << quoted;
     EXPECT_EQ(r.output, word) << quoted;

@@ -1,8 +1,8 @@
 // Contract: a callgrind dump's totals are read per event, its client-request name recovered, the cycle estimate is
 // Ir + 10 × L1 misses + 100 × last-level misses, dumps group into per-step costs by name, and anything that is not
 // a callgrind dump is refused with InputError.
-#include "formats/callgrind_dump.h"
 #include "base/error.h"
+#include "formats/callgrind_dump.h"
 #include "run/valgrind_diagnosis.h"
 
 #include <gtest/gtest.h>
@@ -13,12 +13,16 @@ namespace {
 std::string dump_text(const std::string& trigger, const std::string& counts) {
   return "# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\npid: 7\ncmd: cost_step\npart: 2\n\n"
          "desc: I1 cache: 32768 B, 64 B, 8-way associative\ndesc: Timerange: Basic block 10 - 20\n"
-         "desc: Trigger: " + trigger + "\n\npositions: line\nevents: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\n"
-         "summary: " + counts + "\n\n\nfl=(1) a.cpp\nfn=(1) f\n0 5 1 1\n\ntotals: " + counts + "\n";
+         "desc: Trigger: " +
+         trigger +
+         "\n\npositions: line\nevents: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\n"
+         "summary: " +
+         counts + "\n\n\nfl=(1) a.cpp\nfn=(1) f\n0 5 1 1\n\ntotals: " + counts + "\n";
 }
 
 TEST(perfgate_callgrind, reads_totals_and_the_region_name) {
-  const auto d = perfgate::parse_callgrind_dump(dump_text("Client Request: BM_Step/n:512", "1000 300 200 4 5 6 1 2 3"), "x");
+  const auto d =
+      perfgate::parse_callgrind_dump(dump_text("Client Request: BM_Step/n:512", "1000 300 200 4 5 6 1 2 3"), "x");
   EXPECT_EQ(perfgate::client_request_name(d), "BM_Step/n:512");
   EXPECT_EQ(d.events.at("Ir"), 1000);
   EXPECT_EQ(d.events.at("DLmw"), 3);
@@ -39,9 +43,11 @@ TEST(perfgate_callgrind, trailing_zero_counts_may_be_omitted) {
 
 TEST(perfgate_callgrind, groups_dumps_into_per_step_costs) {
   std::vector<perfgate::CallgrindDump> dumps;
-  for (const auto& [trigger, ir] : std::vector<std::pair<std::string, std::string>>{
-           {"Client Request: ref", "100"}, {"Client Request: opt", "40"}, {"Client Request: ref", "101"},
-           {"Program termination", "999999"}, {"Client Request: opt", "41"}}) {
+  for (const auto& [trigger, ir] : std::vector<std::pair<std::string, std::string>>{{"Client Request: ref", "100"},
+                                                                                    {"Client Request: opt", "40"},
+                                                                                    {"Client Request: ref", "101"},
+                                                                                    {"Program termination", "999999"},
+                                                                                    {"Client Request: opt", "41"}}) {
     dumps.push_back(perfgate::parse_callgrind_dump(dump_text(trigger, ir), "x"));
   }
   const auto regions = perfgate::region_costs(dumps);
@@ -54,7 +60,7 @@ TEST(perfgate_callgrind, groups_dumps_into_per_step_costs) {
 
 TEST(perfgate_callgrind, refuses_what_is_not_a_dump) {
   EXPECT_THROW(perfgate::parse_callgrind_dump("{\"benchmarks\": []}", "x"), perfgate::InputError);
-  EXPECT_THROW(perfgate::parse_callgrind_dump("events: Ir\n", "x"), perfgate::InputError);            // no totals
+  EXPECT_THROW(perfgate::parse_callgrind_dump("events: Ir\n", "x"), perfgate::InputError);  // no totals
   EXPECT_THROW(perfgate::parse_callgrind_dump(dump_text("a", "1 2 3 4 5 6 7 8 9 10"), "x"), perfgate::InputError);
   EXPECT_THROW(perfgate::parse_callgrind_dump(dump_text("a", "12 -3"), "x"), perfgate::InputError);
   EXPECT_THROW(perfgate::parse_callgrind_dump(dump_text("a", "99999999999999999999999"), "x"), perfgate::InputError);
@@ -88,11 +94,16 @@ TEST(perfgate_valgrind_diagnosis, names_the_instruction_and_who_ran_it) {
 }
 
 TEST(perfgate_valgrind_diagnosis, knows_rdpid_with_a_rex_prefix_and_evex) {
-  EXPECT_EQ(perfgate::undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0xF3 0x41 0xF 0xC7 0xFD\n")->name, "RDPID");
+  EXPECT_EQ(
+      perfgate::undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0xF3 0x41 0xF 0xC7 0xFD\n")->name,
+      "RDPID");
   EXPECT_EQ(perfgate::undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0x62 0xF1 0x7D 0x48\n")->name,
             "an AVX-512 (EVEX-encoded) instruction");
   // Prefixes in any order and number before it (an F3 then a 66: the prefix loop must move on).
-  EXPECT_EQ(perfgate::undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0xF3 0x66 0xF3 0xF 0xC7 0xF8\n")->name, "RDPID");
+  EXPECT_EQ(
+      perfgate::undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0xF3 0x66 0xF3 0xF 0xC7 0xF8\n")
+          ->name,
+      "RDPID");
   EXPECT_EQ(perfgate::undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0x66 0xF2 0x62 0xF1\n")->name,
             "an AVX-512 (EVEX-encoded) instruction");
   const auto unknown = perfgate::undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0xF 0xFF\n");
@@ -103,7 +114,8 @@ TEST(perfgate_valgrind_diagnosis, knows_rdpid_with_a_rex_prefix_and_evex) {
 
 TEST(perfgate_valgrind_diagnosis, finds_nothing_in_other_failures) {
   EXPECT_FALSE(perfgate::undecoded_instruction("").has_value());
-  EXPECT_FALSE(perfgate::undecoded_instruction("==1== Process terminating with default action of signal 11 (SIGSEGV)\n").has_value());
+  EXPECT_FALSE(perfgate::undecoded_instruction("==1== Process terminating with default action of signal 11 (SIGSEGV)\n")
+                   .has_value());
   // A program's own output that merely mentions the words, without valgrind's byte list, is not a finding.
   EXPECT_FALSE(perfgate::undecoded_instruction("unhandled instruction bytes: none\n").has_value());
   // A long line of output is read in linear time and without a finding.
@@ -111,9 +123,10 @@ TEST(perfgate_valgrind_diagnosis, finds_nothing_in_other_failures) {
 }
 
 TEST(perfgate_valgrind_diagnosis, lists_every_instruction_with_who_ran_it) {
-  const std::string two = std::string("vex amd64->IR: unhandled instruction bytes: 0xF3 0xF 0xC7 0xF8\n"
-                                      "==9== valgrind: Unrecognised instruction at address 0x1.\n"
-                                      "==9==    at 0x1: first (a.c:1)\n") +
+  const std::string two = std::string(
+                              "vex amd64->IR: unhandled instruction bytes: 0xF3 0xF 0xC7 0xF8\n"
+                              "==9== valgrind: Unrecognised instruction at address 0x1.\n"
+                              "==9==    at 0x1: first (a.c:1)\n") +
                           "vex amd64->IR: unhandled instruction bytes: 0x62 0xF1 0x7D 0x48\n"
                           "==9== valgrind: Unrecognised instruction at address 0x2.\n"
                           "==9==    at 0x2: second (b.c:2)\n";
@@ -127,4 +140,3 @@ TEST(perfgate_valgrind_diagnosis, lists_every_instruction_with_who_ran_it) {
   for (int i = 0; i < 1000; ++i) many += "vex amd64->IR: unhandled instruction bytes: 0xF 0x1 0xF9\n";
   EXPECT_EQ(perfgate::undecoded_instructions(many).size(), 64u);  // bounded
 }
-

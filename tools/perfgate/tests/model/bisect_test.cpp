@@ -28,7 +28,8 @@ struct Line {
 };
 
 perfgate::BisectOutcome bisect(Line& line, double tolerance = 0.005) {
-  return perfgate::bisect_exact(line.count, [&](size_t i) { return line(i); }, tolerance);
+  return perfgate::bisect_exact(
+      line.count, [&](size_t i) { return line(i); }, tolerance);
 }
 
 }  // namespace
@@ -83,7 +84,8 @@ TEST(bisect, commits_that_cannot_be_measured_are_stepped_over) {
 TEST(bisect, records_commits_it_could_not_measure) {
   Line one{33, [](size_t i) { return i >= 20 ? 2e6 : 1e6; }, {16}};
   const auto out = bisect(one);
-  EXPECT_TRUE(std::any_of(out.probes.begin(), out.probes.end(), [](const perfgate::BisectProbe& p) { return p.index == 16 && !p.figures; }));
+  EXPECT_TRUE(std::any_of(out.probes.begin(), out.probes.end(),
+                          [](const perfgate::BisectProbe& p) { return p.index == 16 && !p.figures; }));
   EXPECT_EQ(out.probes.size(), static_cast<size_t>(std::count(one.measured.begin(), one.measured.end(), 1)));
 }
 

@@ -15,7 +15,8 @@ std::string results_with_context(const std::string& context) {
              "real_time": 1.0, "cpu_time": 1.0, "time_unit": "ms"}]})";
 }
 
-const std::string kRunner = R"({"host_name": "runner-a", "num_cpus": 4, "mhz_per_cpu": 2445, "library_build_type": "release",
+const std::string kRunner =
+    R"({"host_name": "runner-a", "num_cpus": 4, "mhz_per_cpu": 2445, "library_build_type": "release",
   "caches": [{"type": "Data", "level": 1, "size": 32768}, {"type": "Unified", "level": 2, "size": 1048576}]})";
 
 TEST(MachineIdentity, SameMachineTypeSameFingerprintWhateverTheHostAndClockJitter) {
@@ -37,7 +38,8 @@ TEST(MachineIdentity, OtherCpusOrCachesGiveAnotherFingerprint) {
   bigger_cache.replace(bigger_cache.find("1048576"), 7, "2097152");
   const auto base = perfgate::parse_results(results_with_context(kRunner), "a.json").context.at("machine_fingerprint");
   EXPECT_NE(perfgate::parse_results(results_with_context(more_cpus), "b.json").context.at("machine_fingerprint"), base);
-  EXPECT_NE(perfgate::parse_results(results_with_context(bigger_cache), "c.json").context.at("machine_fingerprint"), base);
+  EXPECT_NE(perfgate::parse_results(results_with_context(bigger_cache), "c.json").context.at("machine_fingerprint"),
+            base);
 }
 
 TEST(MachineIdentity, NothingKnownAboutTheMachineGivesNoFingerprint) {

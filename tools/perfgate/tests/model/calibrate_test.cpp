@@ -13,7 +13,8 @@ namespace {
 perfgate::Results run_with(const std::vector<double>& times) {
   perfgate::Results r;
   r.source = "test";
-  for (size_t i = 0; i < times.size(); ++i) r.measurements.push_back({"BM_X", "real_time", times[i], "ms", static_cast<int>(i), std::nullopt});
+  for (size_t i = 0; i < times.size(); ++i)
+    r.measurements.push_back({"BM_X", "real_time", times[i], "ms", static_cast<int>(i), std::nullopt});
   return r;
 }
 
@@ -21,14 +22,16 @@ TEST(calibrate, tolerance_and_detectable_slowdown_follow_the_between_run_spread)
   // Run medians 10, 10.5, 9.5, 10.2, 9.8: the robust sigma of their logs sets both figures.
   std::vector<perfgate::Results> runs;
   std::vector<double> logs;
-  for (const double m : {10.0, 10.5, 9.5, 10.2, 9.8}) runs.push_back(run_with({m * 0.99, m, m * 1.01})), logs.push_back(std::log(m));
+  for (const double m : {10.0, 10.5, 9.5, 10.2, 9.8})
+    runs.push_back(run_with({m * 0.99, m, m * 1.01})), logs.push_back(std::log(m));
   const auto c = perfgate::calibrate(runs, {});
   ASSERT_EQ(c.benchmarks.size(), 1u);
   const auto& n = c.benchmarks[0];
   const double sigma = perfgate::stats::robust_sigma(logs);
   EXPECT_NEAR(n.between_run_sigma, sigma, 1e-12);
   EXPECT_NEAR(n.suggested_tolerance, std::exp(2.3263478740408408 * sigma * std::sqrt(2.0)) - 1.0, 1e-9);
-  EXPECT_NEAR(n.detectable_slowdown, std::exp((2.3263478740408408 + 1.2815515655446004) * sigma * std::sqrt(2.0)) - 1.0, 1e-9);
+  EXPECT_NEAR(n.detectable_slowdown, std::exp((2.3263478740408408 + 1.2815515655446004) * sigma * std::sqrt(2.0)) - 1.0,
+              1e-9);
   EXPECT_NEAR(n.median, 10.0, 1e-12);
   EXPECT_TRUE(n.flags.empty());
 }
@@ -59,7 +62,8 @@ TEST(calibrate, counts_each_speedup_verdict_where_it_belongs) {
   options.pair = std::make_pair(std::string("ref"), std::string("cand"));
   options.threshold = 3.0;
   // ~4x (pass), ~2x (fail), ~3x with ±5-10 % wobble (an interval across 3x: inconclusive).
-  const auto c = perfgate::calibrate({paired(4.0, 0.01), paired(2.0, 0.01), paired(3.0, 0.08), paired(4.1, 0.01)}, options);
+  const auto c =
+      perfgate::calibrate({paired(4.0, 0.01), paired(2.0, 0.01), paired(3.0, 0.08), paired(4.1, 0.01)}, options);
   ASSERT_TRUE(c.speedup.has_value());
   ASSERT_EQ(c.speedup->runs.size(), 4u);
   EXPECT_EQ(c.speedup->runs[2].verdict, perfgate::SpeedupVerdict::inconclusive);

@@ -1,0 +1,2 @@
+// A fixture: formatted as the style says.
+int sum(int a, int b) { return a + b; }

@@ -1,0 +1,2 @@
+// A fixture: a test of the base layer that reaches into render.
+#include "render/high.h"
