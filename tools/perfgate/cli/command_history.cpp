@@ -107,9 +107,12 @@ int run_history(const HistoryArgs& a) {
                                                 : "";
     const auto recorded = history_run_of(run, results);  // before the store is opened: a refused record creates nothing
     HistoryStore store(a.db, HistoryStore::Access::create);
-    store.append(recorded);
-    const auto stored = recorded.metrics.size();
-    std::cout << "recorded " << stored << " metrics of commit " << one_line(run.commit) << " on "
+    if (!store.append(recorded)) {  // a run is its content: the same run recorded again is there once
+      std::cout << "already recorded: this run of commit " << one_line(run.commit) << " on " << one_line(run.branch)
+                << " (the same time, machine and values) is in " << one_line(store.name()) << '\n';
+      return code_of(Exit::pass);
+    }
+    std::cout << "recorded " << recorded.metrics.size() << " metrics of commit " << one_line(run.commit) << " on "
               << one_line(run.branch) << " in " << one_line(store.name()) << '\n';
     return code_of(Exit::pass);
   }

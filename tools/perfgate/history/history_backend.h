@@ -20,18 +20,14 @@ class StoreUnavailable : public std::runtime_error {
 
 enum class StoreAccess { read_only, create };
 
-/// What an append does with a run the store holds already (the same identity, run_identity()): keep: append it again
-/// (a record is a new measurement); skip: leave it out (an import), decided inside the append's transaction, so that
-/// concurrent imports add each run once.
-enum class Duplicates { keep, skip };
-
 class HistoryBackend {
  public:
   virtual ~HistoryBackend() = default;
-  /// Appends runs in one step: afterwards they are all there, or (on an exception) none. Concurrent appends from other
-  /// processes and machines are never lost. Returns how many were appended (with Duplicates::skip, those the store
-  /// did not hold, each once).
-  virtual size_t append(const std::vector<HistoryRun>& runs, Duplicates duplicates) = 0;
+  /// Appends runs in one step: afterwards they are all there, or (on an exception) none. A run is its content
+  /// (run_identity): one the store holds already, or one given twice, is appended once, decided inside the step so
+  /// that concurrent appends from other processes and machines add each run once and lose none. Returns how many runs
+  /// were appended.
+  virtual size_t append(const std::vector<HistoryRun>& runs) = 0;
   /// Every run, in the order the store keeps them (the order of appending).
   virtual std::vector<HistoryRun> runs() const = 0;
   /// The store as a user named it, for messages.

@@ -333,7 +333,7 @@ std::set<std::string> GitHistory::run_objects_at(const std::string& tip) const {
   return present;
 }
 
-size_t GitHistory::append(const std::vector<HistoryRun>& runs, Duplicates duplicates) {
+size_t GitHistory::append(const std::vector<HistoryRun>& runs) {
   if (runs.empty()) return 0;
   // The files' objects, written once: each attempt only builds a tree and a commit on the tip it fetched.
   const auto files = store_run_objects(runs);
@@ -353,11 +353,11 @@ size_t GitHistory::append(const std::vector<HistoryRun>& runs, Duplicates duplic
     if (!tip.empty()) git({"read-tree", tip}, "read the branch", with_index);
     // Skipping duplicates: against the runs of the tip this commit is built on, and pushed only as a fast-forward of
     // it, so that two imports at once add each run once.
-    auto present = duplicates == Duplicates::skip ? run_objects_at(tip) : std::set<std::string>{};
+    auto present = run_objects_at(tip);
     std::string index_info;
     size_t added = 0;
     for (const auto& [path, object] : files) {
-      if (duplicates == Duplicates::skip && !present.insert(object).second) continue;
+      if (!present.insert(object).second) continue;
       index_info += "100644 " + object + "\t" + path + "\n";
       ++added;
     }

@@ -29,7 +29,7 @@ class GitHistory : public HistoryBackend {
   GitHistory(const GitHistory&) = delete;
   GitHistory& operator=(const GitHistory&) = delete;
 
-  size_t append(const std::vector<HistoryRun>& runs, Duplicates duplicates) override;
+  size_t append(const std::vector<HistoryRun>& runs) override;
   std::vector<HistoryRun> runs() const override;
   /// git:REMOTE#BRANCH, a URL's user and password left out.
   std::string name() const override;

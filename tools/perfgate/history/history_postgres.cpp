@@ -95,18 +95,17 @@ class PostgresHistory : public HistoryBackend {
   PostgresHistory(const PostgresHistory&) = delete;
   PostgresHistory& operator=(const PostgresHistory&) = delete;
 
-  size_t append(const std::vector<HistoryRun>& runs, Duplicates duplicates) override {
+  size_t append(const std::vector<HistoryRun>& runs) override {
     exec("BEGIN");
     try {
-      std::set<std::string> present;
-      if (duplicates == Duplicates::skip) {
-        // Concurrent imports queue here (the mode conflicts with itself and with other inserts) until this commits.
-        exec("LOCK TABLE perfgate_runs IN SHARE ROW EXCLUSIVE MODE");
-        for (const auto& run : this->runs()) present.insert(run_identity(run));
-      }
+      // Concurrent appends queue here (the mode conflicts with itself) until this commits: the duplicate check and the
+      // insert are one step.
+      exec("LOCK TABLE perfgate_runs IN SHARE ROW EXCLUSIVE MODE");
+      std::set<std::string> present;  // the identities seen: stored runs like the incoming ones, and the incoming ones
       size_t added = 0;
       for (const auto& run : runs) {
-        if (duplicates == Duplicates::skip && !present.insert(run_identity(run)).second) continue;
+        for (auto& identity : identities_like(run.info)) present.insert(std::move(identity));
+        if (!present.insert(run_identity(run)).second) continue;
         ++added;
         const std::vector<std::string> run_values = {run.info.commit, run.info.branch, run.info.recorded_at,
                                                      run.info.machine};
@@ -131,6 +130,29 @@ class PostgresHistory : public HistoryBackend {
       Result rollback(PQexec(connection_, "ROLLBACK"));
       throw;
     }
+  }
+
+  // The identities of the stored runs with `info`'s commit, branch, time and machine: the only runs it can equal.
+  std::set<std::string> identities_like(const RunInfo& info) const {
+    std::set<std::string> out;
+    Result like(params(
+        "SELECT id FROM perfgate_runs WHERE commit_sha = $1 AND branch = $2 AND recorded_at = $3 AND machine = $4",
+        {info.commit, info.branch, info.recorded_at, info.machine}));
+    check(like.r, "look for the run");
+    for (int i = 0; i < PQntuples(like.r); ++i) {
+      HistoryRun run{info, {}};
+      Result m(
+          params("SELECT suite, benchmark, field, unit, value, samples FROM perfgate_measurements WHERE run_id = $1",
+                 {PQgetvalue(like.r, i, 0)}));
+      check(m.r, "read the run's measurements");
+      for (int j = 0; j < PQntuples(m.r); ++j) {
+        run.metrics.push_back({PQgetvalue(m.r, j, 0), PQgetvalue(m.r, j, 1), PQgetvalue(m.r, j, 2),
+                               PQgetvalue(m.r, j, 3), std::strtod(PQgetvalue(m.r, j, 4), nullptr),
+                               std::strtoll(PQgetvalue(m.r, j, 5), nullptr, 10)});
+      }
+      out.insert(run_identity(run));
+    }
+    return out;
   }
 
   std::vector<HistoryRun> runs() const override {

@@ -165,16 +165,14 @@ void SqliteHistory::execute(const std::string& sql) const {
   }
 }
 
-size_t SqliteHistory::append(const std::vector<HistoryRun>& runs, Duplicates duplicates) {
+size_t SqliteHistory::append(const std::vector<HistoryRun>& runs) {
   execute("BEGIN IMMEDIATE");  // the write lock, held from before the duplicate check to the commit
   try {
-    std::set<std::string> present;
-    if (duplicates == Duplicates::skip) {
-      for (const auto& run : this->runs()) present.insert(run_identity(run));
-    }
+    std::set<std::string> present;  // the identities seen: stored runs like the incoming ones, and the incoming ones
     size_t added = 0;
     for (const auto& run : runs) {
-      if (duplicates == Duplicates::skip && !present.insert(run_identity(run)).second) continue;
+      for (auto& identity : identities_like(run.info)) present.insert(std::move(identity));
+      if (!present.insert(run_identity(run)).second) continue;
       ++added;
       Statement insert_run(db_, "INSERT INTO runs(commit_sha, branch, recorded_at, machine) VALUES(?, ?, ?, ?)", path_);
       insert_run.bind(1, run.info.commit)
@@ -204,6 +202,24 @@ size_t SqliteHistory::append(const std::vector<HistoryRun>& runs, Duplicates dup
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     throw;
   }
+}
+
+std::set<std::string> SqliteHistory::identities_like(const RunInfo& info) const {
+  std::set<std::string> out;
+  Statement like(db_, "SELECT id FROM runs WHERE commit_sha = ? AND branch = ? AND recorded_at = ? AND machine = ?",
+                 path_);
+  like.bind(1, info.commit).bind(2, info.branch).bind(3, info.recorded_at).bind(4, info.machine);
+  while (like.step()) {
+    HistoryRun run{info, {}};
+    Statement m(db_,
+                std::string("SELECT benchmark, field, unit, value, samples, ") + (has_suite_ ? "suite" : "''") +
+                    " FROM measurements WHERE run_id = ?",
+                path_);
+    m.bind_int(1, like.integer(0));
+    while (m.step()) run.metrics.push_back({m.text(5), m.text(0), m.text(1), m.text(2), m.real(3), m.integer(4)});
+    out.insert(run_identity(run));
+  }
+  return out;
 }
 
 std::vector<HistoryRun> SqliteHistory::runs() const {

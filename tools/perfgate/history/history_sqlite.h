@@ -4,6 +4,9 @@
 // gives up with StoreUnavailable.
 #include "history/history_backend.h"
 
+#include <set>
+#include <string>
+
 struct sqlite3;
 
 namespace perfgate {
@@ -20,12 +23,14 @@ class SqliteHistory : public HistoryBackend {
   SqliteHistory(const SqliteHistory&) = delete;
   SqliteHistory& operator=(const SqliteHistory&) = delete;
 
-  size_t append(const std::vector<HistoryRun>& runs, Duplicates duplicates) override;
+  size_t append(const std::vector<HistoryRun>& runs) override;
   std::vector<HistoryRun> runs() const override;
   std::string name() const override { return path_; }
 
  private:
   void execute(const std::string& sql) const;
+  /// The identities of the stored runs with `info`'s commit, branch, time and machine: the only runs it can equal.
+  std::set<std::string> identities_like(const RunInfo& info) const;
   sqlite3* db_ = nullptr;
   std::string path_;
   bool has_suite_ = true;  ///< false: a version-1 store opened read-only (no suite column)

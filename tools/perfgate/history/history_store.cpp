@@ -26,20 +26,13 @@ HistoryStore::HistoryStore(const std::string& spec, Access access) : backend_(op
 
 size_t HistoryStore::record(const RunInfo& run, const std::vector<Results>& results) {
   const auto recorded = history_run_of(run, results);
-  append(recorded);
-  return recorded.metrics.size();
+  return append(recorded) ? recorded.metrics.size() : 0;
 }
 
-void HistoryStore::append(const HistoryRun& run) { append_all({run}); }
-
-void HistoryStore::append_all(const std::vector<HistoryRun>& runs) {
-  backend_->append(runs, Duplicates::keep);
-  runs_.reset();
-  index_.clear();
-}
+bool HistoryStore::append(const HistoryRun& run) { return import({run}) == 1; }
 
 size_t HistoryStore::import(const std::vector<HistoryRun>& runs) {
-  const auto added = runs.empty() ? 0 : backend_->append(runs, Duplicates::skip);
+  const auto added = runs.empty() ? 0 : backend_->append(runs);
   runs_.reset();
   index_.clear();
   return added;

@@ -34,12 +34,11 @@ class HistoryStore {
 
   static void check_recordable(const std::vector<Results>& results) { perfgate::check_recordable(results); }
 
-  /// Appends one run with every (benchmark, field) median of `results`; returns the number of metrics stored.
+  /// Appends one run with every (benchmark, field) median of `results`; returns the number of metrics stored (0 when
+  /// the store holds this very run already: recording is idempotent).
   size_t record(const RunInfo& run, const std::vector<Results>& results);
-  /// Appends a run as it is.
-  void append(const HistoryRun& run);
-  /// Appends runs in one step: all of them, or none.
-  void append_all(const std::vector<HistoryRun>& runs);
+  /// Appends a run as it is, unless the store holds it already (the same run_identity); returns whether it was added.
+  bool append(const HistoryRun& run);
   /// Appends, in one step, those of `runs` the store does not hold yet (by run_identity, each once even when
   /// imports run at once); returns how many (history import).
   size_t import(const std::vector<HistoryRun>& runs);

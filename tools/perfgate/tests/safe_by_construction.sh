@@ -150,6 +150,10 @@ same_second=2026-11-03T10:00:00Z
 "$perfgate" history export --db "$work/suites.db" --out "$work/suites.json" >/dev/null
 check history_import_keeps_two_suites_of_one_second 0 --expect "imported 2 runs" -- history import --db "$work/suites_copy.db" --in "$work/suites.json"
 check history_import_is_repeatable 0 --expect "imported 0 runs" -- history import --db "$work/suites_copy.db" --in "$work/suites.json"
+check history_record_is_idempotent 0 --expect "already recorded" -- history record --db "$work/suites.db" --results "$in/other_suite.json" \
+  --commit "$(printf '3%.0s' {1..40})" --date "$same_second"
+expect_that history_record_kept_one_copy test "$("$perfgate" history export --db "$work/suites.db" --out "$work/suites_again.json" >/dev/null &&
+  jq '.runs | length' "$work/suites_again.json")" = 2
 
 # A data branch: a run too large for a run file is refused when recorded, not written to make the branch unreadable;
 # a run file committed executable is read; one blob of a 16k-metric run (3 MiB) named under 300 paths is one run,
