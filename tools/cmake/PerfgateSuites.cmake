@@ -170,5 +170,11 @@ function(perfgate_add_manifest_gates)
       set(serial OFF)
     endif()
     set_tests_properties(${label}.${name} PROPERTIES LABELS ${label} RUN_SERIAL ${serial} TIMEOUT ${limit} SKIP_RETURN_CODE 77)
+    # COST: ctest -j starts the tests it expects to take longest first; without an earlier run's timings (a clean
+    # build) it goes by this, so that a long gate sharing the machine starts at once rather than last. Serial gates
+    # keep none: they wait for the machine to be free whenever they start.
+    if(NOT serial)
+      set_tests_properties(${label}.${name} PROPERTIES COST ${limit})
+    endif()
   endforeach()
 endfunction()
