@@ -123,6 +123,10 @@ void Outputs::folder(const std::string& path, const std::string& option) {
   if (fs::is_directory(status)) {
     bool empty = true, ours = false;
     for (const auto& entry : fs::directory_iterator(path, error)) {
+      // A file another perfgate process is staging there right now (the marker, as two gates start at once) is
+      // perfgate's, not the user's.
+      static const std::regex staging("\\..+\\.perfgate-[A-Za-z0-9]{6}");
+      if (std::regex_match(entry.path().filename().string(), staging)) continue;
       empty = false;
       ours = ours || is_marker(entry);
     }

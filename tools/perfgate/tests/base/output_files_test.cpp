@@ -79,6 +79,16 @@ TEST(output_files, a_folder_holding_files_perfgate_did_not_write_is_refused_whol
   EXPECT_NO_THROW(marked.folder((t.path() / "site").string(), "--out"));
 }
 
+TEST(output_files, a_file_another_perfgate_is_staging_is_not_the_users) {
+  const perfgate::TemporaryFolder t("outputs");
+  put(t.path() / "results" / ".perfgate-gate.perfgate-Ab12Cd", "");  // two gates started at once: the other's marker
+  Outputs outputs("gate");
+  EXPECT_NO_THROW(outputs.folder((t.path() / "results").string(), "--results-dir"));
+  put(t.path() / "results" / "notes.txt", "the user's");
+  Outputs again("gate");
+  EXPECT_THROW(again.folder((t.path() / "results").string(), "--results-dir"), InputError);
+}
+
 TEST(output_files, a_new_folder_is_created_and_marked_at_the_first_write) {
   const perfgate::TemporaryFolder t("outputs");
   const auto folder = (t.path() / "new" / "report").string();
