@@ -89,11 +89,12 @@ endfunction()
 #                    failure, an inconclusive speedup and bad input fail the test; an advisory figure beyond its
 #                    tolerance shows as Skipped, with WARNING lines in its output, and so does a gate this host cannot
 #                    measure, with its "perfgate: unavailable:" line). Serial (RUN_SERIAL), as timings need the
-#                    machine, except cost gates: instruction counts do not depend on what else runs.
+#                    machine, except cost gates and baseline gates marked "shares_machine": their figures (counts,
+#                    accuracy, memory) do not depend on what else runs.
 # BUILD (the folder the gates' programs are relative to) defaults to the top-level binary folder, RESULTS to
 # <BUILD>/results; CONTEXT entries are recorded in the cost gates' results. A relative MANIFEST is taken from the
 # current source folder. The tests' time limit is the gate's timeout_seconds plus its more_seconds plus two minutes for
-# judging. CMake reads only each gate's name, kind, label and time limits here; perfgate reads and checks the rest when
+# judging. CMake reads only each gate's name, kind, label, time limits and shares_machine here; perfgate reads and checks the rest when
 # the test runs. Configuring again after the manifest changes is automatic (a configure dependency).
 function(perfgate_add_manifest_gates)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "MANIFEST;BUILD;RESULTS" "CONTEXT")
@@ -163,10 +164,12 @@ function(perfgate_add_manifest_gates)
              COMMAND $<TARGET_FILE:perfgate::perfgate> gate --manifest "${arg_MANIFEST}" --build "${arg_BUILD}"
                      --results-dir "${arg_RESULTS}" --only ${name} --warning-exit-code 77
                      --unavailable-exit-code 77 ${context})
-    # Alone on the machine where time is measured; a cost gate counts instructions under callgrind, which other
-    # tests running beside it do not change, so it may share the machine (ctest -j).
+    # Alone on the machine where time is measured. A cost gate counts instructions under callgrind, and a baseline
+    # gate with "shares_machine": true judges no timing (perfgate gate refuses one whose baseline holds one): what
+    # other tests running beside them do, they do not see, so they share the machine (ctest -j).
+    string(JSON shares ERROR_VARIABLE shares_error GET "${manifest}" gates ${i} shares_machine)
     set(serial ON)
-    if(kind STREQUAL "cost")
+    if(kind STREQUAL "cost" OR (NOT shares_error AND shares))
       set(serial OFF)
     endif()
     set_tests_properties(${label}.${name} PROPERTIES LABELS ${label} RUN_SERIAL ${serial} TIMEOUT ${limit} SKIP_RETURN_CODE 77)

@@ -124,6 +124,7 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
   };
   switch (g.kind) {
     case GateKind::baseline:
+      if (g.shares_machine) require_no_timing(m.baseline_of(g.name, g.label), g.name);
       run_benchmark(argv, results, m.environment, g.timeout_seconds);
       return check(argv);
     case GateKind::speedup:

@@ -123,7 +123,9 @@ Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& 
   const auto kind = r.one_of(g, "kind", where, {"baseline", "speedup", "cost", "bars", "profile"});
   const std::set<std::string> common = {"name", "kind", "label", "command", "targets", "timeout_seconds"};
   std::set<std::string> allowed = common;
-  if (kind == "speedup") {
+  if (kind == "baseline") {
+    allowed.insert("shares_machine");
+  } else if (kind == "speedup") {
     gate.kind = GateKind::speedup;
     allowed.insert({"reference", "candidate", "floor", "aim", "repetitions", "more_repetitions", "more_seconds",
                     "series", "compare_baseline"});
@@ -145,6 +147,9 @@ Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& 
   gate.command = words(r, g, "command", at, false);
   if (has(g, "targets")) gate.targets = words(r, g, "targets", at, true);
   if (has(g, "timeout_seconds")) gate.timeout_seconds = number_in(r, g, "timeout_seconds", at, 1.0, 86400.0);
+  if (gate.kind == GateKind::baseline && has(g, "shares_machine"))
+    gate.shares_machine = r.flag(g, "shares_machine", at);
+  if (gate.kind == GateKind::cost) gate.shares_machine = true;  // instruction counts, whatever runs beside them
   if (gate.kind == GateKind::speedup) {
     gate.reference = plain_text(r, g, "reference", at);
     gate.candidate = plain_text(r, g, "candidate", at);

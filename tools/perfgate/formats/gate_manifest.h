@@ -33,6 +33,10 @@ struct Gate {
   std::vector<std::string> command;
   std::vector<std::string> targets;  ///< build targets the command needs ("{targets}" in the build steps)
   double timeout_seconds = 600.0;    ///< each measuring command's time limit (measuring more has its own budget)
+  /// Its figures do not depend on what else runs on the machine, so a test runner may run it beside other tests: true
+  /// for a cost gate (instruction counts), and for a baseline gate that says so (counts, accuracy, memory), whose
+  /// baseline may then hold no timing (perfgate gate refuses one that does); false for every gate that times.
+  bool shares_machine = false;
   // speedup
   std::string reference, candidate;
   double floor = 0.0;

@@ -4,6 +4,8 @@
 #include "base/error.h"
 #include "base/exit_codes.h"
 #include "base/one_line.h"
+#include "base/time_units.h"
+#include "model/baseline.h"
 #include "model/fix_command.h"
 #include "model/results.h"
 #include "render/table.h"
@@ -26,6 +28,17 @@ bool tree_is_dirty_at(const std::string& baseline) {
 }
 
 }  // namespace
+
+void require_no_timing(const std::string& baseline, const std::string& gate) {
+  std::error_code ignored;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(baseline, ignored))) return;
+  for (const auto& e : read_baseline(baseline).entries) {
+    if (!is_time_unit(e.unit) && !e.advisory) continue;
+    throw InputError("gate " + gate + " shares the machine (shares_machine) but its baseline " + baseline + " judges " +
+                     e.benchmark + " " + e.field + (e.advisory ? " (advisory)" : " (" + e.unit + ")") +
+                     ", which other tests running beside it would change: drop shares_machine or that entry");
+  }
+}
 
 CheckOutcome judge_check(const CheckRequest& request) {
   FixContext fix{own_path(), request.results, request.baseline, request.command, false};

@@ -20,6 +20,11 @@ struct CheckOutcome {
   int code = 0;  ///< 0 pass, 1 a failure, or the warning exit code
 };
 
+/// A gate that shares the machine with other tests (Gate::shares_machine) judges no timing: throws InputError naming
+/// `gate` and the first entry of `baseline` in a time unit or advisory (a figure of the machine's speed), which another
+/// test running beside it would change. A baseline not made yet holds none.
+void require_no_timing(const std::string& baseline, const std::string& gate);
+
 /// Judges, prints the table (and the failures with the command that accepts them, and the functions that moved an
 /// instruction count), and returns what was judged. Throws InputError for unreadable input, and InputErrorWithFix for a
 /// baseline that does not exist yet (with the command that creates it).

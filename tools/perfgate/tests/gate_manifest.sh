@@ -8,7 +8,7 @@
 #  - two speedup gates: both in verdicts.json and the report, each at its own floor;
 #  - selection by --only and --label, --list; an unknown gate, a failing command, and manifests with a wrong version,
 #    an unknown member, two gates of one name, a speedup without its floor, an impossible cache, an absolute build
-#    folder: exit 2 with one line.
+#    folder, a gate sharing the machine whose baseline holds a timing: exit 2 with one line.
 # Usage: gate_manifest.sh PERFGATE
 set -euo pipefail
 perfgate=$(realpath "$1")
@@ -197,6 +197,9 @@ refused missing_build "not a folder" gate --manifest "$manifest" --build nosuch
 refused version_1 "schema_version 1" gate --manifest "$(variant v1 '.schema_version = 1')" --build build
 refused unknown_member "unknown member 'treshold'" gate --manifest "$(variant typo '.gates[1].treshold = 2')" --build build
 refused twice "two gates are named 'suite'" gate --manifest "$(variant twice '.gates[1].name = "suite"')" --build build
+refused shares_with_a_timing "gate suite shares the machine (shares_machine) but its baseline" gate --manifest \
+  "$(variant shared '.gates[0].shares_machine = true')" --build build --only suite --results-dir shared-results
+[[ ! -e shared-results/suite.json ]] || fail "a gate sharing the machine with a timing in its baseline was measured"
 refused no_floor "has no 'floor'" gate --manifest "$(variant nofloor 'del(.gates[1].floor)')" --build build
 refused another_kinds_member "unknown member 'benchmarks'" gate --manifest "$(variant mixed '.gates[0].benchmarks = ["x"]')" --build build
 refused cache "power of two" gate --manifest "$(variant cache '.gates[0] = {"name": "c", "kind": "cost", "label": "cost",

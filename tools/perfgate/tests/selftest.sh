@@ -3,7 +3,8 @@
 # comparison count is a committed file), one baseline gate, and three plants:
 #  - count_off_by_one (the count 100 -> 101): a FAIL row, caught; exit 0, the row named;
 #  - count_dropped (the stand-in stops writing the count): the row only MISSING, which is no catch; exit 1;
-#  - stale (a patch of lines the tree no longer has): does not apply; exit 1, named.
+#  - stale (a patch of lines the tree no longer has): does not apply; exit 1, named;
+#  - count_off_by_one against a baseline the unpatched tree fails too: its catch proves nothing; exit 1.
 # The build step records its arguments: with no target named, "--target {targets}" leaves nothing behind. The worktree
 # is gone afterwards and the repository's own index is untouched.
 # Usage: selftest.sh PERFGATE
@@ -59,6 +60,16 @@ status=$(selftest stale)
 [[ $status == 1 ]] && grep -q 'does not apply' "$work/stale.txt" || fail "a stale plant: exit $status: $(cat "$work/stale.txt")"
 ! grep -q -- '--target' "$work/args.txt" || fail "\"--target {targets}\" without targets left: $(cat "$work/args.txt")"
 (( $(grep -c '^build:' "$work/args.txt") >= 4 )) || fail "the build step ran $(grep -c '^build:' "$work/args.txt") times, not once per tree"
+# A catch by a check the unpatched tree fails as well proves nothing: a baseline of 99 fails the clean tree's 100.
+sed 's/"value": 100/"value": 99/' suite.json >stale_suite.json
+sed 's/"baseline_path": "{name}.json"/"baseline_path": "stale_{name}.json"/' gates.json >stale_gates.json
+git add -A && git commit -qm "a stale baseline"
+set +e
+"$perfgate" selftest --manifest stale_gates.json --work "$work/w" --plant count_off_by_one >"$work/stale_baseline.txt" 2>&1
+status=$?
+set -e
+[[ $status == 1 ]] && grep -q 'the clean tree fails suite: its catches prove nothing' "$work/stale_baseline.txt" ||
+  fail "a catch by a check the clean tree fails: exit $status: $(cat "$work/stale_baseline.txt")"
 # A work folder inside the repository, ignored or not, is never part of the tree tested.
 printf 'ignored-work/\n' >.gitignore && git add .gitignore && git commit -qm "ignore a work folder"
 index_before=$(git ls-files --stage | sha1sum)

@@ -71,3 +71,19 @@ TEST(gate_manifest, refuses_other_versions_and_misspelt_members) {
     EXPECT_THROW(parse(changed), perfgate::InputError) << to;
   }
 }
+
+TEST(gate_manifest, only_gates_that_judge_no_timing_share_the_machine) {
+  const auto m = parse(R"json({"schema_version": 2, "baseline_path": "{name}.json", "gates": [
+    {"name": "counts", "kind": "baseline", "label": "accuracy", "command": ["bin/a"], "shares_machine": true},
+    {"name": "times", "kind": "baseline", "label": "performance", "command": ["bin/a"]},
+    {"name": "instructions", "kind": "cost", "label": "cost", "command": ["bin/c"]}]})json");
+  EXPECT_TRUE(m.gate("counts").shares_machine);
+  EXPECT_FALSE(m.gate("times").shares_machine);
+  EXPECT_TRUE(m.gate("instructions").shares_machine);  // instruction counts, always
+  std::string speedup = kPair;
+  speedup.replace(speedup.find("\"repetitions\": 6"), 17, "\"repetitions\": 6, \"shares_machine\": true");
+  EXPECT_THROW(parse(speedup), perfgate::InputError);  // a speedup is timed
+  EXPECT_THROW(parse(R"json({"schema_version": 2, "baseline_path": "{name}.json", "gates": [
+    {"name": "counts", "kind": "baseline", "label": "accuracy", "command": ["bin/a"], "shares_machine": "yes"}]})json"),
+               perfgate::InputError);
+}
