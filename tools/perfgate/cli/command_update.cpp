@@ -103,6 +103,7 @@ int run_update(const UpdateArgs& a) {
   for (const auto& path : a.results) {
     texts.push_back(read_whole_file(path, "results"));
     captures.push_back(parse_results(texts.back(), path));
+    for (const auto& note : captures.back().notes) std::cout << "note: " << path << ": " << one_line(note) << "\n";
   }
   // Two captures are two measurements, or the check that they agree proves nothing: the same file (or a copy of it,
   // byte for byte: no two timing runs write the same text) is one capture given twice.

@@ -63,6 +63,7 @@ CheckSection load_check(const std::string& results_path, const std::string& base
   const auto results = read_results(results_path);
   section.rows = compare(results, read_baseline(baseline_path));
   section.context = results.context;
+  section.notes = results.notes;
   section.functions = instruction_changes(section.rows, results_path, baseline_path);
   const MeasurementIndex index(results);
   for (const auto& row : section.rows) {

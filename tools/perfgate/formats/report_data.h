@@ -21,7 +21,8 @@ struct CheckSection {  ///< one results file judged against its baseline
   std::vector<Row> rows;
   std::map<std::pair<std::string, std::string>, std::vector<double>> samples;  ///< (benchmark, field) → repetitions
   std::map<std::string, std::string> context;  ///< the results' context (commit, machine, ...)
-  InstructionChanges functions;  ///< the functions that moved its changed instruction counts (function profiles kept)
+  InstructionChanges functions;    ///< the functions that moved its changed instruction counts (function profiles kept)
+  std::vector<std::string> notes;  ///< what reading the results set aside (Results::notes)
 };
 
 struct SpeedupSection {

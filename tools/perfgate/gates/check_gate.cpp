@@ -53,6 +53,7 @@ CheckOutcome judge_check(const CheckRequest& request) {
   }
   CheckOutcome out{load_check(request.results, request.baseline), code_of(Exit::pass)};
   const auto& rows = out.section.rows;
+  for (const auto& note : out.section.notes) std::cout << "note: " << one_line(note) << "\n";
   print_table(std::cout, rows);
   out.code = exit_code_of(rows);
   if (out.code != 0) fix.tree_dirty = tree_is_dirty_at(request.baseline);

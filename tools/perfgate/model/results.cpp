@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -37,6 +38,58 @@ const std::set<std::string> kNonMeasurements = {"name",
                                                 "big_o",
                                                 "rms"};
 
+// Google Benchmark writes a figure it cannot compute as a bare NaN or Infinity (its JSON writer's spelling; e.g. the
+// coefficient of variation of a counter that is 0 in every repetition), which JSON does not have; other writers
+// print nan or inf. Each such token outside a string, where a value starts, becomes null; `replaced` counts them.
+// Linear in the text.
+std::string non_finite_as_null(const std::string& text, size_t& replaced) {
+  static const char* const kTokens[] = {"-Infinity", "Infinity", "-NaN", "NaN", "-nan", "nan", "-inf", "inf"};
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  char before = '\0';  // the last character outside a string that is not white space
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) {
+        out += text[++i];
+      } else if (c == '"') {
+        in_string = false;
+        before = '"';
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      out += c;
+      continue;
+    }
+    if ((before == ':' || before == '[' || before == ',') &&
+        (c == '-' || c == 'N' || c == 'I' || c == 'n' || c == 'i')) {
+      bool matched = false;
+      for (const char* token : kTokens) {
+        const size_t n = std::char_traits<char>::length(token);
+        const bool ends = i + n == text.size() || !std::isalnum(static_cast<unsigned char>(text[i + n]));
+        if (text.compare(i, n, token) == 0 && ends) {
+          out += "null";
+          i += n - 1;
+          ++replaced;
+          matched = true;
+          break;
+        }
+      }
+      if (matched) {
+        before = 'l';
+        continue;
+      }
+    }
+    out += c;
+    if (!std::isspace(static_cast<unsigned char>(c))) before = c;
+  }
+  return out;
+}
+
 // A string member, `fallback` when absent; InputError when present with another type.
 std::string string_field(const nlohmann::json& run, const std::string& key, const std::string& fallback,
                          const std::string& where) {
@@ -48,7 +101,9 @@ std::string string_field(const nlohmann::json& run, const std::string& key, cons
 }  // namespace
 
 Results parse_results(const std::string& text, const std::string& source) {
-  const nlohmann::json doc = parse_json_input(text, source);
+  size_t non_finite = 0;
+  const nlohmann::json doc = parse_json_input(non_finite_as_null(text, non_finite), source);
+  size_t non_finite_measurements = 0;
   if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {
     throw InputError(source + ": not a Google Benchmark result (no \"benchmarks\" array)");
   }
@@ -68,6 +123,7 @@ Results parse_results(const std::string& text, const std::string& source) {
     }
   }
   std::set<std::pair<std::string, int>> seen;
+  size_t aggregates = 0;
   for (const auto& run : doc["benchmarks"]) {
     if (!run.is_object() || !run.contains("name") || !run["name"].is_string() ||
         run["name"].get<std::string>().empty()) {
@@ -77,7 +133,10 @@ Results parse_results(const std::string& text, const std::string& source) {
     const std::string where = source + ": '" + name + "'";
     // An aggregate (mean, median, stddev, ...) is recomputed by perfgate, never judged as a repetition: a row that
     // names an aggregate is one, whatever its run_type says or whether it says anything.
-    if (string_field(run, "run_type", "iteration", where) != "iteration" || run.contains("aggregate_name")) continue;
+    if (string_field(run, "run_type", "iteration", where) != "iteration" || run.contains("aggregate_name")) {
+      ++aggregates;
+      continue;
+    }
     if (run.contains("error_occurred") && (!run["error_occurred"].is_boolean() || run["error_occurred"].get<bool>())) {
       throw InputError(source + ": benchmark '" + name + "' failed: " + string_field(run, "error_message", "?", where));
     }
@@ -115,6 +174,12 @@ Results parse_results(const std::string& text, const std::string& source) {
     }
     for (const auto& [field, value] : run.items()) {
       if (kNonMeasurements.count(field) != 0) continue;
+      if (value.is_null()) {  // NaN or Infinity as written (or null): no figure, so not measured
+        ++non_finite_measurements;
+        results.notes.push_back("'" + name + "' field '" + field +
+                                "' has no finite value (NaN, Infinity or null as written): not measured");
+        continue;
+      }
       if (!value.is_number()) {
         throw InputError(source + ": '" + name + "' field '" + field + "' is not a number");
       }
@@ -129,6 +194,20 @@ Results parse_results(const std::string& text, const std::string& source) {
       }
       results.measurements.push_back({name, field, v, is_time ? time_unit : "", repetition, exact_int64(value)});
     }
+  }
+  if (aggregates > 0 && seen.empty()) {
+    throw InputError(source +
+                     ": holds aggregates only (Google Benchmark's --benchmark_report_aggregates_only): perfgate "
+                     "judges the repetitions themselves; run the suite without that option "
+                     "(--benchmark_display_aggregates_only shortens the console output instead)");
+  }
+  if (non_finite > non_finite_measurements) {
+    const auto skipped = std::to_string(non_finite - non_finite_measurements);
+    results.notes.push_back(
+        skipped + " aggregate figure" + (skipped == "1" ? "" : "s") +
+        " with no finite value (NaN or Infinity as Google Benchmark writes, e.g. the coefficient of "
+        "variation of a counter that is 0 in every repetition): not read, as perfgate computes its "
+        "statistics from the repetitions");
   }
   return results;
 }

@@ -24,13 +24,17 @@ struct Results {
   std::map<std::string, std::string> context;  ///< string-valued context entries (git_sha, cpu_model, ...)
   std::vector<Measurement> measurements;       ///< iteration runs only; aggregates are recomputed by perfgate
   std::string source;                          ///< the file it came from, for messages
+  /// What reading set aside, one line each: a figure written as NaN or Infinity (not measured; a baseline entry of it
+  /// reads MISSING), aggregate statistics that are not finite (never read).
+  std::vector<std::string> notes;
 };
 
 /// Parses a Google Benchmark JSON file. A context without machine_fingerprint gets one derived from Google
 /// Benchmark's own context (machine_identity.h), with its description as "machine" when that is absent too.
 /// Throws InputError naming the file and what is wrong: unreadable, not JSON (or nested deeper than kMaxJsonDepth), no
-/// "benchmarks" array, a run without a name, an unknown time_unit, a run of zero iterations, a non-finite or
-/// non-numeric value, or two runs with the same name and repetition index.
+/// "benchmarks" array, a run without a name, an unknown time_unit, a run of zero iterations, a non-numeric value, or
+/// two runs with the same name and repetition index. A value Google Benchmark wrote as NaN or Infinity (or null) is
+/// not measured, said in `notes`.
 Results read_results(const std::string& path);
 
 /// Same, from text (for tests and fuzzing). `source` is used in messages.

@@ -389,6 +389,7 @@ TEST(perfgate_report, the_overall_verdict_follows_the_speedup_when_every_check_p
                          perfgate::compare(results("results_ok.json"), baseline("baseline_ok.json")),
                          {},
                          {},
+                         {},
                          {}});
   ASSERT_EQ(perfgate::overall(data), perfgate::Overall::pass);
   data.speedups.emplace_back();
@@ -431,6 +432,7 @@ TEST(perfgate_report, junit_counts_a_missing_benchmark_as_a_failure) {
                          "r.json",
                          "b.json",
                          perfgate::compare(results("results_ok.json"), baseline("baseline_vanished.json")),
+                         {},
                          {},
                          {},
                          {}});
