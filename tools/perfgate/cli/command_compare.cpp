@@ -26,7 +26,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& a) {
 }
 
 int run_compare(const CompareArgs& a) {
-  return judge_check({a.results, a.baseline, a.command, a.warning_exit_code}).code;
+  return judge_check({a.results, a.baseline, a.command, a.warning_exit_code, false}).code;
 }
 
 }  // namespace perfgate

@@ -99,7 +99,7 @@ int run_speedup_gate(const GateManifest& m, const Gate& g, const std::string& re
   judged.speedups.push_back(section);
   if (g.compare_baseline) {
     auto check =
-        judge_check({results, m.baseline_of(g.name, g.label), interleaved(g.repetitions), a.warning_exit_code});
+        judge_check({results, m.baseline_of(g.name, g.label), interleaved(g.repetitions), a.warning_exit_code, false});
     code = worse(code, check.code, a);
     judged.checks.push_back(std::move(check.section));
   }
@@ -118,7 +118,8 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
   std::cout << "gate " << g.name << " (" << to_string(g.kind) << (g.label.empty() ? "" : ", label " + g.label) << ")"
             << std::endl;
   const auto check = [&](const std::vector<std::string>& command) {
-    auto outcome = judge_check({results, m.baseline_of(g.name, g.label), command, a.warning_exit_code});
+    auto outcome =
+        judge_check({results, m.baseline_of(g.name, g.label), command, a.warning_exit_code, g.shares_machine});
     judged.checks.push_back(std::move(outcome.section));
     return outcome.code;
   };

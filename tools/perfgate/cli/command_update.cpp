@@ -103,7 +103,6 @@ int run_update(const UpdateArgs& a) {
   for (const auto& path : a.results) {
     texts.push_back(read_whole_file(path, "results"));
     captures.push_back(parse_results(texts.back(), path));
-    for (const auto& note : captures.back().notes) std::cout << "note: " << path << ": " << one_line(note) << "\n";
   }
   // Two captures are two measurements, or the check that they agree proves nothing: the same file (or a copy of it,
   // byte for byte: no two timing runs write the same text) is one capture given twice.
@@ -129,6 +128,9 @@ int run_update(const UpdateArgs& a) {
       captures.push_back(run_benchmark(a.command, (scratch->path() / "capture-2.json").string()));
       captures.back().source = "the suite's second run";
     }
+  }
+  for (const auto& capture : captures) {
+    for (const auto& note : capture.notes) std::cout << "note: " << capture.source << ": " << one_line(note) << "\n";
   }
   const auto& ctx = captures.front().context;
   // Timings belong to the machine that recorded them: re-recording them elsewhere moves the timing gate to this

@@ -35,13 +35,15 @@ void require_no_timing(const std::string& baseline, const std::string& gate) {
   for (const auto& e : read_baseline(baseline).entries) {
     if (!is_time_unit(e.unit) && !e.advisory) continue;
     throw InputError("gate " + gate + " shares the machine (shares_machine) but its baseline " + baseline + " judges " +
-                     e.benchmark + " " + e.field + (e.advisory ? " (advisory)" : " (" + e.unit + ")") +
-                     ", which other tests running beside it would change: drop shares_machine or that entry");
+                     e.benchmark + " " + e.field +
+                     (is_time_unit(e.unit) ? " (" + e.unit + "), a timing, which tests running beside it would change"
+                                           : " (advisory), a figure of the machine it runs on") +
+                     ": drop shares_machine or that entry");
   }
 }
 
 CheckOutcome judge_check(const CheckRequest& request) {
-  FixContext fix{own_path(), request.results, request.baseline, request.command, false};
+  FixContext fix{own_path(), request.results, request.baseline, request.command, false, request.shares_machine};
   std::error_code ignored;
   if (!std::filesystem::exists(std::filesystem::symlink_status(request.baseline, ignored))) {
     const auto results = read_results(request.results);

@@ -13,6 +13,7 @@ struct CheckRequest {
   std::string results, baseline;
   std::vector<std::string> command;  ///< the suite's command that wrote the results: printed fixes run it themselves
   int warning_exit_code = 0;         ///< exit code when nothing failed but an advisory figure is beyond its tolerance
+  bool shares_machine = false;       ///< the gate shares the machine: the first baseline it proposes holds no timing
 };
 
 struct CheckOutcome {
@@ -21,8 +22,9 @@ struct CheckOutcome {
 };
 
 /// A gate that shares the machine with other tests (Gate::shares_machine) judges no timing: throws InputError naming
-/// `gate` and the first entry of `baseline` in a time unit or advisory (a figure of the machine's speed), which another
-/// test running beside it would change. A baseline not made yet holds none.
+/// `gate` and the first entry of `baseline` in a time unit (which a test running beside it would change) or advisory
+/// (a figure of the machine it runs on). A baseline not made yet holds none. A rate counter (items_per_second) has no
+/// unit perfgate could tell from a count's: the manifest's author keeps such a gate serial.
 void require_no_timing(const std::string& baseline, const std::string& gate);
 
 /// Judges, prints the table (and the failures with the command that accepts them, and the functions that moved an

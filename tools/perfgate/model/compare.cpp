@@ -69,10 +69,11 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
     row.results_machine = machine;
     row.baseline_machine = baseline.provenance.machine_fingerprint;
     // Presence first, for every kind of entry: a metric that was not measured is MISSING whether or not its value
-    // would be judged on this machine (an advisory timing that vanished means its benchmark did not run).
+    // would be judged on this machine (an advisory timing that vanished means its benchmark did not run). A
+    // repetition without a finite value (NaN as written) leaves the metric not measured, whatever the others hold.
     const auto values = index.values_in_unit(e.benchmark, e.field, e.unit);
     row.samples = static_cast<int>(values.size());
-    if (values.empty()) {
+    if (values.empty() || results.not_finite.count({e.benchmark, e.field}) != 0) {
       row.verdict = Verdict::missing;
       row.findings = {Finding::not_measured};
       rows.push_back(row);

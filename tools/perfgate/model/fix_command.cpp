@@ -109,10 +109,10 @@ FirstBaselineFix first_baseline_fix(const Results& results, const FixContext& c)
   for (const auto& [field, exact] : whole) {
     if (exact) tracks += " --track " + shell_quote(field + ":either:exact");
   }
-  if (has_real_time) tracks += " --track real_time:lower:rel=0.5";
+  if (has_real_time && !c.no_timings) tracks += " --track real_time:lower:rel=0.5";
   if (tracks.empty())
     return {"", "its results hold no field to track; give --track FIELD:DIRECTION:TOLERANCE to perfgate update"};
-  if (c.suite_command.empty() && has_real_time) {
+  if (c.suite_command.empty() && has_real_time && !c.no_timings) {
     return {"",
             "its results hold timings, which a baseline takes from two runs of the suite: give perfgate update the "
             "suite's command "
@@ -122,7 +122,9 @@ FirstBaselineFix first_baseline_fix(const Results& results, const FixContext& c)
       c.suite_command.empty() ? " --results " + shell_quote(c.results) : " --" + join_quoted(c.suite_command);
   return {shell_quote(c.perfgate) + " update --baseline " + shell_quote(c.baseline) + " --reason 'first baseline'" +
               tracks + (c.tree_dirty ? " --allow-dirty" : "") + source,
-          "counts tracked exactly, real_time gated at 50 % on the machine that records it: a starting point to review"};
+          c.no_timings ? "counts tracked exactly; no timing, as the gate shares the machine: a starting point to review"
+                       : "counts tracked exactly, real_time gated at 50 % on the machine that records it: a starting "
+                         "point to review"};
 }
 
 }  // namespace perfgate

@@ -16,6 +16,7 @@ struct FixContext {
   std::string results, baseline;           ///< as given to compare
   std::vector<std::string> suite_command;  ///< the suite's command that wrote the results; empty when not given
   bool tree_dirty = false;                 ///< the baseline's working tree has uncommitted changes
+  bool no_timings = false;  ///< the gate shares the machine (Gate::shares_machine): a first baseline tracks no timing
 };
 
 /// The update that accepts the rows' new values: dropping the missing metrics, with --allow-dirty on a dirty tree,

@@ -40,9 +40,8 @@ const std::set<std::string> kNonMeasurements = {"name",
 
 // Google Benchmark writes a figure it cannot compute as a bare NaN or Infinity (its JSON writer's spelling; e.g. the
 // coefficient of variation of a counter that is 0 in every repetition), which JSON does not have; other writers
-// print nan or inf. Each such token outside a string, where a value starts, becomes null; `replaced` counts them.
-// Linear in the text.
-std::string non_finite_as_null(const std::string& text, size_t& replaced) {
+// print nan or inf. Each such token outside a string, where a value starts, becomes null. Linear in the text.
+std::string non_finite_as_null(const std::string& text) {
   static const char* const kTokens[] = {"-Infinity", "Infinity", "-NaN", "NaN", "-nan", "nan", "-inf", "inf"};
   std::string out;
   out.reserve(text.size());
@@ -70,11 +69,11 @@ std::string non_finite_as_null(const std::string& text, size_t& replaced) {
       bool matched = false;
       for (const char* token : kTokens) {
         const size_t n = std::char_traits<char>::length(token);
+        if (text.compare(i, n, token) != 0) continue;  // (compare stops at the text's end: i + n may pass it)
         const bool ends = i + n == text.size() || !std::isalnum(static_cast<unsigned char>(text[i + n]));
-        if (text.compare(i, n, token) == 0 && ends) {
+        if (ends) {
           out += "null";
           i += n - 1;
-          ++replaced;
           matched = true;
           break;
         }
@@ -101,9 +100,7 @@ std::string string_field(const nlohmann::json& run, const std::string& key, cons
 }  // namespace
 
 Results parse_results(const std::string& text, const std::string& source) {
-  size_t non_finite = 0;
-  const nlohmann::json doc = parse_json_input(non_finite_as_null(text, non_finite), source);
-  size_t non_finite_measurements = 0;
+  const nlohmann::json doc = parse_json_input(non_finite_as_null(text), source);
   if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {
     throw InputError(source + ": not a Google Benchmark result (no \"benchmarks\" array)");
   }
@@ -123,7 +120,8 @@ Results parse_results(const std::string& text, const std::string& source) {
     }
   }
   std::set<std::pair<std::string, int>> seen;
-  size_t aggregates = 0;
+  size_t aggregates = 0, aggregate_non_finite = 0;
+  std::set<std::string> reported_by_aggregates, reported_by_repetitions;  // run names
   for (const auto& run : doc["benchmarks"]) {
     if (!run.is_object() || !run.contains("name") || !run["name"].is_string() ||
         run["name"].get<std::string>().empty()) {
@@ -135,8 +133,14 @@ Results parse_results(const std::string& text, const std::string& source) {
     // names an aggregate is one, whatever its run_type says or whether it says anything.
     if (string_field(run, "run_type", "iteration", where) != "iteration" || run.contains("aggregate_name")) {
       ++aggregates;
+      reported_by_aggregates.insert(
+          run.contains("run_name") && run["run_name"].is_string() ? run["run_name"].get<std::string>() : name);
+      for (const auto& [field, value] : run.items())
+        if (kNonMeasurements.count(field) == 0 && value.is_null()) ++aggregate_non_finite;
       continue;
     }
+    reported_by_repetitions.insert(
+        run.contains("run_name") && run["run_name"].is_string() ? run["run_name"].get<std::string>() : name);
     if (run.contains("error_occurred") && (!run["error_occurred"].is_boolean() || run["error_occurred"].get<bool>())) {
       throw InputError(source + ": benchmark '" + name + "' failed: " + string_field(run, "error_message", "?", where));
     }
@@ -175,9 +179,10 @@ Results parse_results(const std::string& text, const std::string& source) {
     for (const auto& [field, value] : run.items()) {
       if (kNonMeasurements.count(field) != 0) continue;
       if (value.is_null()) {  // NaN or Infinity as written (or null): no figure, so not measured
-        ++non_finite_measurements;
-        results.notes.push_back("'" + name + "' field '" + field +
-                                "' has no finite value (NaN, Infinity or null as written): not measured");
+        if (results.not_finite.emplace(name, field).second) {
+          results.notes.push_back("'" + name + "' field '" + field +
+                                  "' has no finite value (NaN, Infinity or null as written): not measured");
+        }
         continue;
       }
       if (!value.is_number()) {
@@ -201,8 +206,15 @@ Results parse_results(const std::string& text, const std::string& source) {
                      "judges the repetitions themselves; run the suite without that option "
                      "(--benchmark_display_aggregates_only shortens the console output instead)");
   }
-  if (non_finite > non_finite_measurements) {
-    const auto skipped = std::to_string(non_finite - non_finite_measurements);
+  for (const auto& run_name : reported_by_aggregates) {
+    if (reported_by_repetitions.count(run_name) == 0) {
+      results.notes.push_back("'" + run_name +
+                              "' is reported by its aggregates alone (ReportAggregatesOnly): not read, as perfgate "
+                              "judges the repetitions themselves");
+    }
+  }
+  if (aggregate_non_finite > 0) {
+    const auto skipped = std::to_string(aggregate_non_finite);
     results.notes.push_back(
         skipped + " aggregate figure" + (skipped == "1" ? "" : "s") +
         " with no finite value (NaN or Infinity as Google Benchmark writes, e.g. the coefficient of "

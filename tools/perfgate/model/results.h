@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,11 @@ struct Results {
   std::map<std::string, std::string> context;  ///< string-valued context entries (git_sha, cpu_model, ...)
   std::vector<Measurement> measurements;       ///< iteration runs only; aggregates are recomputed by perfgate
   std::string source;                          ///< the file it came from, for messages
-  /// What reading set aside, one line each: a figure written as NaN or Infinity (not measured; a baseline entry of it
-  /// reads MISSING), aggregate statistics that are not finite (never read).
+  /// (benchmark, field) pairs with a repetition that has no finite value (NaN, Infinity or null as written): not
+  /// measured, so a baseline entry of one reads MISSING, whatever the other repetitions hold.
+  std::set<std::pair<std::string, std::string>> not_finite;
+  /// What reading set aside, one line each: those figures, aggregate statistics with no finite value (never read), a
+  /// benchmark reported by its aggregates alone (never read).
   std::vector<std::string> notes;
 };
 
@@ -33,8 +37,8 @@ struct Results {
 /// Benchmark's own context (machine_identity.h), with its description as "machine" when that is absent too.
 /// Throws InputError naming the file and what is wrong: unreadable, not JSON (or nested deeper than kMaxJsonDepth), no
 /// "benchmarks" array, a run without a name, an unknown time_unit, a run of zero iterations, a non-numeric value, or
-/// two runs with the same name and repetition index. A value Google Benchmark wrote as NaN or Infinity (or null) is
-/// not measured, said in `notes`.
+/// two runs with the same name and repetition index, a file of aggregates alone. A value Google Benchmark wrote as NaN
+/// or Infinity (or null) is not measured, said in `notes` and kept in `not_finite`.
 Results read_results(const std::string& path);
 
 /// Same, from text (for tests and fuzzing). `source` is used in messages.

@@ -74,7 +74,7 @@ std::string render_markdown(const ReportData& data) {
     for (const auto& c : data.checks) {
       if (exit_code_of(c.rows) == 0) continue;
       // Read on another machine than the one that ran the report: perfgate by name, not by this runner's path.
-      const FixContext fix{"perfgate", c.results_path, c.baseline_path, {}, false};
+      const FixContext fix{"perfgate", c.results_path, c.baseline_path, {}, false, false};
       const auto accept = accept_fix(c.rows, fix);
       out << "\n**" << cell(c.name) << "**: ";
       if (!accept.command.empty())

@@ -5,8 +5,9 @@
 #  - count_dropped (the stand-in stops writing the count): the row only MISSING, which is no catch; exit 1;
 #  - stale (a patch of lines the tree no longer has): does not apply; exit 1, named;
 #  - count_off_by_one against a baseline the unpatched tree fails too: its catch proves nothing; exit 1.
-# The build step records its arguments: with no target named, "--target {targets}" leaves nothing behind. The worktree
-# is gone afterwards and the repository's own index is untouched.
+# The build step records its arguments: with no target named, "--target {targets}" leaves nothing behind. The clean
+# tree is built again after the plants before its checks run (the stand-in measures what was built). The worktree is
+# gone afterwards and the repository's own index is untouched.
 # Usage: selftest.sh PERFGATE
 set -euo pipefail
 perfgate=$(realpath "$1")
@@ -20,9 +21,10 @@ git init -q
 git config user.name t && git config user.email t@t.example && git config commit.gpgsign false
 cat >bench.sh <<'SH'
 #!/bin/sh
-# A stand-in suite: BM_Sort and the comparisons it made (count.txt).
+# A stand-in suite: BM_Sort and the comparisons it made (count.txt, as the build step copied it: a tree not built
+# again after a change measures what it was built from).
 for a in "$@"; do case $a in --benchmark_out=*) out=${a#--benchmark_out=} ;; esac; done
-count=$(cat "$(dirname "$0")/count.txt")
+count=$(cat "$(dirname "$0")/built_count.txt")
 printf '{"context": {}, "benchmarks": [{"name": "BM_Sort", "run_name": "BM_Sort", "run_type": "iteration", "repetition_index": 0, "iterations": 1, "real_time": 1, "time_unit": "ms", "comparisons": %s}]}\n' "$count" >"$out"
 SH
 chmod +x bench.sh
@@ -34,7 +36,7 @@ JSON
 cat >gates.json <<JSON
 {"schema_version": 2, "baseline_path": "{name}.json",
  "gates": [{"name": "suite", "kind": "baseline", "label": "performance", "command": ["bench.sh"]}],
- "selftest": {"build": {"directory": ".", "steps": [["sh", "-c", "echo \"build:\$*\" >>'$work/args.txt'", "step", "--target", "{targets}"]]},
+ "selftest": {"build": {"directory": ".", "steps": [["sh", "-c", "cp count.txt built_count.txt && echo \"build:\$*\" >>'$work/args.txt'", "step", "--target", "{targets}"]]},
               "sets": [{"plants": "plants", "checks": [{"gate": "suite"}]}]}}
 JSON
 git add -A && git commit -qm "a project with a self-test"

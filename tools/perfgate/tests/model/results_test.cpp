@@ -2,6 +2,8 @@
 // README.md there names the command), and the figures it writes that JSON has no number for.
 #include "model/results.h"
 #include "base/error.h"
+#include "model/baseline.h"
+#include "model/compare.h"
 
 #include <gtest/gtest.h>
 
@@ -60,7 +62,8 @@ TEST(results, a_figure_written_as_nan_or_infinity_is_not_measured_and_said) {
   const auto r = perfgate::parse_results(R"({"benchmarks": [
     {"name": "BM_A", "run_type": "iteration", "iterations": 1, "real_time": 1, "time_unit": "ns", "label": "NaN",
      "hits": NaN, "misses": -Infinity, "ratio": inf, "kept": 5},
-    {"name": "BM_A_cv", "run_type": "aggregate", "aggregate_name": "cv", "iterations": 1, "real_time": NaN}]})",
+    {"name": "BM_A_cv", "run_name": "BM_A", "run_type": "aggregate", "aggregate_name": "cv", "iterations": 1,
+     "real_time": NaN}]})",
                                          "stand-in");
   EXPECT_TRUE(perfgate::values_of(r, "BM_A", "hits").empty());
   EXPECT_TRUE(perfgate::values_of(r, "BM_A", "misses").empty());
@@ -80,4 +83,31 @@ TEST(results, only_a_whole_token_where_a_value_starts_is_taken_for_nan) {
       "s");
   EXPECT_EQ(r.context.at("note"), "a NaN, \"Infinity\"");
   EXPECT_TRUE(r.notes.empty());
+}
+
+TEST(results, a_repetition_without_a_finite_value_leaves_its_metric_not_measured) {
+  // Two finite repetitions beside a NaN must not pass on the two: a loss that diverged in one seed is a regression.
+  const auto r = perfgate::parse_results(R"({"benchmarks": [
+    {"name": "BM_A", "repetition_index": 0, "iterations": 1, "real_time": 1, "loss": 0.5},
+    {"name": "BM_A", "repetition_index": 1, "iterations": 1, "real_time": 1, "loss": NaN},
+    {"name": "BM_A", "repetition_index": 2, "iterations": 1, "real_time": 1, "loss": 0.5}]})",
+                                         "stand-in");
+  EXPECT_EQ(r.not_finite.count({"BM_A", "loss"}), 1u);
+  EXPECT_EQ(r.notes.size(), 1u);
+  const auto b = perfgate::parse_baseline(R"({"schema_version": 1, "provenance": {"reason": "r"}, "entries": [
+    {"benchmark": "BM_A", "field": "loss", "value": 0.5, "unit": "", "direction": "lower", "tolerance": {"abs": 0.1}}]})",
+                                          "b");
+  const auto rows = perfgate::compare(r, b);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows.front().verdict, perfgate::Verdict::missing);
+}
+
+TEST(results, a_benchmark_reported_by_its_aggregates_alone_is_said_and_not_read) {
+  const auto r = perfgate::parse_results(R"({"benchmarks": [
+    {"name": "BM_A", "run_type": "iteration", "iterations": 1, "real_time": 1},
+    {"name": "BM_B_median", "run_name": "BM_B", "run_type": "aggregate", "aggregate_name": "median", "iterations": 3,
+     "real_time": 2}]})",
+                                         "stand-in");
+  EXPECT_TRUE(perfgate::values_of(r, "BM_B", "real_time").empty());
+  EXPECT_TRUE(any_note_has(r, "'BM_B' is reported by its aggregates alone"));
 }
