@@ -6,6 +6,7 @@
 # Usage: hostile_inputs.sh PERFGATE WORK      Exit 0 when every case behaves as documented, 1 otherwise.
 set -uo pipefail
 perfgate=$(realpath "$1")
+: "${2:?usage: hostile_inputs.sh PERFGATE WORK (a folder of its own: it is emptied)}"
 work=$(realpath -m "$2")
 rm -rf "$work"
 mkdir -p "$work/in" "$work/tmp"

@@ -5,6 +5,7 @@
 # Usage: scaling.sh PERFGATE WORK [SMALL LARGE [REPORT_SMALL REPORT_LARGE]]   Exit 0 when all three scale, 1 otherwise.
 set -uo pipefail
 perfgate=$(realpath "$1")
+: "${2:?usage: scaling.sh PERFGATE WORK (a folder of its own: it is emptied)}"
 work=$(realpath -m "$2")
 small=${3:-1000} large=${4:-10000} report_small=${5:-300} report_large=${6:-3000}
 rm -rf "$work" && mkdir -p "$work"

@@ -8,6 +8,7 @@
 # Usage: update_races.sh PERFGATE WORK [TRIALS]    Exit 0 when all hold; prints the counts.
 set -uo pipefail
 perfgate=$(realpath "$1")
+: "${2:?usage: update_races.sh PERFGATE WORK (a folder of its own: it is emptied)}"
 work=$(realpath -m "$2")
 trials=${3:-100}
 rm -rf "$work"
