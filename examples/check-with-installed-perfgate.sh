@@ -47,21 +47,21 @@ logged() {
 }
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-# Paths in the checkout (its work folder included) hashed relative to it: a clone elsewhere finds the same objects.
-export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+# Paths under the work folder (the checkout reached through its link there) hashed relative to it: the other install
+# checks, and a clone elsewhere, find the same objects.
+export CCACHE_BASEDIR="$work" CCACHE_NOHASHDIR=1
 prefix="$work/prefix"
+checkout="$work/project/perfgate"
 
 echo "check: perfgate alone: configure, build, install into $prefix"
-logged "$work/perfgate-configure.log" cmake -S "$root/tools" -B "$work/perfgate" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DPERFGATE_BUILD_TESTS=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "${launcher[@]}" "${cmake_extra[@]}"
-logged "$work/perfgate-build.log" cmake --build "$work/perfgate"
-logged "$work/perfgate-install.log" cmake --install "$work/perfgate" --prefix "$prefix"
+"$root/examples/build-perfgate-alone.sh" "$work" "${cmake_extra[@]}"
+logged "$work/perfgate-install.log" cmake --install "$work/project/perfgate-build" --prefix "$prefix"
 # The cost runner's instruction emulator, where the installed perfgate looks for it (beside bin/, in <libdir>/perfgate).
 compgen -G "$prefix/lib*/perfgate/perfgate-instruction-emulator.so" >/dev/null ||
   { echo "check: the install lacks lib/perfgate/perfgate-instruction-emulator.so" >&2; exit 1; }
 # A folder named torch, ATen or c10 on an include path, not any path that merely contains those letters (a checkout in
 # /tmp/cc10 is not LibTorch).
-if grep -Eo -- '-I[^ "]*/(torch|ATen|c10)(/[^ "]*)?([ "]|$)' "$work/perfgate/compile_commands.json"; then
+if grep -Eo -- '-I[^ "]*/(torch|ATen|c10)(/[^ "]*)?([ "]|$)' "$work/project/perfgate-build/compile_commands.json"; then
   echo "check: perfgate compiles with LibTorch's headers on its include path" >&2
   exit 1
 fi
@@ -73,7 +73,7 @@ fi
 
 echo "check: the example finds it with find_package(perfgate CONFIG), builds and gates its suite"
 example="$work/example"
-logged "$work/example-configure.log" cmake -S "$root/examples/gated-suite" -B "$example" -G Ninja \
+logged "$work/example-configure.log" cmake -S "$checkout/examples/gated-suite" -B "$example" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}" "${cmake_extra[@]}"
 logged "$work/example-build.log" cmake --build "$example"
 ctest --test-dir "$example" -L '^(performance|cost)$' --output-on-failure

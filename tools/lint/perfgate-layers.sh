@@ -3,6 +3,8 @@
 # and every quoted include names a header as LAYER/FILE of its own layer or one listed before it. An unqualified
 # include would be found beside the including file and hide which layer it reaches into. The unit tests mirror the
 # layers: tools/perfgate/tests/LAYER/*.cpp follow the same rule (the scripts beside them drive the command line).
+# The command-line parser (CLI11, about 5 s of compiling per file that includes it) is included by cli/command_line.cpp
+# and cli/main.cpp alone: a command's file states its options through cli/command_line.h.
 # Prints each finding as FILE:LINE: reason and exits 1; 0 when there is none.
 # Usage: tools/lint/perfgate-layers.sh [ROOT]   (default: the repository root)
 set -euo pipefail
@@ -28,6 +30,9 @@ while IFS= read -r -d '' file; do
   line=0
   while IFS= read -r text; do
     line=$((line + 1))
+    if [[ $text =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*\<CLI/ && $inner != cli/command_line.cpp && $inner != cli/main.cpp ]]; then
+      findings+=("$relative:$line: includes the parser (CLI11); state options through cli/command_line.h")
+    fi
     [[ $text =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*\"([^\"]+)\" ]] || continue
     included=${BASH_REMATCH[1]}
     target=${included%%/*}

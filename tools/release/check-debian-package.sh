@@ -21,17 +21,17 @@ logged() {  # LOG COMMAND...: the command's output in LOG, shown when it fails
 }
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-# Paths in the checkout (its work folder included) hashed relative to it: a clone elsewhere finds the same objects.
-export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+# Paths under the work folder (the checkout reached through its link there) hashed relative to it: the other install
+# checks, and a clone elsewhere, find the same objects.
+export CCACHE_BASEDIR="$work" CCACHE_NOHASHDIR=1
 version=$(head -1 "$root/tools/VERSION")
+build="$work/project/perfgate-build"
 
 echo "deb: build perfgate alone and pack it"
-logged "$work/configure.log" cmake -S "$root/tools" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
-  -DPERFGATE_BUILD_TESTS=OFF -DCMAKE_DISABLE_FIND_PACKAGE_Torch=TRUE "${launcher[@]}"
-logged "$work/build.log" cmake --build "$work/build"
-(cd "$work/build" && logged "$work/cpack.log" cpack -G DEB)
+"$root/examples/build-perfgate-alone.sh" "$work" -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_DISABLE_FIND_PACKAGE_Torch=TRUE
+(cd "$build" && logged "$work/cpack.log" cpack -G DEB)
 shopt -s nullglob
-packages=("$work"/build/perfgate_*.deb)
+packages=("$build"/perfgate_*.deb)
 [[ ${#packages[@]} -eq 1 ]] || fail "expected one perfgate_*.deb, found ${#packages[@]}"
 deb=${packages[0]}
 echo "deb: $(basename "$deb")"
@@ -63,7 +63,7 @@ fi
 grep -q "^## $version " "$root/CHANGELOG.md" || fail "CHANGELOG.md has no section for $version"
 
 echo "deb: the example project finds the unpacked CMake package and is gated by it"
-logged "$work/example-configure.log" cmake -S "$root/examples/gated-suite" -B "$work/example" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+logged "$work/example-configure.log" cmake -S "$work/project/perfgate/examples/gated-suite" -B "$work/example" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$work/root/usr" "${launcher[@]}"
 logged "$work/example-build.log" cmake --build "$work/example"
 grep -q "$work/root/usr" "$work/example/CTestTestfile.cmake" || fail "the example's tests do not run the unpacked perfgate"

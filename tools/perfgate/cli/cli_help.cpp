@@ -28,14 +28,12 @@ std::string command_footer(const std::string& example, std::initializer_list<Exi
          " (perfgate help: what each means).\n";
 }
 
-std::string overview(const CLI::App& app) {
+std::string overview(const std::vector<std::pair<std::string, std::string>>& commands) {
   std::ostringstream out;
   out << "perfgate: gate Google Benchmark results against committed baselines, in CI and by hand\n\n"
       << "Usage: perfgate COMMAND [OPTIONS]      perfgate help COMMAND      perfgate --version\n\nCommands:\n";
-  for (const auto* sub : app.get_subcommands({})) {
-    out << "  " << sub->get_name() << std::string(sub->get_name().size() < 11 ? 11 - sub->get_name().size() : 1, ' ')
-        << sub->get_description() << '\n';
-  }
+  for (const auto& [name, description] : commands)
+    out << "  " << name << std::string(name.size() < 11 ? 11 - name.size() : 1, ' ') << description << '\n';
   out << "\nStart: perfgate help update (create a baseline), perfgate help compare (gate against it).\n"
       << "\nExit codes, the same for every command:\n"
       << exit_code_table();
@@ -60,14 +58,6 @@ std::string closest_name(const std::string& word, const std::vector<std::string>
   }
   if (!best.empty()) return best;
   return prefixed == 1 ? prefix_match : std::string();
-}
-
-std::vector<std::string> option_names(const CLI::App& command) {
-  std::vector<std::string> names;
-  for (const auto* option : command.get_options()) {
-    for (const auto& name : option->get_lnames()) names.push_back("--" + name);
-  }
-  return names;
 }
 
 }  // namespace perfgate

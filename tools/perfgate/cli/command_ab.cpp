@@ -10,7 +10,6 @@
 #include "base/time_units.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
-#include "cli/numeric_options.h"
 #include "formats/ab_json.h"
 #include "formats/gate_manifest.h"
 #include "model/ab_analysis.h"
@@ -128,53 +127,44 @@ void print_costs(const AbArgs& a, const std::vector<CostChange>& costs) {
 
 }  // namespace
 
-CLI::App* add_ab_command(CLI::App& app, AbArgs& a) {
-  auto* cmd =
-      app.add_subcommand("ab", "build two (or more) revisions in worktrees and compare their benchmarks, interleaved");
-  cmd->footer(
+Command add_ab_command(CLI::App& app, AbArgs& a) {
+  Command cmd(app, "ab", "build two (or more) revisions in worktrees and compare their benchmarks, interleaved");
+  cmd.footer(
       command_footer("perfgate ab --manifest perf/gates.json --gate parse --filter '^BM_Parse/' main HEAD",
                      {Exit::pass, Exit::fail, Exit::inconclusive, Exit::unavailable},
                      "pass includes ACCEPTED; fail: slower beyond --max-slowdown or more instructions than tolerated"));
-  cmd->add_option("revisions", a.revisions, "BASE HEAD (git revisions)");
-  cmd->add_option("--manifest", a.manifest,
-                  "the gate manifest: its build steps build each revision; its gates' commands run")
-      ->required();
-  cmd->add_option("--tasks", a.tasks, "task list CSV: revision,gate,filter,options");
-  cmd->add_option(
-      "--gate", a.gate,
-      "the gate whose benchmarks are timed; with revisions, required unless --cost alone compares instructions");
-  cmd->add_option("--filter", a.filter,
-                  "benchmark filter; required with revisions, except for a speedup gate (default: its candidate)");
-  cmd->add_option("--option", a.options, "extra --benchmark_* argument (repeatable)");
-  cmd->add_option("--rounds", a.rounds, "ABBA rounds to start with")->capture_default_str()->check(CLI::Range(1, 1000));
-  cmd->add_option("--max-rounds", a.max_rounds, "rounds allowed when inconclusive")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
-  cmd->add_option("--max-slowdown", a.max_slowdown, "tolerated slowdown of head vs base (0.05: 5 %)")
-      ->capture_default_str()
-      ->check(finite_in(0.0, kMaxToleratedChange));
-  cmd->add_option(
-      "--cost", a.cost,
-      "a cost gate of the manifest: also build and run it in both revisions and compare instructions per step "
-      "(exact, under callgrind)");
-  cmd->add_option("--cost-filter", a.cost_filter,
-                  "with --cost: compare only the regions whose name contains this text");
-  cmd->add_option("--cost-arg", a.cost_args,
-                  "with --cost: an argument appended to the cost gate's command (repeatable)");
-  cmd->add_option("--max-instruction-increase", a.max_instruction_increase,
-                  "with --cost: tolerated increase of head's instructions per step (0.005: 0.5 %)")
-      ->capture_default_str()
-      ->check(finite_in(0.0, kMaxToleratedChange));
-  cmd->add_option(
-      "--accept", a.accept,
-      "accept a regression on purpose: 'GLOB FIELD +N% reason' turns a FAIL of a matching benchmark and field "
-      "(real_time, instructions) into ACCEPTED when it is at most N % worse (repeatable)");
-  cmd->add_option(
-      "--accept-trailers", a.accept_trailers,
-      "read accepting rules from the perfgate-accept: trailers of the commits in this range, e.g. BASE..HEAD");
-  cmd->add_option("--json", a.json,
-                  "also write the verdicts as JSON to this file (read by perfgate comment and report --ab)");
-  cmd->add_option("--work", a.work, "folder for worktrees and results")->capture_default_str();
+  cmd.option("revisions", a.revisions, "BASE HEAD (git revisions)");
+  cmd.option("--manifest", a.manifest,
+             "the gate manifest: its build steps build each revision; its gates' commands run")
+      .required();
+  cmd.option("--tasks", a.tasks, "task list CSV: revision,gate,filter,options");
+  cmd.option("--gate", a.gate,
+             "the gate whose benchmarks are timed; with revisions, required unless --cost alone compares instructions");
+  cmd.option("--filter", a.filter,
+             "benchmark filter; required with revisions, except for a speedup gate (default: its candidate)");
+  cmd.option("--option", a.options, "extra --benchmark_* argument (repeatable)");
+  cmd.option("--rounds", a.rounds, "ABBA rounds to start with").show_default().in_range(1, 1000);
+  cmd.option("--max-rounds", a.max_rounds, "rounds allowed when inconclusive").show_default().in_range(1, 1000);
+  cmd.option("--max-slowdown", a.max_slowdown, "tolerated slowdown of head vs base (0.05: 5 %)")
+      .show_default()
+      .in_range(0.0, kMaxToleratedChange);
+  cmd.option("--cost", a.cost,
+             "a cost gate of the manifest: also build and run it in both revisions and compare instructions per step "
+             "(exact, under callgrind)");
+  cmd.option("--cost-filter", a.cost_filter, "with --cost: compare only the regions whose name contains this text");
+  cmd.option("--cost-arg", a.cost_args, "with --cost: an argument appended to the cost gate's command (repeatable)");
+  cmd.option("--max-instruction-increase", a.max_instruction_increase,
+             "with --cost: tolerated increase of head's instructions per step (0.005: 0.5 %)")
+      .show_default()
+      .in_range(0.0, kMaxToleratedChange);
+  cmd.option("--accept", a.accept,
+             "accept a regression on purpose: 'GLOB FIELD +N% reason' turns a FAIL of a matching benchmark and field "
+             "(real_time, instructions) into ACCEPTED when it is at most N % worse (repeatable)");
+  cmd.option("--accept-trailers", a.accept_trailers,
+             "read accepting rules from the perfgate-accept: trailers of the commits in this range, e.g. BASE..HEAD");
+  cmd.option("--json", a.json,
+             "also write the verdicts as JSON to this file (read by perfgate comment and report --ab)");
+  cmd.option("--work", a.work, "folder for worktrees and results").show_default();
   return cmd;
 }
 

@@ -70,49 +70,46 @@ std::string percent(double value, double base) {
 
 }  // namespace
 
-CLI::App* add_bisect_command(CLI::App& app, BisectArgs& a) {
-  auto* cmd = app.add_subcommand("bisect",
-                                 "the first commit from GOOD to BAD that moved a gate's instructions (exact) or times "
-                                 "(paired) beyond a tolerance");
-  cmd->footer(command_footer(
+Command add_bisect_command(CLI::App& app, BisectArgs& a) {
+  Command cmd(app, "bisect",
+              "the first commit from GOOD to BAD that moved a gate's instructions (exact) or times "
+              "(paired) beyond a tolerance");
+  cmd.footer(command_footer(
       "perfgate bisect --manifest perf/gates.json --cost sort_cost --cost-filter BM_Sort v0.1 HEAD\n"
       "  perfgate bisect --manifest perf/gates.json --gate sorting --filter '^BM_Sort/' v0.1 HEAD",
       {Exit::pass, Exit::inconclusive, Exit::unavailable},
       "pass: a commit is named, or nothing moved; inconclusive: a creep with no single culprit, the "
       "culprit among commits that do not build or cannot be decided, or a commit found but not confirmed"));
-  cmd->add_option("revisions", a.revisions, "GOOD BAD (git revisions; GOOD an ancestor of BAD)");
-  cmd->add_option("--manifest", a.manifest, "the gate manifest: its build steps build each probe")->required();
-  auto* cost = cmd->add_option("--cost", a.cost, "exact mode: the cost gate whose instructions per step are compared");
-  cmd->add_option("--cost-filter", a.cost_filter, "exact mode: only the regions whose name contains this text")
-      ->needs(cost);
-  cmd->add_option("--cost-arg", a.cost_args, "exact mode: an argument appended to the cost gate's command (repeatable)")
-      ->needs(cost);
-  cmd->add_option("--tolerance", a.tolerance,
-                  "exact mode: a move beyond this relative change from GOOD is bad (0.005: 0.5 %)")
-      ->capture_default_str()
-      ->check(CLI::Range(1e-9, 10.0));
-  auto* gate =
-      cmd->add_option("--gate", a.gate, "timing mode: the gate (baseline or speedup) whose benchmarks are timed")
-          ->excludes(cost);
-  cmd->add_option("--filter", a.filter, "timing mode: benchmark filter (a speedup gate's candidate by default)")
-      ->needs(gate);
-  cmd->add_option("--option", a.options, "timing mode: extra --benchmark_* argument (repeatable)")->needs(gate);
-  cmd->add_option(
+  cmd.option("revisions", a.revisions, "GOOD BAD (git revisions; GOOD an ancestor of BAD)");
+  cmd.option("--manifest", a.manifest, "the gate manifest: its build steps build each probe").required();
+  auto cost = cmd.option("--cost", a.cost, "exact mode: the cost gate whose instructions per step are compared");
+  cmd.option("--cost-filter", a.cost_filter, "exact mode: only the regions whose name contains this text").needs(cost);
+  cmd.option("--cost-arg", a.cost_args, "exact mode: an argument appended to the cost gate's command (repeatable)")
+      .needs(cost);
+  cmd.option("--tolerance", a.tolerance,
+             "exact mode: a move beyond this relative change from GOOD is bad (0.005: 0.5 %)")
+      .show_default()
+      .in_range(1e-9, 10.0);
+  auto gate = cmd.option("--gate", a.gate, "timing mode: the gate (baseline or speedup) whose benchmarks are timed")
+                  .excludes(cost);
+  cmd.option("--filter", a.filter, "timing mode: benchmark filter (a speedup gate's candidate by default)").needs(gate);
+  cmd.option("--option", a.options, "timing mode: extra --benchmark_* argument (repeatable)").needs(gate);
+  cmd.option(
          "--max-slowdown", a.max_slowdown,
          "timing mode: tolerated slowdown of BAD against GOOD, and of the commit found against its parent (0.1: 10 %); "
          "probes are split at the geometric midpoint between GOOD and BAD")
-      ->capture_default_str()
-      ->check(CLI::Range(0.001, kMaxToleratedChange));
-  cmd->add_option("--rounds", a.rounds, "timing mode: ABBA rounds per comparison to start with")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
-  cmd->add_option("--max-rounds", a.max_rounds, "timing mode: rounds allowed while a comparison is undecided")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
-  cmd->add_option("--skip", a.skip,
-                  "a revision known not to build or not to measure: stepped over without building (repeatable)");
-  cmd->add_option("--work", a.work, "folder for the probes' worktrees")->capture_default_str();
-  cmd->add_option("--json", a.json, "also write every probe and the outcome as JSON to this file");
+      .show_default()
+      .in_range(0.001, kMaxToleratedChange);
+  cmd.option("--rounds", a.rounds, "timing mode: ABBA rounds per comparison to start with")
+      .show_default()
+      .in_range(1, 1000);
+  cmd.option("--max-rounds", a.max_rounds, "timing mode: rounds allowed while a comparison is undecided")
+      .show_default()
+      .in_range(1, 1000);
+  cmd.option("--skip", a.skip,
+             "a revision known not to build or not to measure: stepped over without building (repeatable)");
+  cmd.option("--work", a.work, "folder for the probes' worktrees").show_default();
+  cmd.option("--json", a.json, "also write every probe and the outcome as JSON to this file");
   return cmd;
 }
 

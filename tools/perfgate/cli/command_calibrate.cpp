@@ -5,7 +5,6 @@
 #include "base/temporary_folder.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
-#include "cli/numeric_options.h"
 #include "formats/gate_manifest.h"
 #include "model/calibrate.h"
 #include "run/benchmark_runner.h"
@@ -63,26 +62,23 @@ void print(const Calibration& c, const CalibrateArgs& a) {
 
 }  // namespace
 
-CLI::App* add_calibrate_command(CLI::App& app, CalibrateArgs& a) {
-  auto* cmd = app.add_subcommand("calibrate",
-                                 "A/A noise per benchmark: suggested tolerances and the smallest detectable slowdown");
-  cmd->footer(
+Command add_calibrate_command(CLI::App& app, CalibrateArgs& a) {
+  Command cmd(app, "calibrate", "A/A noise per benchmark: suggested tolerances and the smallest detectable slowdown");
+  cmd.footer(
       command_footer("perfgate calibrate --runs 10 -- build/sort_benchmarks --benchmark_repetitions=3", {Exit::pass}));
-  cmd->add_option("--results", a.results, "results of identical runs (>= 3), instead of running a command");
-  cmd->add_option("--runs", a.runs, "run the command this many times (>= 3)")->check(CLI::Range(3, 1000));
-  cmd->add_option("--field", a.field, "the measured field")->capture_default_str();
-  cmd->add_option("--false-alarm-rate", a.false_alarm_rate, "one-sided false-alarm rate")
-      ->capture_default_str()
-      ->check(finite_in(1e-6, 0.5));
-  cmd->add_option("--power", a.power, "detection probability")->capture_default_str()->check(finite_in(0.5, 0.999999));
-  cmd->add_option("--reference", a.reference, "also calibrate the paired speedup of this benchmark ...");
-  cmd->add_option("--candidate", a.candidate, "... over this one");
-  cmd->add_option("--threshold", a.threshold, "judge each run's speedup against this threshold (A/A false alarms)")
-      ->check(positive_number());
-  cmd->add_option("--manifest", a.manifest, "with --build and --gate: run that speedup gate's command, pair and floor");
-  cmd->add_option("--build", a.build, "with --manifest: the build folder the gate's program is relative to");
-  cmd->add_option("--gate", a.gate, "with --manifest: the speedup gate to calibrate");
-  cmd->add_option("command", a.command, "after --: a benchmark executable and its arguments");
+  cmd.option("--results", a.results, "results of identical runs (>= 3), instead of running a command");
+  cmd.option("--runs", a.runs, "run the command this many times (>= 3)").in_range(3, 1000);
+  cmd.option("--field", a.field, "the measured field").show_default();
+  cmd.option("--false-alarm-rate", a.false_alarm_rate, "one-sided false-alarm rate").show_default().in_range(1e-6, 0.5);
+  cmd.option("--power", a.power, "detection probability").show_default().in_range(0.5, 0.999999);
+  cmd.option("--reference", a.reference, "also calibrate the paired speedup of this benchmark ...");
+  cmd.option("--candidate", a.candidate, "... over this one");
+  cmd.option("--threshold", a.threshold, "judge each run's speedup against this threshold (A/A false alarms)")
+      .positive();
+  cmd.option("--manifest", a.manifest, "with --build and --gate: run that speedup gate's command, pair and floor");
+  cmd.option("--build", a.build, "with --manifest: the build folder the gate's program is relative to");
+  cmd.option("--gate", a.gate, "with --manifest: the speedup gate to calibrate");
+  cmd.option("command", a.command, "after --: a benchmark executable and its arguments");
   return cmd;
 }
 

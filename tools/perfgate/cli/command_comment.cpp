@@ -13,23 +13,21 @@
 
 namespace perfgate {
 
-CLI::App* add_comment_command(CLI::App& app, CommentArgs& a) {
-  auto* cmd =
-      app.add_subcommand("comment", "the pull request's comment (Markdown) from verdicts.json and perfgate ab --json");
-  cmd->footer(
+Command add_comment_command(CLI::App& app, CommentArgs& a) {
+  Command cmd(app, "comment", "the pull request's comment (Markdown) from verdicts.json and perfgate ab --json");
+  cmd.footer(
       command_footer("perfgate comment --verdicts build/report/verdicts.json --ab build/ab/ab.json --run-url "
                      "\"$RUN_URL\" --out comment.md",
                      {Exit::pass}, "0 whatever the verdict it shows"));
-  cmd->add_option("--verdicts", a.verdicts, "verdicts.json of perfgate report");
-  cmd->add_option("--ab", a.ab, "the A/B's verdicts (perfgate ab --json)");
-  cmd->add_option("--ab-job", a.ab_job,
-                  "instead of --ab when the A/B job wrote no verdicts: its result (success, failure, cancelled, "
-                  "skipped), shown as such");
-  cmd->add_option("--marker", a.marker, "names the hidden line by which the comment is found and updated")
-      ->capture_default_str();
-  cmd->add_option("--run-url", a.run_url, "link to the CI run");
-  cmd->add_option("--report-url", a.report_url, "link to the report (e.g. the run's artifacts)");
-  cmd->add_option("--out", a.out, "file to write (default: standard output)");
+  cmd.option("--verdicts", a.verdicts, "verdicts.json of perfgate report");
+  cmd.option("--ab", a.ab, "the A/B's verdicts (perfgate ab --json)");
+  cmd.option("--ab-job", a.ab_job,
+             "instead of --ab when the A/B job wrote no verdicts: its result (success, failure, cancelled, "
+             "skipped), shown as such");
+  cmd.option("--marker", a.marker, "names the hidden line by which the comment is found and updated").show_default();
+  cmd.option("--run-url", a.run_url, "link to the CI run");
+  cmd.option("--report-url", a.report_url, "link to the report (e.g. the run's artifacts)");
+  cmd.option("--out", a.out, "file to write (default: standard output)");
   return cmd;
 }
 

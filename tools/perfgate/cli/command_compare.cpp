@@ -7,21 +7,21 @@
 
 namespace perfgate {
 
-CLI::App* add_compare_command(CLI::App& app, CompareArgs& a) {
-  auto* cmd = app.add_subcommand("compare", "judge results against a baseline; exit 0 pass, 1 regression, 2 bad input");
-  cmd->footer(command_footer(
+Command add_compare_command(CLI::App& app, CompareArgs& a) {
+  Command cmd(app, "compare", "judge results against a baseline; exit 0 pass, 1 regression, 2 bad input");
+  cmd.footer(command_footer(
       "perfgate compare --results build/results/sorting.json --baseline baselines/sorting.json -- "
       "build/sort_benchmarks --benchmark_repetitions=3",
       {Exit::pass, Exit::fail},
       "pass includes WARNING lines; bad input includes a missing baseline, with the command that creates it"));
-  cmd->add_option("--results", a.results, "Google Benchmark JSON")->required();
-  cmd->add_option("--baseline", a.baseline, "baseline JSON")->required();
-  cmd->add_option("--warning-exit-code", a.warning_exit_code,
-                  "exit with this code (0, or 7 to 255: the others have their meanings) when nothing failed but an "
-                  "advisory figure is beyond its tolerance (ctest's SKIP_RETURN_CODE shows it)")
-      ->check(CLI::IsMember({0}) | CLI::Range(7, 255));
-  cmd->add_option("command", a.command,
-                  "after --: the suite's command that wrote the results; the printed fix then runs it");
+  cmd.option("--results", a.results, "Google Benchmark JSON").required();
+  cmd.option("--baseline", a.baseline, "baseline JSON").required();
+  cmd.option("--warning-exit-code", a.warning_exit_code,
+             "exit with this code (0, or 7 to 255: the others have their meanings) when nothing failed but an "
+             "advisory figure is beyond its tolerance (ctest's SKIP_RETURN_CODE shows it)")
+      .zero_or_in(7, 255);
+  cmd.option("command", a.command,
+             "after --: the suite's command that wrote the results; the printed fix then runs it");
   return cmd;
 }
 

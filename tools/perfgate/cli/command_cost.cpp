@@ -14,25 +14,24 @@
 
 namespace perfgate {
 
-CLI::App* add_cost_command(CLI::App& app, CostArgs& a) {
-  auto* cmd = app.add_subcommand("cost", "instruction counts and cycle estimates per measured step, under callgrind");
-  cmd->footer(command_footer("perfgate cost --out cost.json -- build/cost_program", {Exit::pass, Exit::unavailable},
-                             "bad input includes a program that fails"));
-  cmd->add_option("--out", a.out,
-                  "Google Benchmark JSON to write (counters instructions, estimated_cycles); the steps' function "
-                  "profile goes beside "
-                  "it as <stem>.functions.tsv")
-      ->required();
-  cmd->add_option("--context", a.context, "KEY=VALUE recorded in the results' context (repeatable)");
-  cmd->add_option(
-      "--cache", a.cache_text,
-      "LEVEL=BYTES,WAYS,LINE_BYTES: simulate this cache (LEVEL I1, D1 or LL) instead of this machine's, e.g. "
-      "LL=8388608,16,64 for an 8 MiB share of a CI runner's last-level cache (repeatable)");
-  cmd->add_option("--unavailable-exit-code", a.unavailable_exit_code,
-                  "exit with this code (6 to 255) when callgrind cannot run the program on this host (ctest's "
-                  "SKIP_RETURN_CODE shows it as skipped, with the reason)")
-      ->check(CLI::Range(6, 255));
-  cmd->add_option("command", a.command, "after --: the program that marks its measured steps")->required();
+Command add_cost_command(CLI::App& app, CostArgs& a) {
+  Command cmd(app, "cost", "instruction counts and cycle estimates per measured step, under callgrind");
+  cmd.footer(command_footer("perfgate cost --out cost.json -- build/cost_program", {Exit::pass, Exit::unavailable},
+                            "bad input includes a program that fails"));
+  cmd.option("--out", a.out,
+             "Google Benchmark JSON to write (counters instructions, estimated_cycles); the steps' function "
+             "profile goes beside "
+             "it as <stem>.functions.tsv")
+      .required();
+  cmd.option("--context", a.context, "KEY=VALUE recorded in the results' context (repeatable)");
+  cmd.option("--cache", a.cache_text,
+             "LEVEL=BYTES,WAYS,LINE_BYTES: simulate this cache (LEVEL I1, D1 or LL) instead of this machine's, e.g. "
+             "LL=8388608,16,64 for an 8 MiB share of a CI runner's last-level cache (repeatable)");
+  cmd.option("--unavailable-exit-code", a.unavailable_exit_code,
+             "exit with this code (6 to 255) when callgrind cannot run the program on this host (ctest's "
+             "SKIP_RETURN_CODE shows it as skipped, with the reason)")
+      .in_range(6, 255);
+  cmd.option("command", a.command, "after --: the program that marks its measured steps").required();
   return cmd;
 }
 

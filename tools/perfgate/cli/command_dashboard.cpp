@@ -6,7 +6,6 @@
 #include "base/utc_time.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
-#include "cli/numeric_options.h"
 #include "history/history_store.h"
 #include "model/baseline.h"
 #include "render/dashboard_data.h"
@@ -17,25 +16,24 @@
 
 namespace perfgate {
 
-CLI::App* add_dashboard_command(CLI::App& app, DashboardArgs& a) {
-  auto* cmd =
-      app.add_subcommand("dashboard", "a static site of the history's trends and change points, from any store");
-  cmd->footer(command_footer(
+Command add_dashboard_command(CLI::App& app, DashboardArgs& a) {
+  Command cmd(app, "dashboard", "a static site of the history's trends and change points, from any store");
+  cmd.footer(command_footer(
       "perfgate dashboard --store git:origin#perfgate-history --out site --baseline baselines/sorting.json "
       "--commit-url 'https://github.com/OWNER/REPO/commit/{commit}'",
       {Exit::pass, Exit::store_unavailable}));
-  cmd->add_option("--store", a.store, "the history (as for perfgate history)")->required();
-  cmd->add_option("--out", a.out, "folder to write index.html into: new, empty or an earlier dashboard's (created)")
-      ->required();
-  cmd->add_option("--branch", a.branch, "the line of history shown")->capture_default_str();
-  cmd->add_option("--last", a.last, "runs per series shown")->capture_default_str()->check(CLI::Range(2, 100000));
-  cmd->add_option("--min-shift", a.min_shift, "smallest relative shift shown as a change point")
-      ->capture_default_str()
-      ->check(finite_in(0.0, 100.0));
-  cmd->add_option("--baseline", a.baselines, "a baseline whose entries mark series as gated or advisory (repeatable)");
-  cmd->add_option("--commit-url", a.commit_url,
-                  "link for each commit, with {commit}, e.g. https://github.com/OWNER/REPO/commit/{commit}");
-  cmd->add_option("--title", a.title, "the page's title")->capture_default_str();
+  cmd.option("--store", a.store, "the history (as for perfgate history)").required();
+  cmd.option("--out", a.out, "folder to write index.html into: new, empty or an earlier dashboard's (created)")
+      .required();
+  cmd.option("--branch", a.branch, "the line of history shown").show_default();
+  cmd.option("--last", a.last, "runs per series shown").show_default().in_range(2, 100000);
+  cmd.option("--min-shift", a.min_shift, "smallest relative shift shown as a change point")
+      .show_default()
+      .in_range(0.0, 100.0);
+  cmd.option("--baseline", a.baselines, "a baseline whose entries mark series as gated or advisory (repeatable)");
+  cmd.option("--commit-url", a.commit_url,
+             "link for each commit, with {commit}, e.g. https://github.com/OWNER/REPO/commit/{commit}");
+  cmd.option("--title", a.title, "the page's title").show_default();
   return cmd;
 }
 

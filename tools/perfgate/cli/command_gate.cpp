@@ -209,31 +209,27 @@ Outputs declare_outputs(const GateManifest& m, const std::vector<const Gate*>& g
 
 }  // namespace
 
-CLI::App* add_gate_command(CLI::App& app, GateArgs& a) {
-  auto* cmd =
-      app.add_subcommand("gate", "run and judge every gate a manifest declares (suites, speedups, callgrind costs)");
-  cmd->footer(command_footer(
+Command add_gate_command(CLI::App& app, GateArgs& a) {
+  Command cmd(app, "gate", "run and judge every gate a manifest declares (suites, speedups, callgrind costs)");
+  cmd.footer(command_footer(
       "perfgate gate --manifest perf/gates.json --build build --label performance --verdicts build/verdicts.json",
       {Exit::pass, Exit::fail, Exit::inconclusive, Exit::unavailable},
       "bad input includes a measuring command that fails"));
-  cmd->add_option("--manifest", a.manifest, "the gate manifest (JSON; docs/reference/gate-manifest.md)")->required();
-  cmd->add_option("--build", a.build, "the build folder: gates' programs are relative to it")->required();
-  cmd->add_option("--only", a.only, "run this gate only (repeatable)");
-  cmd->add_option("--label", a.labels, "run the gates of this label only (repeatable)");
-  cmd->add_option("--results-dir", a.results_dir, "where each gate writes <name>.json (default: <build>/results)");
-  cmd->add_option("--verdicts", a.verdicts,
-                  "also write what was judged as verdicts.json (as perfgate report writes it)");
-  cmd->add_option("--context", a.context, "KEY=VALUE recorded in the cost gates' results (repeatable)");
-  cmd->add_option(
-         "--warning-exit-code", a.warning_exit_code,
-         "exit with this code (0, or 7 to 255) when nothing failed but an advisory figure is beyond its tolerance")
-      ->check(CLI::IsMember({0}) | CLI::Range(7, 255));
-  cmd->add_option(
-         "--unavailable-exit-code", a.unavailable_exit_code,
-         "exit with this code (6 to 255) when nothing failed but a gate cannot be measured on this host "
-         "(callgrind cannot run its program here; ctest's SKIP_RETURN_CODE shows it as skipped, with the reason)")
-      ->check(CLI::Range(6, 255));
-  cmd->add_flag("--list", a.list, "print the selected gates (name, kind, label, timeout) and exit");
+  cmd.option("--manifest", a.manifest, "the gate manifest (JSON; docs/reference/gate-manifest.md)").required();
+  cmd.option("--build", a.build, "the build folder: gates' programs are relative to it").required();
+  cmd.option("--only", a.only, "run this gate only (repeatable)");
+  cmd.option("--label", a.labels, "run the gates of this label only (repeatable)");
+  cmd.option("--results-dir", a.results_dir, "where each gate writes <name>.json (default: <build>/results)");
+  cmd.option("--verdicts", a.verdicts, "also write what was judged as verdicts.json (as perfgate report writes it)");
+  cmd.option("--context", a.context, "KEY=VALUE recorded in the cost gates' results (repeatable)");
+  cmd.option("--warning-exit-code", a.warning_exit_code,
+             "exit with this code (0, or 7 to 255) when nothing failed but an advisory figure is beyond its tolerance")
+      .zero_or_in(7, 255);
+  cmd.option("--unavailable-exit-code", a.unavailable_exit_code,
+             "exit with this code (6 to 255) when nothing failed but a gate cannot be measured on this host "
+             "(callgrind cannot run its program here; ctest's SKIP_RETURN_CODE shows it as skipped, with the reason)")
+      .in_range(6, 255);
+  cmd.flag("--list", a.list, "print the selected gates (name, kind, label, timeout) and exit");
   return cmd;
 }
 

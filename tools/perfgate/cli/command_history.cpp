@@ -8,7 +8,6 @@
 #include "base/utc_time.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
-#include "cli/numeric_options.h"
 #include "history/history_store.h"
 #include "model/change_points.h"
 #include "model/results.h"
@@ -39,10 +38,10 @@ std::string commit_of(const std::string& revision) {
 
 }  // namespace
 
-CLI::App* add_history_command(CLI::App& app, HistoryArgs& a) {
-  auto* cmd = app.add_subcommand(
-      "history", "record runs in a history (SQLite, a git data branch, PostgreSQL); trends and change points");
-  cmd->footer(command_footer(
+Command add_history_command(CLI::App& app, HistoryArgs& a) {
+  Command cmd(app, "history",
+              "record runs in a history (SQLite, a git data branch, PostgreSQL); trends and change points");
+  cmd.footer(command_footer(
       "perfgate history record --store history.db --results build/results/sorting.json --commit HEAD\n"
       "  perfgate history record --store git:origin#perfgate-history --results build/results/sorting.json --commit "
       "HEAD\n"
@@ -50,25 +49,25 @@ CLI::App* add_history_command(CLI::App& app, HistoryArgs& a) {
       "  perfgate history export --store history.db --out history.json; perfgate history import --store "
       "git:origin#perfgate-history --in history.json",
       {Exit::pass, Exit::store_unavailable}, "5 also when the store stayed locked; nothing was recorded"));
-  cmd->add_option("action", a.action, "record, show, export or import")
-      ->required()
-      ->check(CLI::IsMember({"record", "show", "export", "import"}));
-  cmd->add_option("--store,--db", a.db,
-                  "the history: a SQLite file (created when absent), git:REMOTE#BRANCH (a data branch), or "
-                  "postgresql://... (libpq)")
-      ->required();
-  cmd->add_option("--out", a.out, "export: the JSON file to write");
-  cmd->add_option("--in", a.in, "import: a JSON file that history export wrote");
-  cmd->add_option("--results", a.results, "record: Google Benchmark JSON files of one run");
-  cmd->add_option("--commit", a.commit, "record: the run's commit (default: the results' git_sha context)");
-  cmd->add_option("--branch", a.branch, "the line of history")->capture_default_str();
-  cmd->add_option("--date", a.date, "record: when (default: now, UTC)");
-  cmd->add_option("--benchmark", a.benchmark, "show: only this benchmark");
-  cmd->add_option("--field", a.field, "show: the field whose trend is shown")->capture_default_str();
-  cmd->add_option("--min-shift", a.min_shift, "show: smallest relative shift reported as a change point")
-      ->capture_default_str()
-      ->check(finite_in(0.0, 100.0));
-  cmd->add_option("--last", a.last, "show: how many runs back")->capture_default_str()->check(CLI::Range(2, 100000));
+  cmd.option("action", a.action, "record, show, export or import")
+      .required()
+      .one_of({"record", "show", "export", "import"});
+  cmd.option("--store,--db", a.db,
+             "the history: a SQLite file (created when absent), git:REMOTE#BRANCH (a data branch), or "
+             "postgresql://... (libpq)")
+      .required();
+  cmd.option("--out", a.out, "export: the JSON file to write");
+  cmd.option("--in", a.in, "import: a JSON file that history export wrote");
+  cmd.option("--results", a.results, "record: Google Benchmark JSON files of one run");
+  cmd.option("--commit", a.commit, "record: the run's commit (default: the results' git_sha context)");
+  cmd.option("--branch", a.branch, "the line of history").show_default();
+  cmd.option("--date", a.date, "record: when (default: now, UTC)");
+  cmd.option("--benchmark", a.benchmark, "show: only this benchmark");
+  cmd.option("--field", a.field, "show: the field whose trend is shown").show_default();
+  cmd.option("--min-shift", a.min_shift, "show: smallest relative shift reported as a change point")
+      .show_default()
+      .in_range(0.0, 100.0);
+  cmd.option("--last", a.last, "show: how many runs back").show_default().in_range(2, 100000);
   return cmd;
 }
 

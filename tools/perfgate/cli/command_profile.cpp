@@ -8,23 +8,19 @@
 
 namespace perfgate {
 
-CLI::App* add_profile_command(CLI::App& app, ProfileArgs& a) {
-  auto* cmd =
-      app.add_subcommand("profile", "record a program's Chrome trace and list the operators that take the time");
-  cmd->footer(
+Command add_profile_command(CLI::App& app, ProfileArgs& a) {
+  Command cmd(app, "profile", "record a program's Chrome trace and list the operators that take the time");
+  cmd.footer(
       command_footer("perfgate profile --out trace.json --per 5 --per-name step -- build/profile_program {trace} 5",
                      {Exit::pass}, "bad input includes a program that fails or writes no trace"));
-  cmd->add_option("--out", a.out, "trace file to write (open in chrome://tracing or ui.perfetto.dev)")
-      ->capture_default_str();
-  cmd->add_option("--per", a.per, "how many times the traced program did the work: times are divided by it")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000000));
-  cmd->add_option("--per-name", a.per_name, "what one of those is called in the table, e.g. step")
-      ->capture_default_str();
-  cmd->add_option("--top", a.top, "operators listed")->capture_default_str()->check(CLI::Range(1, 1000));
-  cmd->add_option("--trace", a.trace, "summarise this existing trace instead of recording one");
-  cmd->add_option("command", a.command,
-                  "after --: the program that records the trace, with {trace} where its path goes");
+  cmd.option("--out", a.out, "trace file to write (open in chrome://tracing or ui.perfetto.dev)").show_default();
+  cmd.option("--per", a.per, "how many times the traced program did the work: times are divided by it")
+      .show_default()
+      .in_range(1, 1000000);
+  cmd.option("--per-name", a.per_name, "what one of those is called in the table, e.g. step").show_default();
+  cmd.option("--top", a.top, "operators listed").show_default().in_range(1, 1000);
+  cmd.option("--trace", a.trace, "summarise this existing trace instead of recording one");
+  cmd.option("command", a.command, "after --: the program that records the trace, with {trace} where its path goes");
   return cmd;
 }
 

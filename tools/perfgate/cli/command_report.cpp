@@ -6,7 +6,6 @@
 #include "base/xml_escape.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
-#include "cli/numeric_options.h"
 #include "formats/gate_manifest.h"
 #include "formats/gate_report.h"
 #include "history/history_store.h"
@@ -60,33 +59,31 @@ void add_trends(ReportData& data, const std::string& db) {
 
 }  // namespace
 
-CLI::App* add_report_command(CLI::App& app, ReportArgs& a) {
-  auto* cmd = app.add_subcommand("report", "HTML report, Markdown summary, verdicts.json and JUnit XML of a gate run");
-  cmd->footer(
+Command add_report_command(CLI::App& app, ReportArgs& a) {
+  Command cmd(app, "report", "HTML report, Markdown summary, verdicts.json and JUnit XML of a gate run");
+  cmd.footer(
       command_footer("perfgate report --out-dir build/report --check build/results/sorting.json=baselines/sorting.json",
                      {Exit::pass, Exit::fail, Exit::inconclusive}));
-  cmd->add_option("--out-dir", a.out, "folder to write (created); --out names a file in every other command")
-      ->required();
-  cmd->add_option("--title", a.title, "report title")->capture_default_str();
-  cmd->add_option("--check", a.checks, "RESULTS=BASELINE: a results file judged against its baseline (repeatable)");
-  cmd->add_option("--speedup-results", a.speedup_results,
-                  "results with interleaved repetitions of --reference and --candidate");
-  cmd->add_option("--reference", a.reference, "the speedup's reference benchmark");
-  cmd->add_option("--candidate", a.candidate, "the speedup's candidate benchmark");
-  cmd->add_option("--threshold", a.threshold, "the speedup the gate requires (with --speedup-results; no default)")
-      ->check(positive_number());
-  cmd->add_option("--target", a.target, "a further speedup target, reported but not gated")->check(positive_number());
-  cmd->add_option("--ablation", a.ablation, "results of the ablation suite (bar chart)");
-  cmd->add_option("--images", a.images,
-                  "a folder of PNG images shown in the report, labelled by the folder's name (repeatable)");
-  cmd->add_option("--figure", a.figures,
-                  "a PNG chart or figure shown at its own width, captioned by its file name (repeatable)");
-  cmd->add_option("--manifest", a.manifest, "a gate manifest: report its gates from the results in --results-dir");
-  cmd->add_option("--results-dir", a.results_dir, "with --manifest: the folder perfgate gate wrote the results to");
-  cmd->add_option("--ab", a.ab, "perfgate ab --json output: the A/B against the merge base, with accepted regressions");
-  cmd->add_option("--history", a.history,
-                  "history store (as perfgate history --store takes) for trends and change points");
-  cmd->add_flag("--png", a.png, "also render every plot as PNG with headless Chromium");
+  cmd.option("--out-dir", a.out, "folder to write (created); --out names a file in every other command").required();
+  cmd.option("--title", a.title, "report title").show_default();
+  cmd.option("--check", a.checks, "RESULTS=BASELINE: a results file judged against its baseline (repeatable)");
+  cmd.option("--speedup-results", a.speedup_results,
+             "results with interleaved repetitions of --reference and --candidate");
+  cmd.option("--reference", a.reference, "the speedup's reference benchmark");
+  cmd.option("--candidate", a.candidate, "the speedup's candidate benchmark");
+  cmd.option("--threshold", a.threshold, "the speedup the gate requires (with --speedup-results; no default)")
+      .positive();
+  cmd.option("--target", a.target, "a further speedup target, reported but not gated").positive();
+  cmd.option("--ablation", a.ablation, "results of the ablation suite (bar chart)");
+  cmd.option("--images", a.images,
+             "a folder of PNG images shown in the report, labelled by the folder's name (repeatable)");
+  cmd.option("--figure", a.figures,
+             "a PNG chart or figure shown at its own width, captioned by its file name (repeatable)");
+  cmd.option("--manifest", a.manifest, "a gate manifest: report its gates from the results in --results-dir");
+  cmd.option("--results-dir", a.results_dir, "with --manifest: the folder perfgate gate wrote the results to");
+  cmd.option("--ab", a.ab, "perfgate ab --json output: the A/B against the merge base, with accepted regressions");
+  cmd.option("--history", a.history, "history store (as perfgate history --store takes) for trends and change points");
+  cmd.flag("--png", a.png, "also render every plot as PNG with headless Chromium");
   return cmd;
 }
 

@@ -209,20 +209,18 @@ CheckOutcome run_check(const std::string& manifest, const std::string& build_dir
 
 }  // namespace
 
-CLI::App* add_selftest_command(CLI::App& app, SelftestArgs& a) {
-  auto* cmd = app.add_subcommand(
-      "selftest", "apply each planted regression (a patch) to a copy of the tree: each must fail a gate");
-  cmd->footer(command_footer(
-      "perfgate selftest --manifest perf/gates.json --work build/selftest", {Exit::pass, Exit::fail, Exit::unavailable},
-      "fail: a plant passed every check, no longer applies or builds, or the clean tree failed"));
-  cmd->add_option("--manifest", a.manifest, "the gate manifest, with its selftest member")->required();
-  cmd->add_option("--plant", a.plants, "run this plant only (its patch's name without .patch; repeatable)");
-  cmd->add_option("--work", a.work,
-                  "folder for the throwaway worktree and the checks' results (inside the repository keeps the compiler "
-                  "cache warm; it is never part of the tree tested)")
-      ->capture_default_str();
-  cmd->add_flag("--keep", a.keep,
-                "keep the worktree and its build afterwards (a later run of the same tree reuses them)");
+Command add_selftest_command(CLI::App& app, SelftestArgs& a) {
+  Command cmd(app, "selftest", "apply each planted regression (a patch) to a copy of the tree: each must fail a gate");
+  cmd.footer(command_footer("perfgate selftest --manifest perf/gates.json --work build/selftest",
+                            {Exit::pass, Exit::fail, Exit::unavailable},
+                            "fail: a plant passed every check, no longer applies or builds, or the clean tree failed"));
+  cmd.option("--manifest", a.manifest, "the gate manifest, with its selftest member").required();
+  cmd.option("--plant", a.plants, "run this plant only (its patch's name without .patch; repeatable)");
+  cmd.option("--work", a.work,
+             "folder for the throwaway worktree and the checks' results (inside the repository keeps the compiler "
+             "cache warm; it is never part of the tree tested)")
+      .show_default();
+  cmd.flag("--keep", a.keep, "keep the worktree and its build afterwards (a later run of the same tree reuses them)");
   return cmd;
 }
 

@@ -47,39 +47,38 @@ std::string dirty_tree_message(const RepositoryState& state) {
 
 }  // namespace
 
-CLI::App* add_update_command(CLI::App& app, UpdateArgs& a) {
-  auto* cmd = app.add_subcommand("update",
-                                 "create or rewrite a baseline from results (atomically, with provenance and a diff)");
-  cmd->footer(command_footer(
+Command add_update_command(CLI::App& app, UpdateArgs& a) {
+  Command cmd(app, "update", "create or rewrite a baseline from results (atomically, with provenance and a diff)");
+  cmd.footer(command_footer(
       "perfgate update --baseline baselines/sorting.json --reason 'first baseline' --track comparisons:either:exact "
       "--track real_time:lower:rel=0.5 -- build/sort_benchmarks --benchmark_repetitions=3\n  perfgate update "
       "--baseline baselines/sorting.json --reason 'BM_Old is gone' --drop 'BM_Old/64:comparisons' --results "
       "build/results/sorting.json\n  perfgate update --baseline baselines/sorting.json --reason 'one allocation fewer "
       "per sort' --only 'BM_Sort/1024:allocations' --results build/results/sorting.json",
       {Exit::pass}, "0 the baseline was created or updated; 2 refused, nothing written"));
-  cmd->add_option(
+  cmd.option(
       "--results", a.results,
       "Google Benchmark JSON; twice for timing-derived entries (or give the suite's command after --); a function "
       "profile beside the first (<stem>.functions.tsv, from perfgate cost) is kept beside the baseline");
-  cmd->add_option("--baseline", a.baseline, "baseline JSON to create or update (its folder is created)")->required();
-  cmd->add_option("--reason", a.reason, "why the baseline changes (recorded)")->required();
-  cmd->add_option("--track", a.track,
-                  "track FIELD:higher|lower|either:abs=X|rel=X|exact[:limit=X][:unit=U][:advisory] for every benchmark "
-                  "reporting it; "
-                  "a field already tracked takes this criterion");
-  cmd->add_option("--drop", a.drop, "stop tracking BENCHMARK:FIELD (a metric gone on purpose)");
-  cmd->add_option(
+  cmd.option("--baseline", a.baseline, "baseline JSON to create or update (its folder is created)").required();
+  cmd.option("--reason", a.reason, "why the baseline changes (recorded)").required();
+  cmd.option("--track", a.track,
+             "track FIELD:higher|lower|either:abs=X|rel=X|exact[:limit=X][:unit=U][:advisory] for every benchmark "
+             "reporting it; "
+             "a field already tracked takes this criterion");
+  cmd.option("--drop", a.drop, "stop tracking BENCHMARK:FIELD (a metric gone on purpose)");
+  cmd.option(
       "--only", a.only,
       "re-record only BENCHMARK:FIELD (repeatable; a metric that moved on purpose): every other entry keeps its value, "
       "and the provenance names this update");
-  cmd->add_flag("--allow-dirty", a.allow_dirty,
-                "accept uncommitted changes in the working tree (recorded as <commit>-dirty)");
-  cmd->add_flag("--ratchet", a.ratchet, "only move values the good way");
-  cmd->add_flag("--move-timings", a.move_timings,
-                "record the timings anew on this machine although the baseline's were recorded on another (they are "
-                "then judged here only)");
-  cmd->add_option("command", a.command,
-                  "after --: the suite's benchmark command; perfgate runs it once, or twice when timings are tracked");
+  cmd.flag("--allow-dirty", a.allow_dirty,
+           "accept uncommitted changes in the working tree (recorded as <commit>-dirty)");
+  cmd.flag("--ratchet", a.ratchet, "only move values the good way");
+  cmd.flag("--move-timings", a.move_timings,
+           "record the timings anew on this machine although the baseline's were recorded on another (they are "
+           "then judged here only)");
+  cmd.option("command", a.command,
+             "after --: the suite's benchmark command; perfgate runs it once, or twice when timings are tracked");
   return cmd;
 }
 

@@ -1,13 +1,12 @@
 #pragma once
-// perfgate's subcommands, one file each: each registers its options on the CLI and runs from them.
+// perfgate's subcommands, one file each: each states its command line (cli/command_line.h) and runs from it.
 // Runners return the process exit code (0 pass, 1 regression, 3 inconclusive) and throw InputError for bad
 // input or usage (exit code 2).
+#include "cli/command_line.h"
 #include "gates/check_gate.h"
 #include "gates/cost_gate.h"
 #include "gates/profile_gate.h"
 #include "gates/speedup_gate.h"
-
-#include <CLI/CLI.hpp>
 
 #include <optional>
 #include <string>
@@ -17,7 +16,7 @@ namespace perfgate {
 
 /// perfgate compare: the check judged once (gates/check_gate.h).
 struct CompareArgs : CheckRequest {};
-CLI::App* add_compare_command(CLI::App& app, CompareArgs& args);
+Command add_compare_command(CLI::App& app, CompareArgs& args);
 int run_compare(const CompareArgs& args);
 
 struct UpdateArgs {
@@ -29,12 +28,12 @@ struct UpdateArgs {
       false;  ///< accept captures from another machine than the one the baseline's timings were recorded on
   std::vector<std::string> command;  ///< the suite's benchmark command: perfgate runs it for the captures
 };
-CLI::App* add_update_command(CLI::App& app, UpdateArgs& args);
+Command add_update_command(CLI::App& app, UpdateArgs& args);
 int run_update(const UpdateArgs& args);
 
 /// perfgate speedup: the speedup judged once (gates/speedup_gate.h).
 struct SpeedupArgs : SpeedupRequest {};
-CLI::App* add_speedup_command(CLI::App& app, SpeedupArgs& args);
+Command add_speedup_command(CLI::App& app, SpeedupArgs& args);
 int run_speedup(const SpeedupArgs& args);
 
 struct ReportArgs {
@@ -50,7 +49,7 @@ struct ReportArgs {
   std::vector<std::string> figures;
   bool png = false;
 };
-CLI::App* add_report_command(CLI::App& app, ReportArgs& args);
+Command add_report_command(CLI::App& app, ReportArgs& args);
 int run_report(const ReportArgs& args);
 
 struct HistoryArgs {
@@ -62,7 +61,7 @@ struct HistoryArgs {
   double min_shift = 0.05;
   int last = 50;
 };
-CLI::App* add_history_command(CLI::App& app, HistoryArgs& args);
+Command add_history_command(CLI::App& app, HistoryArgs& args);
 int run_history(const HistoryArgs& args);
 
 struct CalibrateArgs {
@@ -72,7 +71,7 @@ struct CalibrateArgs {
   std::string field = "real_time", reference, candidate;
   double false_alarm_rate = 0.01, power = 0.9, threshold = 0.0;
 };
-CLI::App* add_calibrate_command(CLI::App& app, CalibrateArgs& args);
+Command add_calibrate_command(CLI::App& app, CalibrateArgs& args);
 int run_calibrate(const CalibrateArgs& args);
 
 struct AbArgs {
@@ -89,7 +88,7 @@ struct AbArgs {
   std::string accept_trailers;              ///< a revision range whose perfgate-accept trailers are accepting rules
   std::string json;                         ///< non-empty: the verdicts as JSON (ab_json.h) written here
 };
-CLI::App* add_ab_command(CLI::App& app, AbArgs& args);
+Command add_ab_command(CLI::App& app, AbArgs& args);
 int run_ab(const AbArgs& args);
 
 struct DashboardArgs {
@@ -98,13 +97,13 @@ struct DashboardArgs {
   int last = 100;
   double min_shift = 0.05;
 };
-CLI::App* add_dashboard_command(CLI::App& app, DashboardArgs& args);
+Command add_dashboard_command(CLI::App& app, DashboardArgs& args);
 int run_dashboard(const DashboardArgs& args);
 
 struct CommentArgs {
   std::string verdicts, ab, ab_job, marker = "perfgate", run_url, report_url, out;
 };
-CLI::App* add_comment_command(CLI::App& app, CommentArgs& args);
+Command add_comment_command(CLI::App& app, CommentArgs& args);
 int run_comment(const CommentArgs& args);
 
 struct GateArgs {
@@ -114,7 +113,7 @@ struct GateArgs {
   int unavailable_exit_code = 6;  ///< exit code when nothing failed but a gate cannot be measured on this host
   bool list = false;
 };
-CLI::App* add_gate_command(CLI::App& app, GateArgs& args);
+Command add_gate_command(CLI::App& app, GateArgs& args);
 int run_gate(const GateArgs& args);
 
 struct BisectArgs {
@@ -126,7 +125,7 @@ struct BisectArgs {
   double max_slowdown = 0.1;
   int rounds = 6, max_rounds = 16;
 };
-CLI::App* add_bisect_command(CLI::App& app, BisectArgs& args);
+Command add_bisect_command(CLI::App& app, BisectArgs& args);
 int run_bisect(const BisectArgs& args);
 
 struct SelftestArgs {
@@ -134,12 +133,12 @@ struct SelftestArgs {
   std::vector<std::string> plants;
   bool keep = false;
 };
-CLI::App* add_selftest_command(CLI::App& app, SelftestArgs& args);
+Command add_selftest_command(CLI::App& app, SelftestArgs& args);
 int run_selftest(const SelftestArgs& args);
 
 /// perfgate profile (gates/profile_gate.h).
 struct ProfileArgs : ProfileRequest {};
-CLI::App* add_profile_command(CLI::App& app, ProfileArgs& args);
+Command add_profile_command(CLI::App& app, ProfileArgs& args);
 int run_profile(const ProfileArgs& args);
 
 /// perfgate cost (gates/cost_gate.h), its caches as given on the command line.
@@ -147,7 +146,7 @@ struct CostArgs : CostRequest {
   std::vector<std::string> cache_text;  ///< LEVEL=BYTES,WAYS,LINE_BYTES: the caches callgrind simulates
   int unavailable_exit_code = 6;        ///< exit code when callgrind cannot run the program on this host
 };
-CLI::App* add_cost_command(CLI::App& app, CostArgs& args);
+Command add_cost_command(CLI::App& app, CostArgs& args);
 /// perfgate cost: measure_cost_into, with a host that cannot run callgrind reported as one line and
 /// --unavailable-exit-code.
 int run_cost(const CostArgs& args);

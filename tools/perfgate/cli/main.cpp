@@ -52,8 +52,8 @@ struct AllArgs {
 };
 
 template <class Args>
-Subcommand bind(CLI::App& app, Args& args, CLI::App* (*add)(CLI::App&, Args&), int (*run)(const Args&)) {
-  return {add(app, args), [&args, run] { return run(args); }};
+Subcommand bind(CLI::App& app, Args& args, Command (*add)(CLI::App&, Args&), int (*run)(const Args&)) {
+  return {&add(app, args).parser(), [&args, run] { return run(args); }};
 }
 
 }  // namespace
@@ -89,7 +89,11 @@ int main(int argc, char** argv) {
     }
   }
   std::vector<std::string> names;
-  for (const auto* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  std::vector<std::pair<std::string, std::string>> listing;
+  for (const auto* sub : app.get_subcommands({})) {
+    names.push_back(sub->get_name());
+    listing.emplace_back(sub->get_name(), sub->get_description());
+  }
   const auto unknown_command = [&](const std::string& word) {
     const auto near = closest_name(word, names);
     return print_error("error",
@@ -98,13 +102,13 @@ int main(int argc, char** argv) {
                        code_of(Exit::bad_input));
   };
   if (argc == 1) {
-    std::cout << overview(app);
+    std::cout << overview(listing);
     return print_error("error", "a command is required (see perfgate help)", code_of(Exit::bad_input));
   }
   const std::string first = argv[1];
   if (first == "help") {  // perfgate help [COMMAND]
     if (argc == 2) {
-      std::cout << overview(app);
+      std::cout << overview(listing);
       return code_of(Exit::pass);
     }
     for (const auto* sub : app.get_subcommands({})) {
@@ -125,7 +129,7 @@ int main(int argc, char** argv) {
       std::cout << sub->help("perfgate");
       return code_of(Exit::pass);
     }
-    std::cout << overview(app);
+    std::cout << overview(listing);
     return code_of(Exit::pass);
   } catch (const CLI::CallForVersion& e) {
     std::cout << e.what() << '\n';
@@ -135,7 +139,10 @@ int main(int argc, char** argv) {
     if (parsed.empty())
       return print_error("error", std::string(e.what()) + " (see perfgate help)", code_of(Exit::bad_input));
     const auto* command = parsed.front();
-    const auto options = option_names(*command);
+    std::vector<std::string> options;  // the command's --long names
+    for (const auto* option : command->get_options()) {
+      for (const auto& name : option->get_lnames()) options.push_back("--" + name);
+    }
     const std::string help = " (see perfgate help " + command->get_name() + ")";
     for (int i = 2; i < argc; ++i) {  // an unknown option is named first: it is the likely cause of whatever CLI11 saw
       std::string word = argv[i];

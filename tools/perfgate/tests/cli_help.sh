@@ -46,5 +46,20 @@ expect_error "did you mean --baseline? (see perfgate help compare)" compare --re
 expect_error "did you mean --out-dir?" report --out x
 expect_error "a command to run goes after --" update --baseline b --reason r --results a stray
 expect_error "(see perfgate help)" 
-echo "cli help: $failures defects"
+# Every numeric option of every command, as its help lists it: a floating-point one refuses nan, -nan and inf
+# (a range compared with NaN is never false), a whole number refuses a fraction; each with the option named.
+numeric=0
+for command in $commands; do
+  while read -r option type; do
+    case $type in
+      FLOAT) bad_values=(nan -nan inf) ;;
+      INT) bad_values=(1.5 nan) ;;
+      *) continue ;;
+    esac
+    numeric=$((numeric + 1))
+    for value in "${bad_values[@]}"; do expect_error "$option" "$command" "$option" "$value"; done
+  done < <("$perfgate" help "$command" | sed -nE 's/^ +(-[a-z], )?(--[a-z-]+)(,--[a-z-]+)* ([A-Z]+)\b.*/\2 \4/p')
+done
+(( numeric >= 25 )) || fail "only $numeric numeric options found in the commands' help"
+echo "cli help: $numeric numeric options refused bad values; $failures defects"
 (( failures == 0 ))
