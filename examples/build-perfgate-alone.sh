@@ -10,9 +10,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [[ $# -ge 1 ]] || { echo "usage: $0 WORK [CMAKE_ARGUMENT...]" >&2; exit 2; }
-work=$1
+mkdir -p "$1/project"
+work=$(cd "$1" && pwd)  # absolute: ccache takes an absolute base_dir, and the logs are named from it after cd
 shift
-mkdir -p "$work/project"
 [[ -L $work/project/perfgate || ! -e $work/project/perfgate ]] || { echo "$0: $work/project/perfgate is not a link" >&2; exit 2; }
 ln -sfn "$root" "$work/project/perfgate"
 launcher=()

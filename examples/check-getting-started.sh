@@ -218,5 +218,24 @@ for n in $(seq 1 "$count"); do
   esac
 done
 (( sh_run == 5 )) || fail "the page ran $sh_run command blocks, the test expects 5"
+
+# The commit measured: none outside git (and the run says why); HEAD once the project is committed, -dirty when a
+# tracked file has changed since.
+results="$project/build/results/sorting.json"
+! grep -q '"git_sha"' "$results" || fail "results outside any git repository record a commit"
+(cd "$project" && ctest --test-dir build -R '\.run$' -V) >"$work/no-commit.log" 2>&1 || { cat "$work/no-commit.log" >&2; fail "the suite's run failed"; }
+expect_in "$work/no-commit.log" "note: the results record no commit:" "is not in a git repository"
+in_project_git() { git -C "$project" -c user.email=getting-started@example.org -c user.name=getting-started "$@"; }
+in_project_git init -q
+printf 'notes\n' >"$project/notes.txt"
+in_project_git add CMakeLists.txt bench_sorting.cpp baselines notes.txt
+in_project_git commit -q -m "the getting-started project"
+head=$(in_project_git rev-parse HEAD)
+gate "$work/committed.log" || { cat "$work/committed.log" >&2; fail "the gate fails once the project is committed"; }
+expect_in "$results" "\"git_sha\": \"$head\""
+printf 'more notes\n' >>"$project/notes.txt"
+gate "$work/dirty.log" || { cat "$work/dirty.log" >&2; fail "the gate fails with an uncommitted change"; }
+expect_in "$results" "\"git_sha\": \"$head-dirty\""
+step "the results record the commit: none outside git (said), HEAD in git, HEAD-dirty with a change"
 rm -rf "$work"
 echo "getting-started: the page builds, gates and fixes as it says: PASS"

@@ -39,6 +39,7 @@ fi
 
 rm -rf "$work"
 mkdir -p "$work"
+work=$(cd "$work" && pwd)  # absolute: the compiler cache's base_dir and the builds' logs are named from it
 # logged LOG COMMAND...: runs COMMAND with its output in LOG, shown when it fails.
 logged() {
   local log=$1
@@ -99,6 +100,18 @@ jq -e '.overall == "PASS" and .speedup.verdict == "PASS"
        and ([.checks[] | select(.field == "instructions")] | length) == 2' "$work/verdicts.json" >/dev/null ||
   { echo "check: the example's verdicts.json lacks a gate kind's verdicts: $(cat "$work/verdicts.json")" >&2; exit 1; }
 [[ -f $example/results/sort_bars.json ]] || { echo "check: the bars gate wrote no results" >&2; exit 1; }
+# The commit measured: this check runs inside the checkout, so the results and the verdicts record its HEAD (marked
+# -dirty when it has uncommitted changes), where git can read it here.
+if head=$(cd "$root" && git rev-parse HEAD 2>/dev/null); then
+  jq -e --arg head "$head" '(.context.git_sha | startswith($head)) and (.context.git_sha | test("^[0-9a-f]{40}(-dirty)?$"))' \
+    "$example/results/sorting.json" >/dev/null ||
+    { echo "check: the results record the commit $(jq -c .context.git_sha "$example/results/sorting.json"), not $head" >&2; exit 1; }
+  jq -e --arg head "$head" '.git_sha | startswith($head)' "$work/verdicts.json" >/dev/null ||
+    { echo "check: verdicts.json records the commit $(jq -c .git_sha "$work/verdicts.json"), not $head" >&2; exit 1; }
+  echo "check: the results and verdicts record the checkout's commit ${head:0:12}"
+else
+  echo "check: git cannot read the checkout here; the recorded commit is not checked"
+fi
 jq --arg folder "$root/examples/gated-suite/" '.baseline_path = $folder + .baseline_path
   | (.gates[] | select(.kind == "speedup")) |= (.floor = 100000 | del(.aim))' "$manifest" >"$work/unreachable-floor.json"
 set +e

@@ -1,4 +1,5 @@
-// Shared main of every suite: fixes the thread count, records the context a result needs to be compared, runs.
+// Shared main of every suite: fixes the thread count, records the context a result needs to be compared, runs. The
+// commit is not among them: perfgate adds git_sha (--benchmark_context) where it runs a suite, at that moment.
 #include "machine_fingerprint.h"
 #include "recon/runtime.h"
 
@@ -7,9 +8,6 @@
 #include <cstdlib>
 #include <string>
 
-#ifndef PERFGATE_GIT_SHA
-#define PERFGATE_GIT_SHA "unknown"
-#endif
 #ifndef PERFGATE_BUILD_TYPE
 #define PERFGATE_BUILD_TYPE "unknown"
 #endif
@@ -19,7 +17,6 @@ int main(int argc, char** argv) {
   const char* threads = std::getenv("PERFGATE_THREADS");
   recon::set_threads(threads != nullptr ? std::atoll(threads) : 1);
   const auto info = recon::runtime_info();
-  benchmark::AddCustomContext("git_sha", PERFGATE_GIT_SHA);
   benchmark::AddCustomContext("build_type", PERFGATE_BUILD_TYPE);
   benchmark::AddCustomContext("torch_version", info.torch_version);
   benchmark::AddCustomContext("threads", std::to_string(info.threads));

@@ -19,7 +19,10 @@ endfunction()
 # perfgate_add_gated_suite(NAME <name> BASELINE <file> COMMAND <benchmark> [args...]
 #                          [LABEL <label>] [RESULTS <file>] [TIMEOUT <seconds>])
 # Registers two ctest tests for one Google Benchmark suite:
-#   <label>.<name>.run      runs COMMAND with --benchmark_out=<RESULTS> (JSON), serially (timings need the machine);
+#   <label>.<name>.run      runs COMMAND with --benchmark_out=<RESULTS> (JSON) and the commit it measures in the
+#                           results' context (git_sha: HEAD of the calling source folder's repository when the test
+#                           runs, -dirty with uncommitted changes; perfgate-run-suite), serially (timings need
+#                           the machine);
 #   <label>.<name>.compare  perfgate compare --results <RESULTS> --baseline <BASELINE> -- COMMAND, after the run (a
 #                           fixture): fails on a regression beyond the baseline's tolerance (printing the update
 #                           command that accepts an intended change, which reruns COMMAND) and on bad input (a
@@ -73,7 +76,11 @@ function(perfgate_add_gated_suite)
     list(PREPEND suite_command "${program}")
   endif()
   set(test "${arg_LABEL}.${arg_NAME}")
-  add_test(NAME ${test}.run COMMAND ${arg_COMMAND} "--benchmark_out=${arg_RESULTS}" --benchmark_out_format=json)
+  # Through perfgate-run-suite (beside this file, installed or in perfgate's source), which adds the commit measured:
+  # the source folder's HEAD when the test runs.
+  add_test(NAME ${test}.run
+           COMMAND "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/perfgate-run-suite" "${CMAKE_CURRENT_SOURCE_DIR}"
+                   ${suite_command} "--benchmark_out=${arg_RESULTS}" --benchmark_out_format=json)
   set_tests_properties(${test}.run PROPERTIES LABELS ${arg_LABEL} RUN_SERIAL ON TIMEOUT ${arg_TIMEOUT}
                        FIXTURES_SETUP ${arg_NAME}_results)
   add_test(NAME ${test}.compare

@@ -14,6 +14,7 @@ work=$1
 fail() { echo "deb: $*" >&2; exit 1; }
 rm -rf "$work"
 mkdir -p "$work"
+work=$(cd "$work" && pwd)  # absolute: the compiler cache's base_dir and the builds' logs are named from it
 logged() {  # LOG COMMAND...: the command's output in LOG, shown when it fails
   local log=$1
   shift

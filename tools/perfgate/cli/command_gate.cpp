@@ -68,7 +68,7 @@ std::vector<std::string> with(std::vector<std::string> argv, const std::vector<s
 int run_speedup_gate(const GateManifest& m, const Gate& g, const std::string& results, const std::string& folder,
                      const GateArgs& a, ReportData& judged) {
   const auto interleaved = [&](int repetitions) { return interleaved_pair_command(g, a.build, repetitions); };
-  run_benchmark(interleaved(g.repetitions), results, m.environment, g.timeout_seconds);
+  run_benchmark(interleaved(g.repetitions), results, m.environment, g.timeout_seconds, m.folder);
   SpeedupRequest s;
   s.results = results;
   s.reference = g.reference;
@@ -126,7 +126,7 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
   switch (g.kind) {
     case GateKind::baseline:
       if (g.shares_machine) require_no_timing(m.baseline_of(g.name, g.label), g.name);
-      run_benchmark(argv, results, m.environment, g.timeout_seconds);
+      run_benchmark(argv, results, m.environment, g.timeout_seconds, m.folder);
       return check(argv);
     case GateKind::speedup:
       return run_speedup_gate(m, g, results, folder, a, judged);
@@ -138,6 +138,7 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
       c.command = argv;
       c.env = m.environment;
       c.timeout_seconds = g.timeout_seconds;
+      c.tree = m.folder;
       measure_cost_into(c);
       return check({});
     }
@@ -145,7 +146,7 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
       std::string alternatives;
       for (const auto& b : g.benchmarks) alternatives += (alternatives.empty() ? "" : "|") + regex_literal(b);
       const auto measured = run_benchmark(with(argv, {"--benchmark_filter=^(" + alternatives + ")"}), results,
-                                          m.environment, g.timeout_seconds);
+                                          m.environment, g.timeout_seconds, m.folder);
       std::set<std::string> names;
       for (const auto& r : measured.measurements) names.insert(r.benchmark);
       std::cout << "measured " << names.size() << " benchmarks into " << one_line(results) << " (shown, never gated)\n";

@@ -96,6 +96,13 @@ int run_history(const HistoryArgs& a) {
     RunInfo run;
     run.commit = !a.commit.empty() ? commit_of(a.commit) : ctx.count("git_sha") != 0 ? ctx.at("git_sha") : "";
     if (run.commit.empty()) throw InputError("history record: no --commit and no git_sha in " + results.front().source);
+    // A history is a line of commits: results measured with uncommitted changes (git_sha ending -dirty) are of no
+    // commit, and are recorded only when the caller names the commit they stand for.
+    if (a.commit.empty() && run.commit.size() > 6 && run.commit.compare(run.commit.size() - 6, 6, "-dirty") == 0) {
+      throw InputError("history record: " + results.front().source +
+                       " was measured with uncommitted changes (git_sha " + run.commit +
+                       "); commit them and measure again, or give --commit to record it as a commit");
+    }
     run.branch = a.branch;
     if (!a.date.empty() && !is_calendar_date(a.date)) {
       throw InputError("history record: --date '" + a.date + "' is not a date like 2026-11-23 or 2026-11-23T04:00:00Z");

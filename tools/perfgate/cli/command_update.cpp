@@ -32,8 +32,7 @@ namespace {
 // uncommitted changes were accepted, or that there is no repository.
 std::string recorded_commit(const RepositoryState& state) {
   if (!state.inside) return "none (not in a git repository)";
-  const std::string commit = state.commit.empty() ? "none (no commit yet)" : state.commit;
-  return state.uncommitted.empty() ? commit : commit + "-dirty";
+  return state.commit.empty() ? "none (no commit yet)" : marked_commit(state);
 }
 
 std::string dirty_tree_message(const RepositoryState& state) {

@@ -5,6 +5,7 @@
 #include "base/output_files.h"
 #include "base/utc_time.h"
 #include "formats/function_profile_file.h"
+#include "run/benchmark_runner.h"
 #include "run/cost_runner.h"
 
 #include <nlohmann/json.hpp>
@@ -23,6 +24,13 @@ void measure_cost_into(const CostRequest& a) {
     const auto eq = pair.find('=');
     if (eq == std::string::npos || eq == 0) throw InputError("cost: --context wants KEY=VALUE, got '" + pair + "'");
     context[pair.substr(0, eq)] = pair.substr(eq + 1);
+  }
+  if (!context.contains("git_sha")) {  // the commit measured, as run_benchmark records it for a suite
+    const auto commit = commit_of_tree(a.tree.empty() ? std::string(".") : a.tree);
+    if (!commit.commit.empty())
+      context["git_sha"] = commit.commit;
+    else
+      note_no_commit(commit.reason);
   }
   {  // the output's folder is checked before the long run under valgrind, not after it
     const auto folder = std::filesystem::absolute(a.out).parent_path();

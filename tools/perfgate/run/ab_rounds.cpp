@@ -63,7 +63,8 @@ std::vector<AbComparison> run_interleaved(const InterleavedRun& run, const Gate&
                                                        std::to_string(round) + "-p" + std::to_string(pass) + ".json"))
                 .string();
         for (const auto& [name, t] :
-             times_of(run_benchmark(argv, out, manifest.environment, gate.timeout_seconds), m.unit)) {
+             times_of(run_benchmark(argv, out, manifest.environment, gate.timeout_seconds, run.builds[i].build_dir),
+                      m.unit)) {
           auto& slot = sum_logs[name];
           slot.resize(n, 0.0);
           slot[i] += std::log(t) / 2.0;  // geometric mean of the two runs

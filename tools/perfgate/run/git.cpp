@@ -71,6 +71,22 @@ RepositoryState repository_state(const std::string& directory) {
   return state;
 }
 
+std::string marked_commit(const RepositoryState& state) {
+  if (!state.inside || state.commit.empty()) return "";
+  return state.uncommitted.empty() ? state.commit : state.commit + "-dirty";
+}
+
+MeasuredCommit measured_commit(const std::string& directory) {
+  try {
+    const auto state = repository_state(directory);
+    if (!state.inside) return {"", "'" + directory + "' is not in a git repository"};
+    if (state.commit.empty()) return {"", "the repository of '" + directory + "' has no commit yet"};
+    return {marked_commit(state), ""};
+  } catch (const InputError& e) {
+    return {"", e.what()};
+  }
+}
+
 bool tree_is_dirty(const std::string& directory) {
   const std::vector<std::string> status = {"status", "--porcelain", "--untracked-files=no"};
   const auto r = git(directory, status);

@@ -23,6 +23,18 @@ struct RepositoryState {
   std::vector<std::string> uncommitted;  ///< tracked files with uncommitted changes, as `git status` names them
 };
 RepositoryState repository_state(const std::string& directory);
+/// HEAD's id as a measurement of that tree records it: marked "-dirty" when tracked files have uncommitted changes;
+/// "" outside a repository or before its first commit.
+std::string marked_commit(const RepositoryState& state);
+
+/// The commit a measurement of `directory`'s tree is of, as results and provenance record it: HEAD's id, marked
+/// "-dirty" when tracked files have uncommitted changes. Without one, `commit` is "" and `reason` says why: not in a
+/// git repository, no commit yet, or git's own words where it cannot tell (never an exception: a measurement without
+/// its commit is still a measurement).
+struct MeasuredCommit {
+  std::string commit, reason;
+};
+MeasuredCommit measured_commit(const std::string& directory);
 /// True when the working tree has uncommitted changes (tracked files only). Throws InputError with git's own
 /// reason when git cannot tell (not a repository, a repository git refuses as not safe, git not installed).
 bool tree_is_dirty(const std::string& directory);

@@ -57,9 +57,10 @@ for command in $commands; do
       *) continue ;;
     esac
     numeric=$((numeric + 1))
-    for value in "${bad_values[@]}"; do expect_error "$option" "$command" "$option" "$value"; done
+    # --option=VALUE: the parser takes a separate "-nan" for an option of its own, before any check of the value.
+    for value in "${bad_values[@]}"; do expect_error "$option" "$command" "$option=$value"; done
   done < <("$perfgate" help "$command" | sed -nE 's/^ +(-[a-z], )?(--[a-z-]+)(,--[a-z-]+)* ([A-Z]+)\b.*/\2 \4/p')
 done
-(( numeric >= 25 )) || fail "only $numeric numeric options found in the commands' help"
+(( numeric >= 27 )) || fail "only $numeric numeric options found in the commands' help"
 echo "cli help: $numeric numeric options refused bad values; $failures defects"
 (( failures == 0 ))
