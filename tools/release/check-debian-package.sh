@@ -45,6 +45,7 @@ contents=$(dpkg-deb -c "$deb")
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
 for file in ./usr/bin/perfgate ./usr/bin/perfgate-post-comment ./usr/share/perfgate/baseline.schema.json \
             "./usr/lib/$multiarch/cmake/perfgate/perfgateConfig.cmake" \
+            "./usr/lib/$multiarch/cmake/perfgate/perfgate-run-suite" \
             "./usr/lib/$multiarch/perfgate/perfgate-instruction-emulator.so"; do
   grep -q " $file\$" <<<"$contents" || fail "the package lacks $file"
 done

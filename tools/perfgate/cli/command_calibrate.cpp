@@ -86,6 +86,7 @@ int run_calibrate(const CalibrateArgs& given) {
   CalibrateArgs a = given;
   std::vector<std::string> env;  // the manifest's environment for its gate's command
   double timeout_seconds = 0.0;  // and the gate's time limit per run
+  std::string tree;              // and the manifest's folder, whose commit the runs record
   if (!a.manifest.empty() || !a.build.empty() || !a.gate.empty()) {
     if (a.manifest.empty() || a.build.empty() || a.gate.empty())
       throw InputError("calibrate: --manifest, --build and --gate go together");
@@ -99,6 +100,7 @@ int run_calibrate(const CalibrateArgs& given) {
     a.command = interleaved_pair_command(gate, a.build, gate.repetitions);
     env = manifest.environment;
     timeout_seconds = gate.timeout_seconds;
+    tree = manifest.folder;
     a.reference = gate.reference;
     a.candidate = gate.candidate;
     a.threshold = gate.floor;
@@ -118,7 +120,7 @@ int run_calibrate(const CalibrateArgs& given) {
     for (int i = 0; i < a.runs; ++i) {
       progress.update("calibrate: run " + std::to_string(i + 1) + " of " + std::to_string(a.runs));
       runs.push_back(run_benchmark(a.command, (folder.path() / ("run" + std::to_string(i) + ".json")).string(), env,
-                                   timeout_seconds));
+                                   timeout_seconds, tree));
     }
   }
   CalibrationOptions options;

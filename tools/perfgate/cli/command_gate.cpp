@@ -79,6 +79,7 @@ int run_speedup_gate(const GateManifest& m, const Gate& g, const std::string& re
   s.env = m.environment;
   s.pooled_out = results;  // the repetitions measured more join the results, so that every later reader judges them all
   s.warning_exit_code = a.warning_exit_code;
+  s.tree = m.folder;
   if (!g.series.empty()) {
     s.baseline = m.baseline_of(g.series, g.label);
     s.out = results_of(folder, g.series);

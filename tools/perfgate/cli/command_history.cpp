@@ -59,7 +59,8 @@ Command add_history_command(CLI::App& app, HistoryArgs& a) {
   cmd.option("--out", a.out, "export: the JSON file to write");
   cmd.option("--in", a.in, "import: a JSON file that history export wrote");
   cmd.option("--results", a.results, "record: Google Benchmark JSON files of one run");
-  cmd.option("--commit", a.commit, "record: the run's commit (default: the results' git_sha context)");
+  cmd.option("--commit", a.commit,
+             "record: the run's commit (default: the results' git_sha context, refused when it ends -dirty)");
   cmd.option("--branch", a.branch, "the line of history").show_default();
   cmd.option("--date", a.date, "record: when (default: now, UTC)");
   cmd.option("--benchmark", a.benchmark, "show: only this benchmark");

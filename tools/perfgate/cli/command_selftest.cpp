@@ -275,8 +275,10 @@ int run_selftest(const SelftestArgs& a) {
     }
   } removal{root, kept.string(), a.keep};
   const auto tree = build_revision(root, work.string(), commit, selftest.build, targets);
-  const auto manifest = (work / "selftest-manifest.json").string();
-  write_file_atomically(manifest, checks_manifest((fs::path(tree.worktree) / manifest_in_tree).string(), selftest));
+  // In the worktree (untracked, so it marks nothing there as changed): the gate records the worktree's commit, the
+  // plant's changes marked -dirty. Written again before each check, as restoring the tree after a plant removes it.
+  const auto manifest = (fs::path(tree.worktree) / ".perfgate-selftest-checks.json").string();
+  const auto manifest_text = checks_manifest((fs::path(tree.worktree) / manifest_in_tree).string(), selftest);
   std::cout << "selftest: built in " << seconds() << " s (" << tree.build_dir << ")" << std::endl;
 
   // run(check, tag): one check on the tree as it is now, its files under results/<tag>; checks are numbered across
@@ -289,8 +291,9 @@ int run_selftest(const SelftestArgs& a) {
   }
   const auto run = [&](const SelftestCheck& check, size_t number, const std::string& tag) {
     const auto out = work / "results" / tag;
-    return check.gate.empty() ? run_command_check(m, check, tree.build_dir, out, number)
-                              : run_check(manifest, tree.build_dir, check.gate, out);
+    if (check.gate.empty()) return run_command_check(m, check, tree.build_dir, out, number);
+    write_file_atomically(manifest, manifest_text);
+    return run_check(manifest, tree.build_dir, check.gate, out);
   };
   const auto print = [](const SelftestCheck& check, const auto& outcome, long took) {
     std::cout << "    " << check_name(check)

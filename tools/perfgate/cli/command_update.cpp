@@ -120,10 +120,10 @@ int run_update(const UpdateArgs& a) {
   if (!a.command.empty()) {  // the suite, run here: once, and again when the update holds a timing
     scratch.emplace("update");
     // Named for messages by what they are: the files are gone once the update ends.
-    captures.push_back(run_benchmark(a.command, (scratch->path() / "capture-1.json").string()));
+    captures.push_back(run_benchmark(a.command, (scratch->path() / "capture-1.json").string(), {}, 0.0, folder));
     captures.back().source = "the suite's first run";
     if (needs_two_captures(captures.front(), current, request)) {
-      captures.push_back(run_benchmark(a.command, (scratch->path() / "capture-2.json").string()));
+      captures.push_back(run_benchmark(a.command, (scratch->path() / "capture-2.json").string(), {}, 0.0, folder));
       captures.back().source = "the suite's second run";
     }
   }

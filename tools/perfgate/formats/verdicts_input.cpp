@@ -48,7 +48,17 @@ VerdictsDocument parse_verdicts_json(const std::string& text, const std::string&
     if (c.contains("change_text")) row.change_text = r.text(c, "change_text", at);
     if (c.contains("advisory")) row.advisory = r.flag(c, "advisory", at);
     if (c.contains("functions")) row.functions = parse_profile_changes(r, c.at("functions"), at + ".functions");
+    if (c.contains("unit")) row.unit = r.text(c, "unit", at);
+    if (c.contains("tolerance_text")) row.tolerance = r.text(c, "tolerance_text", at);
+    row.worst_acceptable = printed(r, c, "worst_acceptable", at);
     out.rows.push_back(row);
+  }
+  if (doc.contains("fixes")) {
+    const auto& fixes = r.array(doc, "fixes", "the document");
+    for (size_t i = 0; i < fixes.size(); ++i) {
+      const std::string at = "fixes[" + std::to_string(i) + "]";
+      out.fixes.push_back({r.text(fixes[i], "suite", at), r.text(fixes[i], "command", at)});
+    }
   }
   // "speedups" lists every speedup; a file from before it has one "speedup".
   const auto read_speedup = [&](const nlohmann::json& s, const std::string& at) {

@@ -14,6 +14,9 @@ struct VerdictRow {
   std::string value, baseline;  ///< as printed: whole numbers in all their digits, "" when absent
   bool advisory = false;
   std::optional<ProfileChanges> functions;  ///< an instructions row's differential profile, when verdicts.json has one
+  std::string unit;              ///< the value's and the baseline's unit ("" for a count, or a file that has none)
+  std::string tolerance;         ///< the tolerance as the report words it ("5% rel", "exact"; "" when none)
+  std::string worst_acceptable;  ///< the worst value the tolerance accepts, as printed ("" when none)
 };
 
 struct SpeedupVerdictRow {
@@ -23,9 +26,15 @@ struct SpeedupVerdictRow {
   int pairs = 0;
 };
 
+/// The update that accepts a failing results file's change, as the report printed it.
+struct VerdictFix {
+  std::string suite, command;
+};
+
 struct VerdictsDocument {
   std::string overall, git_sha, machine, date;
   std::vector<VerdictRow> rows;
+  std::vector<VerdictFix> fixes;            ///< "fixes", when the file has them
   std::vector<SpeedupVerdictRow> speedups;  ///< "speedups" when the file has it, else its one "speedup"
 };
 

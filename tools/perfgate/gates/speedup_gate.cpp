@@ -62,8 +62,8 @@ SpeedupOutcome judge_speedup_request(const SpeedupRequest& a) {
     if (!folder) folder.emplace("speedup");
     try {
       // The budget is a time limit: a run still going when it ends is stopped, and the verdict stays as judged.
-      const auto more =
-          run_benchmark(a.command, (folder->path() / ("more" + std::to_string(extra) + ".json")).string(), a.env, left);
+      const auto more = run_benchmark(a.command, (folder->path() / ("more" + std::to_string(extra) + ".json")).string(),
+                                      a.env, left, a.tree);
       if (values_of(more, a.reference, "real_time").empty() || values_of(more, a.candidate, "real_time").empty()) {
         throw InputError("speedup: the command after -- did not measure both '" + a.reference + "' and '" +
                          a.candidate + "'");

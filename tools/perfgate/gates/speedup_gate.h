@@ -23,6 +23,7 @@ struct SpeedupRequest {
   std::string pooled_out;  ///< non-empty: when more was measured, every repetition judged is written here as results
   std::vector<std::string> env = {"CI=1"};  ///< NAME=value added to the environment of the command measuring more
   int warning_exit_code = 0;  ///< exit code when it passed but an advisory baselined series lies below its band
+  std::string tree;  ///< the tree whose commit the repetitions measured more record ("": perfgate's working folder)
 };
 
 struct SpeedupOutcome {

@@ -8,16 +8,45 @@
 #include "render/ab_markdown.h"
 #include "render/markdown_rows.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace perfgate {
 namespace {
 
-constexpr size_t kVerdictTableBytes = 24000;  // with the A/B's (ab_markdown.h) well below GitHub's 65,536 characters
+constexpr size_t kVerdictTableBytes = 24000;
+constexpr size_t kFixCommandBytes = 1000;  // per failing results file; longer ones are left to the report
+constexpr size_t kFixesShown = 5;  // at most 5 kB of commands; the others are left to the report  // with the A/B's
+                                   // (ab_markdown.h) well below GitHub's 65,536 characters
 
 std::string md(const std::string& text) { return markdown_cell(text); }
 
 std::string md_number(double value) { return markdown_text(format_number(value, 4)); }
+
+// Text shown literally as inline code, on one line: fenced by one backtick more than the longest run of backticks it
+// holds (CommonMark), and padded so that a backtick at either end stays part of it.
+std::string code_span(const std::string& text) {
+  const auto line = one_line(text);
+  size_t longest = 0, run = 0;
+  for (const char c : line) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  return fence + " " + line + " " + fence;
+}
+
+// A commit as a reader compares it: 12 characters, "-dirty" kept (the run measured uncommitted changes).
+std::string short_commit(const std::string& sha) {
+  if (sha.empty()) return "not recorded";
+  const bool dirty = sha.size() > 6 && sha.compare(sha.size() - 6, 6, "-dirty") == 0;
+  return sha.substr(0, std::min<size_t>(12, dirty ? sha.size() - 6 : sha.size())) + (dirty ? "-dirty" : "");
+}
+
+// A printed value with its unit ("7227.5 ns"); a count, or a value not given, as it is.
+std::string with_unit(const std::string& value, const std::string& unit) {
+  return value.empty() || unit.empty() ? value : value + " " + unit;
+}
 
 bool plain_url(const std::string& url) {
   if (url.rfind("https://", 0) != 0 && url.rfind("http://", 0) != 0) return false;
@@ -46,8 +75,10 @@ void render_verdicts(std::ostringstream& out, const VerdictsDocument& v) {
       const bool failing = row.verdict == "FAIL" || row.verdict == "MISSING";
       if ((rank == 0 && !failing) || (rank == 1 && row.verdict != "WARNING")) continue;
       rows.push_back("| **" + md(row.verdict) + "** | " + md(row.benchmark) + " | " + md(row.field) + " | " +
-                     md(row.value.empty() ? std::string("absent") : row.value) + " | " + md(row.baseline) + " | " +
-                     md(row.change_text) + " | " + md(row.reason) + " |\n");
+                     md(row.value.empty() ? std::string("absent") : with_unit(row.value, row.unit)) + " | " +
+                     md(with_unit(row.baseline, row.unit)) + " | " + md(row.change_text) + " | " +
+                     md(with_unit(row.worst_acceptable, row.unit)) + " | " + md(row.tolerance) + " | " +
+                     md(row.reason) + " |\n");
     }
   }
   for (const auto& row : v.rows) {
@@ -63,12 +94,23 @@ void render_verdicts(std::ostringstream& out, const VerdictsDocument& v) {
   out << "**Against the committed baselines: " << baselines_verdict(v) << "**, " << failed << " failed, " << warnings
       << " warnings, " << passed << " passed";
   if (other > 0) out << ", " << other << " not judged";
-  out << " (commit " << md(v.git_sha.empty() ? std::string("not recorded") : v.git_sha.substr(0, 12)) << ")\n\n";
+  out << " (commit " << md(short_commit(v.git_sha)) << ")\n\n";
   if (!rows.empty()) {
-    out << "| Verdict | Benchmark | Field | Value | Baseline | Change | Why |\n|---|---|---|---:|---:|---:|---|\n";
+    out << "| Verdict | Benchmark | Field | Value | Baseline | Change | Worst acceptable | Tolerance | Why |\n"
+        << "|---|---|---|---:|---:|---:|---:|---|---|\n";
     append_rows(out, rows, kCommentRowsPerTable, kVerdictTableBytes);
     out << "\n";
   }
+  for (size_t i = 0; i < v.fixes.size() && i < kFixesShown; ++i) {
+    const auto& fix = v.fixes[i];
+    out << "Accept an intended change of **" << md(fix.suite) << "** with ";
+    if (fix.command.size() <= kFixCommandBytes)
+      out << code_span(fix.command) << "\n\n";
+    else
+      out << "the command in the report (too long to show here)\n\n";
+  }
+  if (v.fixes.size() > kFixesShown)
+    out << "The commands that accept the other " << v.fixes.size() - kFixesShown << " changes are in the report.\n\n";
   std::vector<std::string> moves;  // which functions moved a failing instruction count
   for (const auto& row : v.rows) {
     if ((row.verdict == "FAIL") && row.functions) {

@@ -1,6 +1,7 @@
 // The machine-readable verdicts: verdicts.json (every row and the speedup) and JUnit XML (one test case each).
 #include "base/number_format.h"
 #include "base/xml_escape.h"
+#include "model/fix_command.h"
 #include "render/report_render.h"
 #include "render/row_text.h"
 
@@ -33,6 +34,7 @@ std::string render_verdicts_json(const ReportData& data) {
                              {"baseline_file", c.baseline_path},
                              {"benchmark", row.benchmark},
                              {"field", row.field},
+                             {"unit", row.unit},
                              {"verdict", to_string(row.verdict)},
                              {"samples", row.samples},
                              {"reason", reason_text(row)}};
@@ -75,6 +77,15 @@ std::string render_verdicts_json(const ReportData& data) {
     }
   }
   doc["checks"] = checks;
+  // The update that accepts each failing results file's change, as the report prints it: the comment shows it (with
+  // perfgate by name, as a reader on another machine starts it).
+  nlohmann::json fixes = nlohmann::json::array();
+  for (const auto& c : data.checks) {
+    if (exit_code_of(c.rows) == 0) continue;
+    const auto accept = accept_fix(c.rows, {"perfgate", c.results_path, c.baseline_path, {}, false, false});
+    if (!accept.command.empty()) fixes.push_back({{"suite", c.name}, {"command", accept.command}});
+  }
+  if (!fixes.empty()) doc["fixes"] = fixes;
   // Every speedup in "speedups", in order; the first also as "speedup", as verdicts.json has always had it.
   nlohmann::json speedups = nlohmann::json::array();
   for (const auto& s : data.speedups) {

@@ -13,7 +13,9 @@ ProcessResult git_in(const std::string& directory, std::vector<std::string> args
   ProcessOptions options;
   options.standard_error = standard_error;
   options.unset = repository_selector_variables();
-  options.env = {"LC_ALL=C"};  // git's messages in English: repository_state reads "not a git repository"
+  // git's messages in English (repository_state reads "not a git repository"); no optional lock taken, so that asking
+  // about a user's tree (git status refreshing its index) never makes their own git wait on index.lock.
+  options.env = {"LC_ALL=C", "GIT_OPTIONAL_LOCKS=0"};
   // git can hang (an fsmonitor hook, a stalled network file system): it is killed, with its children, after
   // kGitSeconds, and the caller says so.
   options.timeout_seconds = kGitSeconds;

@@ -171,9 +171,15 @@ TEST(comment, stays_bounded_and_lists_failures_first) {
   perfgate::VerdictsDocument v;
   v.overall = "FAIL";
   for (int i = 0; i < 5000; ++i) {
-    perfgate::VerdictRow row{
-        "s", wide + std::to_string(i), wide, i % 2 ? "PASS" : "FAIL", wide, wide, wide, wide, false, std::nullopt};
+    perfgate::VerdictRow row{"s",   wide + std::to_string(i),
+                             wide,  i % 2 ? "PASS" : "FAIL",
+                             wide,  wide,
+                             wide,  wide,
+                             false, std::nullopt,
+                             wide,  wide,
+                             wide};
     v.rows.push_back(row);
+    v.fixes.push_back({wide, std::string(900, '`') + wide});
   }
   perfgate::AbRecord ab;
   ab.max_slowdown = 0.05;
@@ -197,6 +203,7 @@ TEST(comment, stays_bounded_and_lists_failures_first) {
   EXPECT_EQ(text.rfind(perfgate::comment_marker_line("perfgate"), 0), 0u);
   EXPECT_NE(text.find("more, listed in the report"), std::string::npos);
   EXPECT_EQ(text.find("| **PASS**"), std::string::npos) << "passing metrics are counted, not listed";
+  EXPECT_NE(text.find("accept the other 4995 changes are in the report"), std::string::npos);
   EXPECT_NE(text.find("**Against the committed baselines: FAIL**, 2500 failed"), std::string::npos);
 
   input.marker = "a b";
@@ -232,7 +239,8 @@ TEST(ab_json, refuses_an_acceptance_its_interval_exceeds) {
 TEST(comment, a_missing_metric_fails_the_baselines_line) {
   perfgate::VerdictsDocument v;
   v.overall = "FAIL";
-  v.rows.push_back({"s", "BM_Gone", "real_time", "MISSING", "not measured", "", "", "10", false, std::nullopt});
+  v.rows.push_back({"s", "BM_Gone", "real_time", "MISSING", "not measured", "", "", "10", false, std::nullopt, "ns",
+                    "5% rel", "10.5"});
   perfgate::CommentInput input;
   input.verdicts = v;
   EXPECT_NE(perfgate::render_comment(input).find("**Against the committed baselines: FAIL**, 1 failed"),
