@@ -68,6 +68,7 @@ Command add_history_command(CLI::App& app, HistoryArgs& a) {
   cmd.option("--min-shift", a.min_shift, "show: smallest relative shift reported as a change point")
       .show_default()
       .in_range(0.0, 100.0);
+  cmd.flag("--runs", a.runs, "show: list the runs (date, commit, machine, metrics), newest last, instead of trends");
   cmd.option("--last", a.last, "show: how many runs back").show_default().in_range(2, 100000);
   return cmd;
 }
@@ -159,6 +160,23 @@ int run_history(const HistoryArgs& a) {
     return code_of(Exit::pass);
   }
   const HistoryStore store(a.db, HistoryStore::Access::read_only);
+  if (a.runs) {  // the runs of the branch, the last --last of them, oldest first
+    std::vector<const HistoryRun*> on_branch;
+    for (const auto& run : store.runs()) {
+      if (run.info.branch == a.branch) on_branch.push_back(&run);
+    }
+    if (on_branch.empty()) throw InputError("history show: no runs on branch '" + a.branch + "' in " + store.name());
+    const size_t first = on_branch.size() > static_cast<size_t>(a.last) ? on_branch.size() - a.last : 0;
+    std::cout << on_branch.size() << " runs on " << one_line(a.branch)
+              << (first > 0 ? ", the last " + std::to_string(on_branch.size() - first) : std::string()) << ":\n";
+    for (size_t i = first; i < on_branch.size(); ++i) {
+      const auto& info = on_branch[i]->info;
+      std::cout << "  " << one_line(info.recorded_at) << "  " << one_line(info.commit.substr(0, 12)) << "  "
+                << one_line(info.machine.empty() ? std::string("(machine not recorded)") : info.machine) << "  "
+                << on_branch[i]->metrics.size() << " metrics\n";
+    }
+    return code_of(Exit::pass);
+  }
   size_t shown = 0;
   for (const auto& [benchmark, field] : store.metrics(a.branch)) {
     if (field != a.field || (!a.benchmark.empty() && benchmark != a.benchmark)) continue;

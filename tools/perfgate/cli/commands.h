@@ -60,6 +60,7 @@ struct HistoryArgs {
   std::string benchmark, field = "real_time";
   double min_shift = 0.05;
   int last = 50;
+  bool runs = false;  ///< show: list the runs themselves (commit, date, machine, metrics) instead of trends
 };
 Command add_history_command(CLI::App& app, HistoryArgs& args);
 int run_history(const HistoryArgs& args);

@@ -42,13 +42,20 @@ for i in $(seq 1 20); do
 done
 for store in "${stores[@]}"; do
   "$perfgate" history show --store "$store" --benchmark BM_Other >"show.txt"
+  "$perfgate" history show --store "$store" --runs --last 3 >"runs.txt"
   "$perfgate" history export --store "$store" --out "export.json" >/dev/null
   if [[ ! -f show.reference ]]; then
     mv show.txt show.reference
+    mv runs.txt runs.reference
     mv export.json export.reference
     grep -q 'change point between c0ffee10 and c0ffee11' show.reference || fail "no change point at the step: $(cat show.reference)"
+    # The runs themselves: the last 3 of 20, oldest first, each with its date, commit, machine and metric count.
+    [[ $(head -1 runs.reference) == "20 runs on main, the last 3:" ]] || fail "history show --runs heads: $(head -1 runs.reference)"
+    [[ $(sed -n 2p runs.reference) == "  2026-11-18T00:00:00Z  c0ffee18  ci-runner  "*" metrics" && $(wc -l <runs.reference) == 4 ]] ||
+      fail "history show --runs lists: $(cat runs.reference)"
   else
     diff -u show.reference show.txt >&2 || fail "$store shows another history than ${stores[0]}"
+    diff -u runs.reference runs.txt >&2 || fail "$store lists other runs than ${stores[0]}"
     diff -u export.reference export.json >&2 || fail "$store exports another history than ${stores[0]}"
   fi
 done
