@@ -102,7 +102,8 @@ int run_history(const HistoryArgs& a) {
     // commit, and are recorded only when the caller names the commit they stand for.
     if (a.commit.empty() && run.commit.size() > 6 && run.commit.compare(run.commit.size() - 6, 6, "-dirty") == 0) {
       throw InputError("history record: " + results.front().source +
-                       " was measured with uncommitted changes (git_sha " + run.commit +
+                       " was measured with uncommitted changes (git_sha " + run.commit.substr(0, 80) +
+                       (run.commit.size() > 80 ? "..." : "") +
                        "); commit them and measure again, or give --commit to record it as a commit");
     }
     run.branch = a.branch;
@@ -167,7 +168,7 @@ int run_history(const HistoryArgs& a) {
     }
     if (on_branch.empty()) throw InputError("history show: no runs on branch '" + a.branch + "' in " + store.name());
     const size_t first = on_branch.size() > static_cast<size_t>(a.last) ? on_branch.size() - a.last : 0;
-    std::cout << on_branch.size() << " runs on " << one_line(a.branch)
+    std::cout << on_branch.size() << (on_branch.size() == 1 ? " run on " : " runs on ") << one_line(a.branch)
               << (first > 0 ? ", the last " + std::to_string(on_branch.size() - first) : std::string()) << ":\n";
     for (size_t i = first; i < on_branch.size(); ++i) {
       const auto& info = on_branch[i]->info;

@@ -24,7 +24,8 @@ std::string md(const std::string& text) { return markdown_cell(text); }
 std::string md_number(double value) { return markdown_text(format_number(value, 4)); }
 
 // Text shown literally as inline code, on one line: fenced by one backtick more than the longest run of backticks it
-// holds (CommonMark), and padded so that a backtick at either end stays part of it.
+// holds (CommonMark), and padded with a space on each side when it begins or ends with a backtick, which keeps that
+// backtick part of the code.
 std::string code_span(const std::string& text) {
   const auto line = one_line(text);
   size_t longest = 0, run = 0;
@@ -33,7 +34,8 @@ std::string code_span(const std::string& text) {
     longest = std::max(longest, run);
   }
   const std::string fence(longest + 1, '`');
-  return fence + " " + line + " " + fence;
+  const bool pad = !line.empty() && (line.front() == '`' || line.back() == '`');
+  return fence + (pad ? " " + line + " " : line) + fence;
 }
 
 // A commit as a reader compares it: 12 characters, "-dirty" kept (the run measured uncommitted changes).

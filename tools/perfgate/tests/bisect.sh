@@ -97,6 +97,11 @@ ln -s "$work/victim.txt" "$work/first.functions.tsv"  # a link at the derived pr
 "$perfgate" cost --out "$work/first.json" -- build/loop >/dev/null
 [[ -f $work/first.functions.tsv && ! -L $work/first.functions.tsv && -s $work/first.functions.tsv ]] || fail "cost kept no function profile beside its results"
 [[ $(cat "$work/victim.txt") == "not perfgate's" ]] || fail "cost wrote its function profile through a link"
+# The commit measured: the tree's HEAD (build/ is untracked, so the tree is clean), unless the caller gives one.
+[[ $(jq -r .context.git_sha "$work/first.json") == "$(git rev-parse HEAD)" ]] ||
+  fail "cost recorded the commit $(jq -c .context.git_sha "$work/first.json"), not HEAD $(git rev-parse HEAD)"
+"$perfgate" cost --out "$work/given.json" --context git_sha=given -- build/loop >/dev/null
+[[ $(jq -r .context.git_sha "$work/given.json") == given ]] || fail "cost replaced the commit its caller gave"
 "$perfgate" update --allow-dirty --reason "recorded at the first commit" --track instructions:either:rel=0.005 --results "$work/first.json" --baseline loop_cost.json >/dev/null
 grep -q "^region" loop_cost.functions.tsv || fail "update kept no function profile beside the baseline"
 git checkout -q -

@@ -62,5 +62,19 @@ for command in $commands; do
   done < <("$perfgate" help "$command" | sed -nE 's/^ +(-[a-z], )?(--[a-z-]+)(,--[a-z-]+)* ([A-Z]+)\b.*/\2 \4/p')
 done
 (( numeric >= 27 )) || fail "only $numeric numeric options found in the commands' help"
-echo "cli help: $numeric numeric options refused bad values; $failures defects"
+# An exit code option ("0, or LOW to 255"): 0 and LOW get past the option's check, LOW - 1 and 256 do not.
+exit_codes=0
+for command in $commands; do
+  while read -r option low; do
+    exit_codes=$((exit_codes + 1))
+    for good in 0 "$low" 255; do
+      err=$("$perfgate" "$command" "$option=$good" 2>&1 >/dev/null)
+      [[ $err != *"$option"* ]] || fail "perfgate $command $option=$good is refused: $err"
+    done
+    expect_error "$option" "$command" "$option=$((low - 1))"
+    expect_error "$option" "$command" "$option=256"
+  done < <("$perfgate" help "$command" | sed -nE 's/^ +(--[a-z-]+) INT:\(\{0\}\) OR \(INT in \[([0-9]+) - 255\]\).*/\1 \2/p')
+done
+(( exit_codes >= 2 )) || fail "only $exit_codes exit-code options (0, or a range) found in the commands' help"
+echo "cli help: $numeric numeric options refused bad values, $failures defects"
 (( failures == 0 ))

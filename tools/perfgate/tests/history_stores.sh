@@ -60,6 +60,15 @@ for store in "${stores[@]}"; do
   fi
 done
 
+# --runs lists one branch's runs only: a store with 20 runs on main and one on another branch.
+cp "$work/history.db" branches.db
+"$perfgate" history record --store branches.db --results run1.json --commit c0ffee99 --branch other \
+  --date 2026-12-01T00:00:00Z >/dev/null
+"$perfgate" history show --store branches.db --runs --branch other >other.txt
+[[ $(head -1 other.txt) == "1 run on other:" && $(wc -l <other.txt) == 2 ]] || fail "--runs on branch other lists: $(cat other.txt)"
+"$perfgate" history show --store branches.db --runs --last 3 | head -1 | grep -qx "20 runs on main, the last 3:" ||
+  fail "a run on another branch is listed on main"
+
 # Moving a history: export from SQLite, import into a new data branch, twice.
 "$perfgate" history import --store "git:$work/remote.git#moved" --in export.reference | grep -q 'imported 20 runs' || fail "import did not add 20 runs"
 "$perfgate" history import --store "git:$work/remote.git#moved" --in export.reference | grep -q 'imported 0 runs' || fail "a second import added runs"

@@ -5,11 +5,13 @@
 #include "base/number_format.h"
 #include "base/one_line.h"
 #include "formats/report_data.h"
+#include "formats/verdicts_input.h"
 #include "model/baseline.h"
 #include "model/compare.h"
 #include "model/fix_command.h"
 #include "model/results.h"
 #include "model/update.h"
+#include "render/comment_markdown.h"
 #include "render/report_render.h"
 #include "render/row_text.h"
 #include "render/svg_plot.h"
@@ -440,6 +442,59 @@ TEST(perfgate_report, junit_counts_a_missing_benchmark_as_a_failure) {
   const auto junit = perfgate::render_junit(data);
   EXPECT_NE(junit.find("failures=\"1\""), std::string::npos) << junit;
   EXPECT_NE(junit.find("<failure"), std::string::npos) << junit;
+}
+
+// verdicts.json carries, per failing results file only, the update that accepts its change, and each row's unit;
+// the comment shows the fix and the units.
+TEST(perfgate_report, verdicts_carry_the_fix_of_each_failing_results_file) {
+  perfgate::ReportData data;
+  data.checks.push_back({"passing",
+                         "p.json",
+                         "pb.json",
+                         perfgate::compare(results("results_ok.json"), baseline("baseline_ok.json")),
+                         {},
+                         {},
+                         {},
+                         {}});
+  data.checks.push_back({"failing",
+                         "f.json",
+                         "fb.json",
+                         perfgate::compare(results("results_ok.json"), baseline("baseline_regressed.json")),
+                         {},
+                         {},
+                         {},
+                         {}});
+  const auto doc = perfgate::parse_verdicts_json(perfgate::render_verdicts_json(data), "verdicts.json");
+  ASSERT_EQ(doc.fixes.size(), 1u);
+  EXPECT_EQ(doc.fixes[0].suite, "failing");
+  EXPECT_EQ(doc.fixes[0].command.rfind("perfgate update --baseline fb.json", 0), 0u) << doc.fixes[0].command;
+  bool in_db = false;
+  for (const auto& row : doc.rows) in_db = in_db || (row.field == "psnr_db" && row.unit == "dB");
+  EXPECT_TRUE(in_db) << "no row kept its unit";
+  perfgate::CommentInput input;
+  input.verdicts = doc;
+  const auto comment = perfgate::render_comment(input);
+  EXPECT_NE(comment.find("Accept an intended change of **failing** with `perfgate update --baseline fb.json"),
+            std::string::npos)
+      << comment;
+  EXPECT_EQ(comment.find("**passing**"), std::string::npos) << comment;
+  EXPECT_NE(comment.find(" dB |"), std::string::npos) << "no value in the comment shows its unit: " << comment;
+}
+
+// The comment names the commit in 12 characters, and says when the run measured uncommitted changes.
+TEST(perfgate_report, the_comment_keeps_a_dirty_commit_dirty) {
+  perfgate::CommentInput input;
+  input.verdicts = perfgate::VerdictsDocument{};
+  input.verdicts->overall = "PASS";
+  input.verdicts->git_sha = "0123456789abcdef0123456789abcdef01234567-dirty";
+  const auto dirty = perfgate::render_comment(input);  // escaped as Markdown text: "0123456789ab\-<ZWSP>dirty"
+  const auto at = dirty.find("(commit 0123456789ab");
+  ASSERT_NE(at, std::string::npos) << dirty;
+  EXPECT_EQ(dirty.find("dirty)", at), at + 25) << dirty;  // 20 + 2 + the 3 bytes of U+200B
+  input.verdicts->git_sha = "0123456789abcdef0123456789abcdef01234567";
+  EXPECT_NE(perfgate::render_comment(input).find("(commit 0123456789ab)"), std::string::npos);
+  input.verdicts->git_sha = "";
+  EXPECT_NE(perfgate::render_comment(input).find("(commit not recorded)"), std::string::npos);
 }
 
 TEST(perfgate_update, malformed_track_specs_are_refused) {

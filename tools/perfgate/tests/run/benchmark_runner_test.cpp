@@ -103,6 +103,24 @@ TEST_F(perfgate_suite_in_a_tree, a_changed_tracked_file_marks_the_commit_dirty) 
   EXPECT_EQ(std::count(words.begin(), words.end(), "--benchmark_context=git_sha=" + head("changed") + "-dirty"), 1);
 }
 
+// git is asked once per tree in a run of perfgate: each tree keeps its own answer.
+TEST_F(perfgate_suite_in_a_tree, each_tree_records_its_own_commit) {
+  committed_tree("first");
+  committed_tree("second");
+  std::ofstream((work_ / "second" / "b.txt").string()) << "b\n";
+  ASSERT_EQ(git("second", "add b.txt"), 0);
+  ASSERT_EQ(git("second", "commit -q -m two"), 0);
+  ASSERT_NE(head("first"), head("second"));
+  for (int round = 0; round < 2; ++round) {
+    const auto first = arguments_given("first");
+    const auto second = arguments_given("second");
+    const auto outside = arguments_given("tree");
+    EXPECT_EQ(std::count(first.begin(), first.end(), "--benchmark_context=git_sha=" + head("first")), 1);
+    EXPECT_EQ(std::count(second.begin(), second.end(), "--benchmark_context=git_sha=" + head("second")), 1);
+    for (const auto& w : outside) EXPECT_EQ(w.find("--benchmark_context"), std::string::npos) << w;
+  }
+}
+
 TEST_F(perfgate_suite_in_a_tree, outside_git_the_suite_runs_unchanged) {
   const auto words = arguments_given("tree");
   for (const auto& w : words) EXPECT_EQ(w.find("--benchmark_context"), std::string::npos) << w;

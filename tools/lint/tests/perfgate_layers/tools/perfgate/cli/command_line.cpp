@@ -1,0 +1,2 @@
+// The parser, where it may be included.
+#include <CLI/CLI.hpp>

@@ -1,0 +1,2 @@
+#include <CLI/CLI.hpp>
+// A command that includes the parser itself.
