@@ -100,7 +100,7 @@ int run_history(const HistoryArgs& a) {
     if (run.commit.empty()) throw InputError("history record: no --commit and no git_sha in " + results.front().source);
     // A history is a line of commits: results measured with uncommitted changes (git_sha ending -dirty) are of no
     // commit, and are recorded only when the caller names the commit they stand for.
-    if (a.commit.empty() && run.commit.size() > 6 && run.commit.compare(run.commit.size() - 6, 6, "-dirty") == 0) {
+    if (a.commit.empty() && marks_uncommitted_changes(run.commit)) {
       throw InputError("history record: " + results.front().source +
                        " was measured with uncommitted changes (git_sha " + run.commit.substr(0, 80) +
                        (run.commit.size() > 80 ? "..." : "") +

@@ -7,6 +7,7 @@
 #include "formats/function_changes_input.h"
 #include "render/ab_markdown.h"
 #include "render/markdown_rows.h"
+#include "run/git.h"
 
 #include <algorithm>
 #include <sstream>
@@ -41,8 +42,8 @@ std::string code_span(const std::string& text) {
 // A commit as a reader compares it: 12 characters, "-dirty" kept (the run measured uncommitted changes).
 std::string short_commit(const std::string& sha) {
   if (sha.empty()) return "not recorded";
-  const bool dirty = sha.size() > 6 && sha.compare(sha.size() - 6, 6, "-dirty") == 0;
-  return sha.substr(0, std::min<size_t>(12, dirty ? sha.size() - 6 : sha.size())) + (dirty ? "-dirty" : "");
+  if (!marks_uncommitted_changes(sha)) return sha.substr(0, 12);
+  return sha.substr(0, std::min<size_t>(12, sha.size() - kUncommittedMark.size())) + std::string(kUncommittedMark);
 }
 
 // A printed value with its unit ("7227.5 ns"); a count, or a value not given, as it is.

@@ -478,7 +478,12 @@ TEST(perfgate_report, verdicts_carry_the_fix_of_each_failing_results_file) {
             std::string::npos)
       << comment;
   EXPECT_EQ(comment.find("**passing**"), std::string::npos) << comment;
-  EXPECT_NE(comment.find(" dB |"), std::string::npos) << "no value in the comment shows its unit: " << comment;
+  // The row whole: value, baseline and worst acceptable value each in its unit, then the tolerance and the reason.
+  EXPECT_NE(
+      comment.find("| **FAIL** | BM\\_Accuracy | psnr\\_db | 22 dB | 24 dB | \\-8\\.33% \\(0\\.9167x\\) | 23 dB | "
+                   "±1 abs | worse than baseline beyond tolerance |\n"),
+      std::string::npos)
+      << comment;
 }
 
 // The comment names the commit in 12 characters, and says when the run measured uncommitted changes.
