@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "history/history_store.h"
 #include "model/change_points.h"
+#include "model/commit_mark.h"
 #include "model/results.h"
 #include "run/git.h"
 

@@ -5,9 +5,9 @@
 #include "base/number_format.h"
 #include "base/one_line.h"
 #include "formats/function_changes_input.h"
+#include "model/commit_mark.h"
 #include "render/ab_markdown.h"
 #include "render/markdown_rows.h"
-#include "run/git.h"
 
 #include <algorithm>
 #include <sstream>

@@ -1,6 +1,7 @@
 #include "run/git.h"
 
 #include "base/error.h"
+#include "model/commit_mark.h"
 #include "run/process.h"
 
 namespace perfgate {
@@ -76,11 +77,6 @@ RepositoryState repository_state(const std::string& directory) {
 std::string marked_commit(const RepositoryState& state) {
   if (!state.inside || state.commit.empty()) return "";
   return state.uncommitted.empty() ? state.commit : state.commit + std::string(kUncommittedMark);
-}
-
-bool marks_uncommitted_changes(const std::string& commit) {
-  return commit.size() > kUncommittedMark.size() &&
-         commit.compare(commit.size() - kUncommittedMark.size(), kUncommittedMark.size(), kUncommittedMark) == 0;
 }
 
 MeasuredCommit measured_commit(const std::string& directory) {

@@ -2,7 +2,6 @@
 // The git facts perfgate records or checks, obtained by running git directly (never through a shell).
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace perfgate {
@@ -27,10 +26,6 @@ RepositoryState repository_state(const std::string& directory);
 /// HEAD's id as a measurement of that tree records it: marked "-dirty" when tracked files have uncommitted changes;
 /// "" outside a repository or before its first commit.
 std::string marked_commit(const RepositoryState& state);
-/// The mark after a commit measured with uncommitted changes to tracked files.
-inline constexpr std::string_view kUncommittedMark = "-dirty";
-/// Whether a recorded commit carries that mark: the run measured uncommitted changes, so it is of no commit.
-bool marks_uncommitted_changes(const std::string& commit);
 
 /// The commit a measurement of `directory`'s tree is of, as results and provenance record it: HEAD's id, marked
 /// "-dirty" when tracked files have uncommitted changes. Without one, `commit` is "" and `reason` says why: not in a
