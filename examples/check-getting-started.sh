@@ -4,7 +4,8 @@
 # printed; the page's own commands create the baseline and pass the gate; a one-count change and a 3x slowdown each
 # fail with the benchmark, the change and the fix; each printed fix runs as printed and passes the gate again; a
 # metric no longer reported is dropped by its printed fix; an advisory timing's breach shows as a WARNING and as
-# Skipped in ctest, never as a plain pass. The suite's second count is 0 in every repetition, so Google Benchmark writes
+# Skipped in ctest, never as a plain pass; the timing's band, learned from the noise of the create command's runs, passes 5
+# unchanged runs and fails a 1.25x slowdown (the test runs alone: RUN_SERIAL). The suite's second count is 0 in every repetition, so Google Benchmark writes
 # its coefficient of variation as NaN: the gate reads that output and passes.
 # The only thing the test adds is a benchmark body (the page's suite with planted changes switched by environment
 # variables). Blocks it does not run say why, in its output. /opt/perfgate is replaced by a prefix in the work
@@ -60,13 +61,16 @@ static int knob(const char* name, int fallback) {
 }
 
 static void BM_Sort(benchmark::State& state) {
-  const int extra = knob("PLANT_EXTRA_COMPARISONS", 0), slowdown = knob("PLANT_SLOWDOWN", 1);
+  const int extra = knob("PLANT_EXTRA_COMPARISONS", 0), slowdown = knob("PLANT_SLOWDOWN", 1),
+            quarter_more = knob("PLANT_QUARTER_MORE", 0);  // every fourth iteration sorts once more: 1.25x the work
   std::mt19937 generator(42);
   std::vector<int> data(static_cast<size_t>(state.range(0)));
   for (auto& x : data) x = static_cast<int>(generator());
   int64_t comparisons = 0, moves = 0;
+  int64_t iteration = 0;
   for (auto _ : state) {
-    for (int round = 0; round < slowdown; ++round) {
+    const int rounds = slowdown + (quarter_more != 0 && iteration++ % 4 == 3 ? 1 : 0);
+    for (int round = 0; round < rounds; ++round) {
       auto copy = data;
       const int* before = copy.data();
       comparisons = 0;
@@ -161,19 +165,27 @@ for n in $(seq 1 "$count"); do
     2)  # configure, build, first ctest: fails, printing the command that creates the baseline
       (( status != 0 )) || fail "the first ctest passed without a baseline"
       expect_in "$work/$n.log" "no baseline" "create it with:" "--track comparisons:either:exact" "--track moves:either:exact" \
-        "--track real_time:lower:rel=0.5"
+        "--track real_time:lower:noise"
       run_fix "$work/$n.log"
       [[ -f $project/baselines/sorting.json ]] || fail "the printed create command wrote no baseline"
       expect_in "$project/baselines/sorting.json" '"git_sha": "none (not in a git repository)"'
       rm -rf "$project/baselines" ;;
     3)  # the page's create command
       (( status == 0 )) || { cat "$work/$n.log" >&2; fail "the page's create command failed"; }
-      expect_in "$work/$n.log" "created baselines/sorting.json" "from 2 runs of the suite"
+      expect_in "$work/$n.log" "created baselines/sorting.json" "from 5 runs of the suite" "from the noise of 5 runs"
       create_block=$n ;;
     4)  # the gate passes
       (( status == 0 )) || { cat "$work/$n.log" >&2; fail "the gate does not pass after the first baseline"; }
       # Google Benchmark's own output, as read: the counter that is always 0 has a NaN coefficient of variation.
       expect_in "$project/build/results/sorting.json" '"moves": NaN'
+      step "the band from noise: 5 unchanged runs pass, a 1.25x slowdown fails"
+      for run in 1 2 3 4 5; do
+        gate "$work/unchanged-$run.log" || { cat "$work/unchanged-$run.log" >&2; fail "unchanged run $run failed the band from noise"; }
+      done
+      export PLANT_QUARTER_MORE=1
+      gate "$work/quarter.log" && { cat "$work/quarter.log" >&2; fail "a 1.25x slowdown passed the band from noise"; }
+      expect_in "$work/quarter.log" "FAIL: BM_Sort/16384 real_time" "(noise of 5 runs)"
+      unset PLANT_QUARTER_MORE
       step "plant: one comparison more per sort"
       export PLANT_EXTRA_COMPARISONS=1
       gate "$work/count.log" && { cat "$work/count.log" >&2; fail "a one-count change passed the gate"; }
@@ -206,7 +218,7 @@ for n in $(seq 1 "$count"); do
       run_block "$create_block" || { cat "$work/$create_block.log" >&2; fail "the page's create command failed the second time"; } ;;
     5)  # real_time made advisory
       (( status == 0 )) || { cat "$work/$n.log" >&2; fail "making real_time advisory failed"; }
-      expect_in "$work/$n.log" "criterion lower:rel=0.5 -> lower:rel=0.5:advisory"
+      expect_in "$work/$n.log" "criterion lower:noise -> lower:noise:advisory"
       step "plant: a 3x slowdown against the advisory timing"
       export PLANT_SLOWDOWN=3
       gate "$work/advisory.log" || { cat "$work/advisory.log" >&2; fail "an advisory breach failed the gate"; }

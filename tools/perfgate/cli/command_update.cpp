@@ -20,6 +20,7 @@
 #include "model/update.h"
 #include "run/benchmark_runner.h"
 #include "run/git.h"
+#include "run/progress.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -50,21 +51,22 @@ Command add_update_command(CLI::App& app, UpdateArgs& a) {
   Command cmd(app, "update", "create or rewrite a baseline from results (atomically, with provenance and a diff)");
   cmd.footer(command_footer(
       "perfgate update --baseline baselines/sorting.json --reason 'first baseline' --track comparisons:either:exact "
-      "--track real_time:lower:rel=0.5 -- build/sort_benchmarks --benchmark_repetitions=3\n  perfgate update "
+      "--track real_time:lower:noise -- build/sort_benchmarks --benchmark_repetitions=3\n  perfgate update "
       "--baseline baselines/sorting.json --reason 'BM_Old is gone' --drop 'BM_Old/64:comparisons' --results "
       "build/results/sorting.json\n  perfgate update --baseline baselines/sorting.json --reason 'one allocation fewer "
       "per sort' --only 'BM_Sort/1024:allocations' --results build/results/sorting.json",
       {Exit::pass}, "0 the baseline was created or updated; 2 refused, nothing written"));
   cmd.option(
       "--results", a.results,
-      "Google Benchmark JSON; twice for timing-derived entries (or give the suite's command after --); a function "
-      "profile beside the first (<stem>.functions.tsv, from perfgate cost) is kept beside the baseline");
+      "Google Benchmark JSON, one file per run: twice for timings, at least 3 times for a tolerance from noise (or "
+      "give the suite's command after --); a function profile beside the first (<stem>.functions.tsv, from perfgate "
+      "cost) is kept beside the baseline");
   cmd.option("--baseline", a.baseline, "baseline JSON to create or update (its folder is created)").required();
   cmd.option("--reason", a.reason, "why the baseline changes (recorded)").required();
   cmd.option("--track", a.track,
-             "track FIELD:higher|lower|either:abs=X|rel=X|exact[:limit=X][:unit=U][:advisory] for every benchmark "
-             "reporting it; "
-             "a field already tracked takes this criterion");
+             "track FIELD:higher|lower|either:abs=X|rel=X|exact|noise[:limit=X][:unit=U][:advisory] for every "
+             "benchmark reporting it (noise: a band learned from the runs' spread); a field already tracked takes this "
+             "criterion");
   cmd.option("--drop", a.drop, "stop tracking BENCHMARK:FIELD (a metric gone on purpose)");
   cmd.option(
       "--only", a.only,
@@ -76,15 +78,21 @@ Command add_update_command(CLI::App& app, UpdateArgs& a) {
   cmd.flag("--move-timings", a.move_timings,
            "record the timings anew on this machine although the baseline's were recorded on another (they are "
            "then judged here only)");
-  cmd.option("command", a.command,
-             "after --: the suite's benchmark command; perfgate runs it once, or twice when timings are tracked");
+  cmd.option("--runs", a.noise_runs,
+             "with the suite's command: how often it runs when a tolerance is learned from noise")
+      .show_default()
+      .in_range(3, 100);
+  cmd.option(
+      "command", a.command,
+      "after --: the suite's benchmark command; perfgate runs it once, twice when timings are tracked, and --runs "
+      "times for a tolerance from noise");
   return cmd;
 }
 
 int run_update(const UpdateArgs& a) {
   if (a.results.empty() == a.command.empty())
-    throw InputError("update: give --results FILE (twice for timings) or the suite's command after --");
-  if (a.results.size() > 2) throw InputError("update: give one capture, or two for timings");
+    throw InputError("update: give --results FILE (one per run) or the suite's command after --");
+  if (a.results.size() > 100) throw InputError("update: give at most 100 runs' --results");
   if (a.reason.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError("update: --reason must say why the baseline changes");
   Outputs outputs("update");  // the baseline is read and replaced; the results only read
@@ -104,9 +112,13 @@ int run_update(const UpdateArgs& a) {
   }
   // Two captures are two measurements, or the check that they agree proves nothing: the same file (or a copy of it,
   // byte for byte: no two timing runs write the same text) is one capture given twice.
-  if (texts.size() == 2 && texts[0] == texts[1]) {
-    throw InputError("update: the two --results are one capture given twice ('" + a.results[0] + "' and '" +
-                     a.results[1] + "')");
+  for (size_t i = 0; i < texts.size(); ++i) {
+    for (size_t j = i + 1; j < texts.size(); ++j) {
+      if (texts[i] == texts[j]) {
+        throw InputError("update: two --results are one capture given twice ('" + a.results[i] + "' and '" +
+                         a.results[j] + "')");
+      }
+    }
   }
   // Read, plan and write under one lock: a concurrent update waits and then builds on this one's result. A baseline
   // whose folder does not exist yet is planned under its nearest existing ancestor, and the folder made only to write.
@@ -121,10 +133,14 @@ int run_update(const UpdateArgs& a) {
     scratch.emplace("update");
     // Named for messages by what they are: the files are gone once the update ends.
     captures.push_back(run_benchmark(a.command, (scratch->path() / "capture-1.json").string(), {}, 0.0, folder));
-    captures.back().source = "the suite's first run";
-    if (needs_two_captures(captures.front(), current, request)) {
-      captures.push_back(run_benchmark(a.command, (scratch->path() / "capture-2.json").string(), {}, 0.0, folder));
-      captures.back().source = "the suite's second run";
+    captures.back().source = "the suite's run 1";
+    const int needed = captures_needed(captures.front(), current, request, a.noise_runs);
+    Progress progress;
+    for (int run = 2; run <= needed; ++run) {
+      progress.update("update: run " + std::to_string(run) + " of " + std::to_string(needed) + " of the suite");
+      const auto name = "capture-" + std::to_string(run) + ".json";
+      captures.push_back(run_benchmark(a.command, (scratch->path() / name).string(), {}, 0.0, folder));
+      captures.back().source = "the suite's run " + std::to_string(run);
     }
   }
   for (const auto& capture : captures) {
@@ -203,6 +219,7 @@ int run_update(const UpdateArgs& a) {
                                         (captures.size() == 1 ? " run" : " runs") + " of the suite")
             << "): " << one_line(a.reason) << '\n';
   for (const auto& line : plan.diff) std::cout << "  " << one_line(line) << '\n';
+  for (const auto& note : plan.notes) std::cout << "note: " << one_line(note) << '\n';
   for (const auto& e : plan.next.entries) {
     if (!is_time_unit(e.unit)) continue;
     std::cout << "note: its timings are judged only against results from the machine that recorded them (fingerprint "

@@ -27,6 +27,7 @@ struct UpdateArgs {
   bool move_timings =
       false;  ///< accept captures from another machine than the one the baseline's timings were recorded on
   std::vector<std::string> command;  ///< the suite's benchmark command: perfgate runs it for the captures
+  int noise_runs = 5;                ///< runs of the command when a tolerance is learned from noise
 };
 Command add_update_command(CLI::App& app, UpdateArgs& args);
 int run_update(const UpdateArgs& args);

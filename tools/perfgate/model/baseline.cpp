@@ -39,10 +39,29 @@ double finite_number(const json& value, const std::string& what) {
   return v;
 }
 
+// {"runs": N >= 2, "sigma": S >= 0}: the runs a band was learned from.
+NoiseOrigin parse_noise_origin(const json& n, const std::string& where) {
+  if (!n.is_object()) throw InputError(where + ": 'tolerance.noise' must be an object with runs and sigma");
+  require_known_keys(n, {"runs", "sigma"}, where + ": 'tolerance.noise'");
+  if (!n.contains("runs") || !n["runs"].is_number_integer() || n["runs"].get<int64_t>() < 2 ||
+      n["runs"].get<int64_t>() > 1000000)
+    throw InputError(where + ": 'tolerance.noise.runs' must be a whole number of runs >= 2");
+  if (!n.contains("sigma")) throw InputError(where + ": 'tolerance.noise.sigma' missing");
+  NoiseOrigin origin;
+  origin.runs = static_cast<int>(n["runs"].get<int64_t>());
+  origin.sigma = finite_number(n["sigma"], where + ": 'tolerance.noise.sigma'");
+  if (origin.sigma < 0) throw InputError(where + ": 'tolerance.noise.sigma' must be >= 0");
+  return origin;
+}
+
 Tolerance parse_tolerance(const json& t, const std::string& where) {
-  if (!t.is_object() || t.size() != 1)
+  const bool from_noise = t.is_object() && t.contains("noise");
+  if (from_noise && !(t.size() == 2 && t.contains("rel")))
+    throw InputError(where + ": 'tolerance.noise' goes with rel only");
+  if (!t.is_object() || t.size() != (from_noise ? 2u : 1u))
     throw InputError(where + ": 'tolerance' must be an object with exactly one of abs, rel, exact");
   Tolerance tol;
+  if (from_noise) tol.noise = parse_noise_origin(t["noise"], where);
   if (t.contains("exact")) {
     if (!t["exact"].is_boolean() || !t["exact"].get<bool>())
       throw InputError(where + ": 'tolerance.exact' must be true");
@@ -155,6 +174,7 @@ std::string to_json_text(const Baseline& b) {
   for (const auto& e : b.entries) {
     json t;
     t[to_string(e.tolerance.kind)] = e.tolerance.kind == Tolerance::Kind::exact ? json(true) : json(e.tolerance.amount);
+    if (e.tolerance.noise) t["noise"] = {{"runs", e.tolerance.noise->runs}, {"sigma", e.tolerance.noise->sigma}};
     json entry = {{"benchmark", e.benchmark},
                   {"field", e.field},
                   {"value", e.integer ? json(*e.integer) : json(e.value)},
@@ -205,6 +225,7 @@ std::string describe(const Tolerance& t) {
       break;
     case Tolerance::Kind::rel:
       out << t.amount * 100.0 << "% rel";
+      if (t.noise) out << " (noise of " << t.noise->runs << " runs)";
       break;
     case Tolerance::Kind::exact:
       out << "exact";

@@ -9,10 +9,19 @@ namespace perfgate {
 
 enum class Direction { higher, lower, either };  ///< which way is better; `either`: any move beyond the tolerance fails
 
+/// Where a relative band learned from noise came from (noise_band.h): how many runs, and the spread of their logs.
+struct NoiseOrigin {
+  int runs = 0;
+  double sigma = 0.0;
+};
+
 /// How far a value may move the bad way before it fails: absolute, relative to the baseline, or not at all.
 struct Tolerance {
   enum class Kind { abs, rel, exact } kind = Kind::abs;
   double amount = 0.0;  ///< ≥ 0; unused for exact
+  /// rel only: the amount was learned from the noise of repeated runs, and every update that records the value
+  /// learns it anew from its own runs ("--track FIELD:lower:noise").
+  std::optional<NoiseOrigin> noise;
 };
 
 struct Entry {
@@ -57,7 +66,7 @@ std::string to_json_text(const Baseline& baseline);
 
 std::string to_string(Direction d);
 std::string to_string(Tolerance::Kind kind);  ///< "abs", "rel" or "exact": the key of a baseline's tolerance object
-std::string describe(const Tolerance& t);     ///< e.g. "±1 abs", "5% rel", "exact"
+std::string describe(const Tolerance& t);     ///< e.g. "±1 abs", "5% rel", "exact", "8.2% rel (noise of 5 runs)"
 
 /// The values an entry accepts under its tolerance, ignoring its limit: [value − slack, +∞) for higher,
 /// (−∞, value + slack] for lower, [value − slack, value + slack] for either, [value, value] for exact. The one

@@ -18,7 +18,7 @@ std::string join_quoted(const std::vector<std::string>& words) {
   return text;
 }
 
-// Every baselined row is one entry of the baseline: a timing among those kept needs two captures.
+// Every baselined row is one entry of the baseline: a timing among those kept needs more than one capture.
 bool holds_timings(const std::vector<Row>& rows) {
   for (const auto& r : rows) {
     if (r.timing && r.verdict != Verdict::missing && r.verdict != Verdict::unbaselined) return true;
@@ -62,11 +62,11 @@ AcceptFix accept_fix(const std::vector<Row>& rows, const FixContext& c) {
     fix.command = command + " --results " + shell_quote(c.results);
   } else {
     fix.notes.push_back(
-        "The baseline holds timings, which an update takes from two captures that agree: run the suite again into a "
-        "second file and "
-        "add --results SECOND_FILE to " +
+        "The baseline holds timings, which an update takes from several runs of the suite (two that agree, or at "
+        "least three for a tolerance from noise): run the suite again into more files and add --results FILE for "
+        "each to " +
         command + " --results " + shell_quote(c.results) +
-        ", or pass the suite's command to compare after -- and it prints the command that runs it twice.");
+        ", or pass the suite's command to compare after -- and it prints the command that runs it.");
     return fix;
   }
   if (drops)
@@ -109,22 +109,21 @@ FirstBaselineFix first_baseline_fix(const Results& results, const FixContext& c)
   for (const auto& [field, exact] : whole) {
     if (exact) tracks += " --track " + shell_quote(field + ":either:exact");
   }
-  if (has_real_time && !c.no_timings) tracks += " --track real_time:lower:rel=0.5";
+  if (has_real_time && !c.no_timings) tracks += " --track real_time:lower:noise";
   if (tracks.empty())
     return {"", "its results hold no field to track; give --track FIELD:DIRECTION:TOLERANCE to perfgate update"};
   if (c.suite_command.empty() && has_real_time && !c.no_timings) {
     return {"",
-            "its results hold timings, which a baseline takes from two runs of the suite: give perfgate update the "
-            "suite's command "
-            "after -- (or pass it to compare after -- and it prints the command)"};
+            "its results hold timings, which a baseline takes from several runs of the suite: give perfgate update "
+            "the suite's command after -- (or pass it to compare after -- and it prints the command)"};
   }
   const std::string source =
       c.suite_command.empty() ? " --results " + shell_quote(c.results) : " --" + join_quoted(c.suite_command);
   return {shell_quote(c.perfgate) + " update --baseline " + shell_quote(c.baseline) + " --reason 'first baseline'" +
               tracks + (c.tree_dirty ? " --allow-dirty" : "") + source,
           c.no_timings ? "counts tracked exactly; no timing, as the gate shares the machine: a starting point to review"
-                       : "counts tracked exactly, real_time gated at 50 % on the machine that records it: a starting "
-                         "point to review"};
+                       : "counts tracked exactly, real_time gated by a band learned from its noise over 5 runs on "
+                         "the machine that records it: a starting point to review"};
 }
 
 }  // namespace perfgate

@@ -21,7 +21,8 @@ struct FixContext {
 
 /// The update that accepts the rows' new values: dropping the missing metrics, with --allow-dirty on a dirty tree,
 /// and rerunning the suite when its command is known. `command` is empty when no command can run as printed (the
-/// baseline holds timings, which need two captures, and the suite's command is unknown): `notes` then say what to do.
+/// baseline holds timings, which need several captures, and the suite's command is unknown): `notes` then say what to
+/// do.
 struct AcceptFix {
   std::string command;
   std::vector<std::string> notes;
@@ -32,7 +33,8 @@ AcceptFix accept_fix(const std::vector<Row>& rows, const FixContext& context);
 std::string fix_text(const AcceptFix& fix);
 
 /// The command that creates the first baseline from these results: every field that all benchmarks report as whole
-/// numbers tracked exactly, and real_time gated at 50 % on the machine that records it (a starting point, said so).
+/// numbers tracked exactly, and real_time gated by a band learned from its noise on the machine that records it (a
+/// starting point, said so).
 /// `command` is empty when none can run as printed (no field to track; timings but no suite command): `note` says why.
 struct FirstBaselineFix {
   std::string command, note;

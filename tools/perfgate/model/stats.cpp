@@ -120,6 +120,35 @@ double normal_quantile(double p) {
   return 0.5 * (low + high);
 }
 
+double student_t_cdf(double t, int df) {
+  if (df < 1 || std::isnan(t)) return std::nan("");
+  // Abramowitz & Stegun 26.7.3 and 26.7.4: P(|T| <= |t|) as a finite sum in cos(θ), θ = atan(|t|/√ν), exact for a
+  // whole number of degrees of freedom.
+  const double theta = std::atan(std::abs(t) / std::sqrt(static_cast<double>(df)));
+  const double c2 = std::cos(theta) * std::cos(theta), s = std::sin(theta);
+  double inside = 0.0;
+  if (df % 2 == 1) {
+    double term = std::cos(theta), sum = df > 1 ? term : 0.0;
+    for (int k = 3; k <= df - 2; k += 2) sum += term *= c2 * (k - 1) / k;
+    inside = 2.0 / M_PI * (theta + s * sum);
+  } else {
+    double term = 1.0, sum = 1.0;
+    for (int k = 2; k <= df - 2; k += 2) sum += term *= c2 * (k - 1) / k;
+    inside = s * sum;
+  }
+  return t >= 0.0 ? 0.5 + 0.5 * inside : 0.5 - 0.5 * inside;
+}
+
+double student_t_quantile(double p, int df) {
+  if (!(p > 0.0 && p < 1.0) || df < 1) return std::nan("");
+  double low = -1e7, high = 1e7;  // the CDF is monotone; bisection to double precision
+  for (int i = 0; i < 400 && high - low > 1e-13 * std::max(1.0, std::abs(low)); ++i) {
+    const double mid = 0.5 * (low + high);
+    (student_t_cdf(mid, df) < p ? low : high) = mid;
+  }
+  return 0.5 * (low + high);
+}
+
 double robust_sigma(const std::vector<double>& values) {
   if (values.size() < 2) return 0.0;
   const double centre = quantile(values, 0.5);

@@ -31,6 +31,11 @@ std::vector<double> holm_adjust(const std::vector<double>& p_values);
 /// The standard normal quantile Φ⁻¹(p) for p in (0, 1), to about 1e-12 (bisection on erfc).
 double normal_quantile(double p);
 
+/// Student's t distribution with `df` ≥ 1 degrees of freedom: its CDF, and its quantile for p in (0, 1) (bisection on
+/// the CDF, to about 1e-10). NaN outside the domain.
+double student_t_cdf(double t, int df);
+double student_t_quantile(double p, int df);
+
 /// Robust standard deviation: 1.4826 × the median absolute deviation from the median (SciPy's
 /// median_abs_deviation(scale="normal")). 0 for fewer than two values.
 double robust_sigma(const std::vector<double>& values);

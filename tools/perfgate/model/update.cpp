@@ -6,6 +6,7 @@
 #include "base/time_units.h"
 #include "model/compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <set>
@@ -29,6 +30,10 @@ double parse_number(const std::string& text, const std::string& spec) {
   }
 }
 
+// Up to the next multiple of 1/scale: a band written to a baseline is never narrower than the one learned, and reads
+// as few digits.
+double rounded_up(double value, double scale) { return std::ceil(value * scale - 1e-9) / scale; }
+
 }  // namespace
 
 TrackSpec parse_track_spec(const std::string& spec) {
@@ -45,12 +50,15 @@ TrackSpec parse_track_spec(const std::string& spec) {
   t.direction = parts[1] == "higher" ? Direction::higher : parts[1] == "lower" ? Direction::lower : Direction::either;
   if (parts[2] == "exact") {
     t.tolerance.kind = Tolerance::Kind::exact;
+  } else if (parts[2] == "noise") {
+    t.tolerance.kind = Tolerance::Kind::rel;
+    t.tolerance.noise = NoiseOrigin{};  // learned from the update's runs
   } else if (parts[2].rfind("abs=", 0) == 0 || parts[2].rfind("rel=", 0) == 0) {
     t.tolerance.kind = parts[2][0] == 'a' ? Tolerance::Kind::abs : Tolerance::Kind::rel;
     t.tolerance.amount = parse_number(parts[2].substr(4), spec);
     if (t.tolerance.amount < 0) throw InputError("--track '" + spec + "': tolerance must be >= 0");
   } else {
-    throw InputError("--track '" + spec + "': tolerance must be abs=X, rel=X or exact");
+    throw InputError("--track '" + spec + "': tolerance must be abs=X, rel=X, exact or noise");
   }
   for (size_t i = 3; i < parts.size(); ++i) {
     if (parts[i].rfind("limit=", 0) == 0) {
@@ -93,9 +101,9 @@ bool left_alone(const UpdateRequest& request, const Entry& e) {
 // The criterion of an entry as --track writes it, for the diff of a changed criterion.
 std::string criterion_of(const Entry& e) {
   std::string text = to_string(e.direction) + ":" +
-                     (e.tolerance.kind == Tolerance::Kind::exact
-                          ? std::string("exact")
-                          : to_string(e.tolerance.kind) + "=" + format_number(e.tolerance.amount));
+                     (e.tolerance.kind == Tolerance::Kind::exact ? std::string("exact")
+                      : e.tolerance.noise                        ? std::string("noise")
+                                          : to_string(e.tolerance.kind) + "=" + format_number(e.tolerance.amount));
   if (e.limit) text += ":limit=" + format_number(*e.limit);
   if (e.advisory) text += ":advisory";
   return text;
@@ -103,7 +111,8 @@ std::string criterion_of(const Entry& e) {
 
 void take_criterion(Entry& e, const TrackSpec& spec) {
   e.direction = spec.direction;
-  e.tolerance = spec.tolerance;
+  // A band from noise stays what it was learned to be until the update's runs learn it anew.
+  if (!(spec.tolerance.noise && e.tolerance.noise)) e.tolerance = spec.tolerance;
   e.limit = spec.limit;
   e.advisory = spec.advisory;
   if (!spec.unit.empty()) e.unit = spec.unit;
@@ -111,18 +120,28 @@ void take_criterion(Entry& e, const TrackSpec& spec) {
 
 }  // namespace
 
-bool needs_two_captures(const Results& first, const std::optional<Baseline>& current, const UpdateRequest& request) {
+int captures_needed(const Results& first, const std::optional<Baseline>& current, const UpdateRequest& request,
+                    int noise_runs) {
+  int needed = 1;
+  auto need = [&](bool noise, const std::string& unit) {
+    needed = std::max(needed, noise ? noise_runs : is_time_unit(unit) ? 2 : 1);
+  };
   if (current) {
     for (const auto& e : current->entries) {
-      if (!dropped(request, e) && !left_alone(request, e) && is_time_unit(e.unit)) return true;
+      if (dropped(request, e) || left_alone(request, e)) continue;
+      // A new criterion from --track decides how the entry is recorded.
+      const TrackSpec* spec = nullptr;
+      for (const auto& t : request.track)
+        if (t.field == e.field) spec = &t;
+      need(spec ? spec->tolerance.noise.has_value() : e.tolerance.noise.has_value(), e.unit);
     }
   }
   for (const auto& spec : request.track) {
     for (const auto& m : first.measurements) {
-      if (m.field == spec.field && is_time_unit(spec.unit.empty() ? m.unit : spec.unit)) return true;
+      if (m.field == spec.field) need(spec.tolerance.noise.has_value(), spec.unit.empty() ? m.unit : spec.unit);
     }
   }
-  return false;
+  return needed;
 }
 
 UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional<Baseline>& current,
@@ -207,9 +226,11 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
     }
   }
   plan.diff.insert(plan.diff.end(), criterion_changes.begin(), criterion_changes.end());
-  const MeasurementIndex first_index(first);
-  const std::optional<MeasurementIndex> second_index =
-      captures.size() > 1 ? std::optional<MeasurementIndex>(std::in_place, captures[1]) : std::nullopt;
+  std::vector<MeasurementIndex> indices;
+  indices.reserve(captures.size());
+  for (const auto& capture : captures) indices.emplace_back(capture);
+  const MeasurementIndex& first_index = indices.front();
+  const MeasurementIndex* second_index = indices.size() > 1 ? &indices[1] : nullptr;
   // A value beyond its entry's own hard limit is never written, kept or new: the baseline would fail at once (a kept
   // value meets a limit when --track gives its entry a new criterion).
   auto require_within_limit = [](const Entry& e, double value, const std::optional<int64_t>& integer,
@@ -234,12 +255,42 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
       throw InputError("update: baselined metric " + e.benchmark + " / " + e.field + " is absent from " + first.source +
                        "; if it is gone on purpose, add --drop " + shell_quote(e.benchmark + ":" + e.field));
     }
-    const double fresh = median(values);
+    double fresh = median(values);
     // A count written as a whole number is kept as one (written back digit for digit, judged exactly).
     const auto integers = first_index.integers_of(e.benchmark, e.field, e.unit);
-    const std::optional<int64_t> fresh_integer = integers ? integer_median(*integers) : std::nullopt;
+    std::optional<int64_t> fresh_integer = integers ? integer_median(*integers) : std::nullopt;
     const bool is_new = std::isnan(e.value);
-    if (is_time_unit(e.unit)) {
+    std::optional<Tolerance> learned;  // the band from noise, when the entry's tolerance is learned
+    std::string band_text;
+    if (e.tolerance.noise) {
+      const std::string what = "update: " + e.benchmark + " / " + e.field;
+      if (static_cast<int>(indices.size()) < request.noise.minimum_runs) {
+        throw InputError(what + " has a tolerance from noise, learned from at least " +
+                         std::to_string(request.noise.minimum_runs) +
+                         " runs; give --results once per run, or the "
+                         "suite's command after -- and perfgate runs it");
+      }
+      std::vector<double> runs;
+      for (size_t i = 0; i < indices.size(); ++i) {
+        const auto v = indices[i].values_in_unit(e.benchmark, e.field, e.unit);
+        if (v.empty()) throw InputError(what + " is absent from " + captures[i].source + ", one of the runs");
+        runs.push_back(median(v));
+      }
+      const auto band = noise_band(runs, request.noise, e.direction == Direction::either, what);
+      learned = Tolerance{Tolerance::Kind::rel, rounded_up(band.tolerance, 1e4),
+                          NoiseOrigin{band.runs, rounded_up(band.sigma, 1e6)}};
+      fresh = band.centre;
+      fresh_integer = std::nullopt;
+      band_text = "band " + format_fixed(100.0 * learned->amount, 2) + " % from the noise of " +
+                  std::to_string(band.runs) + " runs: spread " + format_fixed(100.0 * band.sigma, 2) + " %" +
+                  (band.floored ? ", below the floor of " + format_number(100.0 * request.noise.floor) + " %" : "");
+      if (learned->amount > kWideNoiseBand) {
+        plan.notes.push_back(e.benchmark + " " + e.field + ": its runs spread " + format_fixed(100.0 * band.sigma, 2) +
+                             " %, so its band is " + format_fixed(100.0 * learned->amount, 2) + " % and a " +
+                             format_number(1.0 + kWideNoiseBand) +
+                             "x slowdown would pass; measure on a quieter machine, or with more repetitions per run");
+      }
+    } else if (is_time_unit(e.unit)) {
       if (captures.size() < 2) {
         throw InputError("update: " + e.benchmark + " / " + e.field +
                          " is a timing; give two captures (--results twice), or the suite's command after -- and "
@@ -269,15 +320,20 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
                          "fix the cause, or give the limit anew with --track " + e.field + ":...");
     if (is_new) {
       plan.diff.push_back("+ " + e.benchmark + " " + e.field + ": " + format_value(fresh, fresh_integer) +
-                          (e.unit.empty() ? "" : " " + e.unit) + " (new)");
+                          (e.unit.empty() ? "" : " " + e.unit) + " (new" + (band_text.empty() ? "" : "; " + band_text) +
+                          ")");
     } else {
       plan.diff.push_back((fresh == e.value && fresh_integer == e.integer ? "= " : "~ ") + e.benchmark + " " + e.field +
                           ": " + format_value(e.value, e.integer) + " -> " + format_value(fresh, fresh_integer) +
                           (e.unit.empty() ? "" : " " + e.unit) +
-                          (fresh == e.value ? "" : " (" + change_text(fresh, e.value) + ")"));
+                          (fresh == e.value && band_text.empty()
+                               ? ""
+                               : " (" + (fresh == e.value ? "" : change_text(fresh, e.value)) +
+                                     (fresh == e.value || band_text.empty() ? "" : "; ") + band_text + ")"));
     }
     e.value = fresh;
     e.integer = fresh_integer;
+    if (learned) e.tolerance = *learned;
   }
   plan.next.entries = entries;
   // Never plan what compare would refuse (a band that overflows, a value JSON cannot hold): check the very text.

@@ -44,7 +44,7 @@ perfgate::Entry entry(double value, perfgate::Direction direction, perfgate::Tol
   e.field = "f";
   e.value = value;
   e.direction = direction;
-  e.tolerance = {kind, amount};
+  e.tolerance = {kind, amount, std::nullopt};
   return e;
 }
 

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace {
 
 constexpr double kTolerance = 1e-12;
@@ -28,6 +30,14 @@ TEST(perfgate_stats, agree_with_scipy) {
   EXPECT_NEAR(perfgate::stats::normal_quantile(0.5), 0.0, 1e-10);
   EXPECT_NEAR(perfgate::stats::normal_quantile(0.025), -1.9599639845400545, 1e-10);
   EXPECT_NEAR(perfgate::stats::robust_sigma(a), 0.6671709983275198, kTolerance);
+  EXPECT_NEAR(perfgate::stats::student_t_quantile(0.99, 4), 3.7469473879791937, 1e-9);
+  EXPECT_NEAR(perfgate::stats::student_t_quantile(0.99, 9), 2.821437925025809, 1e-9);
+  EXPECT_NEAR(perfgate::stats::student_t_quantile(0.99, 1), 31.82051595377389, 1e-8);
+  EXPECT_NEAR(perfgate::stats::student_t_quantile(0.995, 2), 9.924843200918295, 1e-9);
+  EXPECT_NEAR(perfgate::stats::student_t_quantile(0.99, 30), 2.4572615424005897, 1e-9);
+  EXPECT_NEAR(perfgate::stats::student_t_quantile(0.9, 3), 1.63774435369621, 1e-9);
+  EXPECT_NEAR(perfgate::stats::student_t_quantile(0.01, 4), -3.7469473879791937, 1e-9);
+  EXPECT_TRUE(std::isnan(perfgate::stats::student_t_quantile(0.99, 0)));
 }
 
 TEST(perfgate_stats, median_interval_uses_sign_test_ranks) {

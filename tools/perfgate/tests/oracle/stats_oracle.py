@@ -4,7 +4,7 @@
 Run: /usr/bin/python3 tools/perfgate/tests/oracle/stats_oracle.py   (Debian: python3-scipy)
 """
 import numpy as np
-from scipy import stats
+from scipy import optimize, stats
 
 a = [10.2, 11.0, 9.8, 10.5, 12.1, 10.0, 10.0, 11.3]
 b = [11.9, 12.4, 12.0, 13.1, 11.7, 12.8, 12.0, 12.2, 14.0]
@@ -25,3 +25,11 @@ for rank, i in enumerate(order):  # Holm (1979), written out: SciPy 1.10 has no 
 print("holm", [repr(float(x)) for x in adj])
 print("norm_ppf", [repr(float(stats.norm.ppf(q))) for q in (0.99, 0.9, 0.5, 0.025)])
 print("mad_sigma", repr(float(stats.median_abs_deviation(a, scale="normal"))))
+# t.ppf itself is off by up to 1e-9 (its own cdf says so): the root of t.cdf, found to double precision, instead.
+print("t_ppf", [repr(float(optimize.brentq(lambda t: stats.t.cdf(t, df) - q, 0, 100, xtol=1e-15, rtol=1e-15)))
+                for q, df in ((0.99, 4), (0.99, 9), (0.99, 1), (0.995, 2), (0.99, 30), (0.9, 3))])
+for runs, q in (([10, 10.2, 9.9, 10.1, 10.0], 0.99), ([10, 10.2, 9.9, 10.1, 10.0], 0.995), ([10, 11, 9.5, 10.5], 0.99)):
+    logs = np.log(runs)  # noise_band: the prediction interval of one more run's log
+    s = logs.std(ddof=1)
+    print("noise_band", runs, q, repr(float(np.exp(logs.mean()))), repr(float(s)),
+          repr(float(np.expm1(stats.t.ppf(q, len(runs) - 1) * s * np.sqrt(1 + 1 / len(runs))))))

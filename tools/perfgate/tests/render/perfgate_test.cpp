@@ -80,7 +80,7 @@ TEST(perfgate_compare, repetitions_are_judged_by_their_median) {
   b.entries[0].unit = "";
   b.entries[0].value = 10.0;
   b.entries[0].direction = perfgate::Direction::lower;
-  b.entries[0].tolerance = {perfgate::Tolerance::Kind::rel, 0.1};
+  b.entries[0].tolerance = {perfgate::Tolerance::Kind::rel, 0.1, std::nullopt};
   b.entries[0].limit.reset();
   b.entries[0].advisory = false;
   const auto& row = row_of(perfgate::compare(measured, b), "BM_Step", "bytes");
@@ -136,7 +136,7 @@ TEST(perfgate_compare, exact_tolerance) {
 TEST(perfgate_compare, either_direction_fails_on_any_move_beyond_tolerance) {
   auto b = baseline("baseline_ok.json");
   b.entries[0].direction = perfgate::Direction::either;
-  b.entries[0].tolerance = {perfgate::Tolerance::Kind::rel, 0.01};
+  b.entries[0].tolerance = {perfgate::Tolerance::Kind::rel, 0.01, std::nullopt};
   b.entries[0].value = 21.9;  // 22.0 is within 1 %
   EXPECT_EQ(row_of(perfgate::compare(results("results_ok.json"), b), "BM_Accuracy", "psnr_db").verdict,
             perfgate::Verdict::pass);
@@ -373,13 +373,58 @@ TEST(perfgate_update, a_track_spec_without_a_limit_removes_the_entrys_limit) {
   EXPECT_EQ(perfgate::plan_update({results("results_ok.json")}, b, r, {}).next.entries[0].limit, 21.5);
 }
 
-// Two captures are needed exactly when the update will hold a timing.
-TEST(perfgate_update, needs_two_captures_when_a_timing_is_held) {
+// Captures needed: one for counts, two when the update will hold a timing, the noise runs for a band from noise.
+TEST(perfgate_update, captures_needed_follow_what_the_update_records) {
   const auto r = results("results_ok.json");
-  EXPECT_FALSE(perfgate::needs_two_captures(r, baseline("baseline_ok.json"), req()));
-  EXPECT_TRUE(perfgate::needs_two_captures(r, baseline("baseline_advisory.json"), req()));
-  EXPECT_TRUE(
-      perfgate::needs_two_captures(r, std::nullopt, req({perfgate::parse_track_spec("real_time:lower:rel=0.5")})));
+  EXPECT_EQ(perfgate::captures_needed(r, baseline("baseline_ok.json"), req(), 5), 1);
+  EXPECT_EQ(perfgate::captures_needed(r, baseline("baseline_advisory.json"), req(), 5), 2);
+  EXPECT_EQ(perfgate::captures_needed(r, std::nullopt, req({perfgate::parse_track_spec("real_time:lower:rel=0.5")}), 5),
+            2);
+  EXPECT_EQ(perfgate::captures_needed(r, std::nullopt, req({perfgate::parse_track_spec("real_time:lower:noise")}), 7),
+            7);
+  // A timing already tracked, given a band from noise by --track: its new criterion decides.
+  EXPECT_EQ(perfgate::captures_needed(r, baseline("baseline_advisory.json"),
+                                      req({perfgate::parse_track_spec("real_time:lower:noise")}), 6),
+            6);
+}
+
+// A tolerance from noise: the value is the runs' geometric mean, the band is learned from their spread and recorded
+// with where it came from, and it survives the baseline's text; too few runs are refused naming the way out.
+TEST(perfgate_update, a_tolerance_from_noise_is_learned_from_the_runs) {
+  auto run = [](double ms) {
+    perfgate::Results r;
+    r.source = "run";
+    r.measurements.push_back({"BM_Work", "real_time", ms, "ms", 0, std::nullopt});
+    return r;
+  };
+  std::vector<perfgate::Results> runs;
+  for (const double ms : {10.0, 11.0, 9.5, 10.5}) runs.push_back(run(ms));
+  const auto plan =
+      perfgate::plan_update(runs, std::nullopt, req({perfgate::parse_track_spec("real_time:lower:noise")}), {});
+  ASSERT_EQ(plan.next.entries.size(), 1u);
+  const auto& e = plan.next.entries[0];
+  EXPECT_NEAR(e.value, 10.234730170855482, 1e-9);
+  EXPECT_EQ(e.tolerance.kind, perfgate::Tolerance::Kind::rel);
+  EXPECT_NEAR(e.tolerance.amount, 0.3776, 1e-12);  // 0.377544... rounded up to four decimals
+  ASSERT_TRUE(e.tolerance.noise.has_value());
+  EXPECT_EQ(e.tolerance.noise->runs, 4);
+  EXPECT_NEAR(e.tolerance.noise->sigma, 0.063094, 1e-12);
+  EXPECT_NE(plan.text.find("\"noise\""), std::string::npos);
+  const auto again = perfgate::parse_baseline(plan.text, "planned");
+  ASSERT_TRUE(again.entries[0].tolerance.noise.has_value());
+  EXPECT_EQ(again.entries[0].tolerance.noise->runs, 4);
+  ASSERT_EQ(plan.notes.size(), 1u);  // 37.8 %: a 1.25x slowdown would pass, and the update says so
+  EXPECT_NE(plan.notes[0].find("1.25x slowdown would pass"), std::string::npos);
+  EXPECT_NE(plan.diff[0].find("(new; band 37.76 % from the noise of 4 runs: spread 6.31 %)"), std::string::npos);
+  // Re-recorded: the band is learned anew from the new runs, and it is not a change of criterion.
+  std::vector<perfgate::Results> quiet;
+  for (const double ms : {10.0, 10.2, 9.9, 10.1, 10.0}) quiet.push_back(run(ms));
+  const auto next = perfgate::plan_update(quiet, plan.next, req(), {});
+  EXPECT_DOUBLE_EQ(next.next.entries[0].tolerance.amount, 0.05);  // the floor
+  EXPECT_EQ(next.next.entries[0].tolerance.noise->runs, 5);
+  EXPECT_TRUE(next.notes.empty());
+  for (const auto& line : next.diff) EXPECT_EQ(line.find("criterion"), std::string::npos) << line;
+  EXPECT_THROW(perfgate::plan_update({runs[0], runs[1]}, plan.next, req(), {}), perfgate::InputError);
 }
 
 // The report's overall verdict with every check passing is the speedup's: FAIL, INCONCLUSIVE or PASS.
@@ -504,8 +549,27 @@ TEST(perfgate_report, the_comment_keeps_a_dirty_commit_dirty) {
 
 TEST(perfgate_update, malformed_track_specs_are_refused) {
   for (const char* spec : {"psnr_db", "psnr_db:up:abs=1", "psnr_db:higher:abs=x", "psnr_db:higher:abs=-1",
-                           "psnr_db:higher:near=1", "psnr_db:higher:abs=1:colour=red"}) {
+                           "psnr_db:higher:near=1", "psnr_db:higher:abs=1:colour=red", "psnr_db:higher:noise=2"}) {
     EXPECT_THROW(perfgate::parse_track_spec(spec), perfgate::InputError) << spec;
+  }
+}
+
+// A band's origin goes with rel only, and holds exactly its run count (>= 2) and spread (>= 0).
+TEST(perfgate_baseline, a_band_from_noise_is_read_only_as_written) {
+  auto with = [](const std::string& tolerance) {
+    return R"({"schema_version": 1, "provenance": {}, "entries": [{"benchmark": "B", "field": "real_time",
+      "value": 10, "unit": "ms", "direction": "lower", "tolerance": )" +
+           tolerance + "}]}";
+  };
+  const auto ok = perfgate::parse_baseline(with(R"({"rel": 0.05, "noise": {"runs": 5, "sigma": 0.01}})"), "b");
+  ASSERT_TRUE(ok.entries[0].tolerance.noise.has_value());
+  EXPECT_EQ(perfgate::describe(ok.entries[0].tolerance), "5% rel (noise of 5 runs)");
+  for (const char* bad :
+       {R"({"abs": 1, "noise": {"runs": 5, "sigma": 0.01}})", R"({"noise": {"runs": 5, "sigma": 0}})",
+        R"({"rel": 0.05, "noise": {"runs": 1, "sigma": 0.01}})", R"({"rel": 0.05, "noise": {"runs": 5, "sigma": -1}})",
+        R"({"rel": 0.05, "noise": {"runs": 5}})", R"({"rel": 0.05, "noise": {"runs": 5.5, "sigma": 0}})",
+        R"({"rel": 0.05, "noise": {"runs": 5, "sigma": 0, "seed": 1}})", R"({"rel": 0.05, "noise": 3})"}) {
+    EXPECT_THROW(perfgate::parse_baseline(with(bad), "b"), perfgate::InputError) << bad;
   }
 }
 

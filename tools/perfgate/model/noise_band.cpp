@@ -1,0 +1,40 @@
+#include "model/noise_band.h"
+
+#include "base/error.h"
+#include "base/number_format.h"
+#include "model/stats.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace perfgate {
+
+NoiseBand noise_band(const std::vector<double>& runs, const NoiseRule& rule, bool two_sided, const std::string& what) {
+  if (static_cast<int>(runs.size()) < rule.minimum_runs) {
+    throw InputError(what + ": a tolerance from noise needs at least " + std::to_string(rule.minimum_runs) +
+                     " runs, and " + std::to_string(runs.size()) + " hold it");
+  }
+  std::vector<double> logs;
+  for (const double v : runs) {
+    if (!(std::isfinite(v) && v > 0.0))
+      throw InputError(what + ": a run measured " + format_number(v) + ", and a band from noise needs values > 0");
+    logs.push_back(std::log(v));
+  }
+  const double n = static_cast<double>(logs.size());
+  double mean = 0.0;
+  for (const double l : logs) mean += l / n;
+  double squares = 0.0;
+  for (const double l : logs) squares += (l - mean) * (l - mean);
+  NoiseBand band;
+  band.runs = static_cast<int>(logs.size());
+  band.centre = std::exp(mean);
+  band.sigma = std::sqrt(squares / (n - 1.0));
+  const double alpha = two_sided ? rule.false_alarm_rate / 2.0 : rule.false_alarm_rate;
+  const double t = stats::student_t_quantile(1.0 - alpha, band.runs - 1);
+  const double learned = std::expm1(t * band.sigma * std::sqrt(1.0 + 1.0 / n));
+  band.floored = learned < rule.floor;
+  band.tolerance = std::max(rule.floor, learned);
+  return band;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,35 @@
+#pragma once
+// How far a timing may move before the gate tells a change from noise, learned from repeated runs of it on one
+// machine: the band that one more unchanged run falls outside with a chosen probability. The runs are an update's
+// captures of the suite, or the last runs of a history store. Pure.
+#include <string>
+#include <vector>
+
+namespace perfgate {
+
+/// Why these defaults: docs/decisions/2026-11-29-tolerance-from-noise.md.
+struct NoiseRule {
+  double false_alarm_rate = 0.01;  ///< the chance that one more unchanged run falls outside the band
+  double floor = 0.05;             ///< the narrowest band (relative): what runs close together do not show
+  int minimum_runs = 3;            ///< fewer give no estimate of the spread worth a band
+};
+
+struct NoiseBand {
+  double centre = 0.0;     ///< the runs' geometric mean
+  double sigma = 0.0;      ///< sample standard deviation of log(run)
+  int runs = 0;            ///< how many runs the band is learned from
+  double tolerance = 0.0;  ///< relative; the band is centre × (1 ± tolerance)
+  bool floored = false;    ///< the runs' spread gave less than the floor, which applies
+};
+
+/// A prediction interval for one more run: log(run) is taken as normal, so one more run's log lies within
+/// t(1 − α, n − 1) · s · √(1 + 1/n) of the runs' mean log with probability 1 − α (α split over both sides when
+/// `two_sided`). tolerance = max(floor, exp(that) − 1). Each run is one value (a run's median over its repetitions):
+/// finite and > 0, at least rule.minimum_runs of them; InputError naming `what` otherwise.
+NoiseBand noise_band(const std::vector<double>& runs, const NoiseRule& rule, bool two_sided, const std::string& what);
+
+/// The smallest slowdown a band lets through is 1 + tolerance: above this, a 1.25x slowdown passes and the band is
+/// worth a warning.
+constexpr double kWideNoiseBand = 0.25;
+
+}  // namespace perfgate
