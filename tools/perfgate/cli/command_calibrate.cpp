@@ -33,7 +33,7 @@ void print(const Calibration& c, const CalibrateArgs& a) {
             << " power (base-vs-head comparison of two runs)\n";
   std::cout << std::left << std::setw(58) << "benchmark" << std::setw(8) << "runs" << std::setw(14) << "median"
             << std::setw(12) << "between" << std::setw(12) << "within" << std::setw(12) << "tolerance" << std::setw(13)
-            << "detectable"
+            << "detectable" << std::setw(13) << "noise band"
             << "flags\n";
   for (const auto& n : c.benchmarks) {
     std::ostringstream median;
@@ -43,8 +43,12 @@ void print(const Calibration& c, const CalibrateArgs& a) {
     std::cout << std::left << std::setw(58) << one_line(n.benchmark) << std::setw(8) << n.runs << std::setw(14)
               << median.str() << std::setw(12) << percent(n.between_run_sigma) << std::setw(12)
               << percent(n.within_run_cv) << std::setw(12) << percent(n.suggested_tolerance) << std::setw(13)
-              << percent(n.detectable_slowdown) << (flags.empty() ? "-" : flags) << '\n';
+              << percent(n.detectable_slowdown) << std::setw(13) << percent(n.noise_band)
+              << (flags.empty() ? "-" : flags) << '\n';
   }
+  std::cout << "noise band: what update --track " << a.field
+            << ":lower:noise learns from these runs (one-sided 99 % prediction interval of one more run, at least "
+               "5 %); tolerance: the fixed band for a 2-run comparison at this false-alarm rate\n";
   if (c.speedup) {
     const auto& s = *c.speedup;
     std::cout << "speedup " << one_line(a.reference) << " / " << one_line(a.candidate) << ": run medians "

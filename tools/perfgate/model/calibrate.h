@@ -27,7 +27,9 @@ struct BenchmarkNoise {
   double suggested_tolerance =
       0.0;  ///< relative: exp(z(1−α)·σ·√2) − 1, the A/A false-alarm rate of a 2-run comparison ≈ α
   double detectable_slowdown = 0.0;  ///< relative: exp((z(1−α) + z(power))·σ·√2) − 1
-  std::vector<std::string> flags;    ///< "bimodal", "unstable"
+  /// relative: the band `update --track FIELD:lower:noise` would learn from these runs (noise_band.h, its defaults)
+  double noise_band = 0.0;
+  std::vector<std::string> flags;  ///< "bimodal", "unstable"
 };
 
 struct SpeedupNoise {

@@ -2,6 +2,7 @@
 // stated formulas, flags two-cluster and noisy benchmarks, and refuses too few runs.
 #include "model/calibrate.h"
 #include "base/error.h"
+#include "model/noise_band.h"
 #include "model/stats.h"
 
 #include <gtest/gtest.h>
@@ -34,6 +35,10 @@ TEST(calibrate, tolerance_and_detectable_slowdown_follow_the_between_run_spread)
               1e-9);
   EXPECT_NEAR(n.median, 10.0, 1e-12);
   EXPECT_TRUE(n.flags.empty());
+  // The band update's noise tolerance would learn from the same runs' medians.
+  EXPECT_DOUBLE_EQ(n.noise_band,
+                   perfgate::noise_band({10.0, 10.5, 9.5, 10.2, 9.8}, perfgate::NoiseRule{}, false, "t").tolerance);
+  EXPECT_GT(n.noise_band, 0.05);  // spread enough to be above the floor
 }
 
 TEST(calibrate, flags_two_clusters_and_noise) {
