@@ -1,4 +1,5 @@
-// perfgate cost: runs a program under valgrind's callgrind and writes its per-step costs as Google Benchmark JSON.
+// perfgate cost: runs a program under valgrind's callgrind and writes its per-step costs as Google Benchmark JSON;
+// with --suite, an unchanged Google Benchmark suite's per-iteration costs (run/cost_runner.h).
 // The program marks what it measures (an example: examples/gated-suite/cost_sorting.cpp): instrumentation off at
 // start, and each measured step ends with CALLGRIND_DUMP_STATS_AT(<benchmark name>). Every such dump becomes one
 // repetition of that benchmark with the counters `instructions` and `estimated_cycles`, which `perfgate compare`
@@ -16,8 +17,10 @@ namespace perfgate {
 
 Command add_cost_command(CLI::App& app, CostArgs& a) {
   Command cmd(app, "cost", "instruction counts and cycle estimates per measured step, under callgrind");
-  cmd.footer(command_footer("perfgate cost --out cost.json -- build/cost_program", {Exit::pass, Exit::unavailable},
-                            "bad input includes a program that fails"));
+  cmd.footer(
+      command_footer("perfgate cost --out cost.json -- build/cost_program\n  perfgate cost --suite --out "
+                     "cost.json -- build/sort_benchmarks",
+                     {Exit::pass, Exit::unavailable}, "bad input includes a program that fails"));
   cmd.option("--out", a.out,
              "Google Benchmark JSON to write (counters instructions, estimated_cycles); the steps' function "
              "profile goes beside "
@@ -31,7 +34,11 @@ Command add_cost_command(CLI::App& app, CostArgs& a) {
              "exit with this code (6 to 255) when callgrind cannot run the program on this host (ctest's "
              "SKIP_RETURN_CODE shows it as skipped, with the reason)")
       .in_range(6, 255);
-  cmd.option("command", a.command, "after --: the program that marks its measured steps").required();
+  cmd.flag("--suite", a.suite,
+           "the command is an unchanged Google Benchmark suite: each benchmark runs alone under callgrind, and its "
+           "instructions and estimated cycles are per iteration of its loop (no function profile)");
+  cmd.option("command", a.command, "after --: the program that marks its measured steps, or the suite with --suite")
+      .required();
   return cmd;
 }
 

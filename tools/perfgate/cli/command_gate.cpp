@@ -140,6 +140,7 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
       c.env = m.environment;
       c.timeout_seconds = g.timeout_seconds;
       c.tree = m.folder;
+      c.suite = g.suite;
       measure_cost_into(c);
       return check({});
     }

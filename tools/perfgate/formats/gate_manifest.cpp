@@ -131,7 +131,7 @@ Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& 
                     "series", "compare_baseline"});
   } else if (kind == "cost") {
     gate.kind = GateKind::cost;
-    allowed.insert("cache");
+    allowed.insert({"cache", "suite"});
   } else if (kind == "bars") {
     gate.kind = GateKind::bars;
     allowed.insert("benchmarks");
@@ -172,6 +172,7 @@ Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& 
     if (has(g, "compare_baseline")) gate.compare_baseline = r.flag(g, "compare_baseline", at);
   } else if (gate.kind == GateKind::cost) {
     if (has(g, "cache")) gate.cache = cache_options(r, g.at("cache"), at + ".cache");
+    if (has(g, "suite")) gate.suite = r.flag(g, "suite", at);
   } else if (gate.kind == GateKind::bars) {
     gate.benchmarks = words(r, g, "benchmarks", at, false);
   } else if (gate.kind == GateKind::profile) {

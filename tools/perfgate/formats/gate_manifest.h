@@ -47,6 +47,7 @@ struct Gate {
   bool compare_baseline = false;  ///< speedup: the same run is also judged against the gate's own baseline
   // cost
   std::vector<SimulatedCache> cache;  ///< the caches callgrind simulates (none: the machine's)
+  bool suite = false;  ///< the command is an unchanged Google Benchmark suite, measured per iteration (cost_runner.h)
   // bars
   std::vector<std::string> benchmarks;  ///< names (or name prefixes) shown, in order
   // profile: the command holds "{trace}" where the trace's path goes

@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "base/json_input.h"
+#include "base/number_format.h"
 #include "base/output_files.h"
 #include "base/utc_time.h"
 #include "formats/function_profile_file.h"
@@ -43,12 +44,17 @@ void measure_cost_into(const CostRequest& a) {
   outputs.file(a.out, "--out");
   outputs.companion(function_profile_path(a.out), "--out's function profile");
   require_distinct_levels(a.cache, "cost: --cache");
-  const CostSettings settings{a.cache, a.env, a.timeout_seconds};
+  const CostSettings settings{a.cache, a.env, a.timeout_seconds, a.suite};
   const auto run = measure_cost(a.command, settings);
   std::string caches;
   for (const auto& c : settings.cache) caches += " --" + to_text(c);
   context["cost_tool"] = "callgrind (" + run.valgrind + "), cache simulation" +
                          (caches.empty() ? " of this machine's caches" : ":" + caches);
+  if (a.suite) {
+    context["cost_attribution"] =
+        "per iteration of each benchmark's loop, each benchmark run alone: (last call - first measured call) / "
+        "(iterations - 1), after a warm-up call";
+  }
   if (!run.emulated.empty()) {
     context["cost_emulated"] = "RDTSCP and RDPID (valgrind stopped the program at " + run.emulated +
                                " on this host; docs/reference/cost-hosts.md)";
@@ -69,6 +75,10 @@ void measure_cost_into(const CostRequest& a) {
                             {"instructions", r.instructions[i]},
                             {"estimated_cycles", r.estimated_cycles[i]}});
     }
+    if (a.suite) {
+      std::cout << r.name << ": " << format_number(r.instructions.front()) << " instructions per iteration\n";
+      continue;
+    }
     std::cout << r.name << ": " << r.instructions.size() << " steps, instructions per step";
     for (double v : r.instructions) std::cout << ' ' << static_cast<long long>(v);
     std::cout << '\n';
@@ -79,7 +89,8 @@ void measure_cost_into(const CostRequest& a) {
   outputs.write(function_profile_path(a.out), function_profile_text(run.profiles));
   outputs.write(a.out, json_output_text({{"context", context}, {"benchmarks", benchmarks}}));
   std::cout << "wrote " << a.out << " (" << regions.size() << " benchmarks, " << static_cast<int>(seconds)
-            << " s under valgrind) and its function profile " << function_profile_path(a.out) << "\n";
+            << " s under valgrind) and its function profile " << function_profile_path(a.out)
+            << (a.suite ? " (empty: a suite's counts are per iteration, not profiled)" : "") << "\n";
 }
 
 }  // namespace perfgate

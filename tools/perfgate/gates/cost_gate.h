@@ -15,7 +15,8 @@ struct CostRequest {
   std::vector<std::string> command;   ///< the program that marks its measured steps, and its arguments
   std::vector<std::string> env;       ///< NAME=value added to the program's environment
   double timeout_seconds = 0.0;       ///< > 0: the run under valgrind is stopped after this long
-  std::string tree;  ///< the tree whose commit the results record unless the context gives git_sha ("": ours)
+  std::string tree;    ///< the tree whose commit the results record unless the context gives git_sha ("": ours)
+  bool suite = false;  ///< the command is an unchanged Google Benchmark suite (CostSettings::google_benchmark_suite)
 };
 
 /// Measures the program and writes its results and function profile through the output discipline (both checked

@@ -1,17 +1,20 @@
 #include "run/cost_runner.h"
 
 #include "base/error.h"
+#include "base/json_input.h"
+#include "base/number_format.h"
 #include "base/read_file.h"
 #include "base/temporary_folder.h"
+#include "formats/gate_manifest.h"
 #include "model/fix_command.h"
 #include "run/process.h"
 #include "run/valgrind_diagnosis.h"
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdlib>
 #include <filesystem>
-#include <regex>
 #include <sstream>
 
 namespace perfgate {
@@ -95,21 +98,30 @@ std::string unsupported_host_reason(const std::string& program, const std::strin
          "program from running it (a library it links but does not use, or code built with -march=native)";
 }
 
-}  // namespace
+// One run of `command` under callgrind with `tool_options`, its dumps in a private temporary folder (removed on every
+// path): as asked first, so that a program valgrind runs is run exactly as before; again with the emulator only where
+// valgrind stopped it at an instruction the emulator does (the emulator's loader namespace moves the heap's layout,
+// and with it the address-dependent paths of copies and vector loops). The dumps' texts in the order callgrind wrote
+// them (callgrind.out.1, .2, ...; the termination dump last).
+struct CallgrindRun {
+  std::string output;
+  std::vector<std::pair<std::string, std::string>> dumps;  ///< (path, text)
+  std::string emulated;
+  double seconds = 0.0;
+};
 
-CostRun measure_cost(const std::vector<std::string>& command, const CostSettings& settings) {
-  if (command.empty()) throw InputError("cost: no program to measure");
-  CostRun run;
-  run.valgrind = valgrind_version();
-  const TemporaryFolder dumps("cost");
-  std::vector<std::string> argv = {"valgrind", "--tool=callgrind", "--instr-atstart=no", "--cache-sim=yes",
-                                   "--callgrind-out-file=" + (dumps.path() / "callgrind.out").string()};
+CallgrindRun run_callgrind(const std::vector<std::string>& tool_options, const std::vector<std::string>& command,
+                           const CostSettings& settings, const std::string& valgrind) {
+  const TemporaryFolder folder("cost");
+  std::vector<std::string> argv = {"valgrind", "--tool=callgrind", "--cache-sim=yes",
+                                   "--callgrind-out-file=" + (folder.path() / "callgrind.out").string()};
+  argv.insert(argv.end(), tool_options.begin(), tool_options.end());
   for (const auto& c : settings.cache)
     argv.push_back("--" + to_text(c));  // callgrind's --LL=<bytes>,<ways>,<line bytes>
   argv.insert(argv.end(), command.begin(), command.end());
   // One run under valgrind with the given environment, into an emptied dumps folder.
   const auto attempt = [&](const std::vector<std::string>& env, double timeout_seconds) {
-    for (const auto& entry : fs::directory_iterator(dumps.path())) fs::remove_all(entry.path());
+    for (const auto& entry : fs::directory_iterator(folder.path())) fs::remove_all(entry.path());
     ProcessOptions merged;
     merged.standard_error = StandardError::merge;
     merged.env = env;
@@ -122,9 +134,7 @@ CostRun measure_cost(const std::vector<std::string>& command, const CostSettings
     }
     return result;
   };
-  // As asked first, so that a program valgrind runs is run exactly as before; again with the emulator only where
-  // valgrind stopped it at an instruction the emulator does (the emulator's loader namespace moves the heap's layout,
-  // and with it the address-dependent paths of copies and vector loops).
+  CallgrindRun run;
   auto start = std::chrono::steady_clock::now();
   auto result = attempt(settings.env, settings.timeout_seconds);
   const auto emulator = instruction_emulator();
@@ -141,13 +151,148 @@ CostRun measure_cost(const std::vector<std::string>& command, const CostSettings
   }
   if (result.status != 0) {
     const auto reason =
-        unsupported_host_reason(command.front(), run.valgrind, result.output, emulator, !run.emulated.empty());
+        unsupported_host_reason(command.front(), valgrind, result.output, emulator, !run.emulated.empty());
     if (!reason.empty()) throw HostUnsupported(reason);
     throw InputError("cost: the measured program failed under valgrind (exit " + std::to_string(result.status) +
                      "): " + output_tail(result.output));
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  run.context = printed_context(result.output);
+  run.output = result.output;
+  // callgrind.out.N in dump order, then callgrind.out itself (written at termination).
+  const auto number = [](const fs::path& p) {
+    const auto ext = p.extension().string();
+    return ext.size() > 1 && ext.find_first_not_of("0123456789", 1) == std::string::npos ? std::stoll(ext.substr(1))
+                                                                                         : LLONG_MAX;
+  };
+  std::vector<fs::path> paths;
+  for (const auto& entry : fs::directory_iterator(folder.path())) paths.push_back(entry.path());
+  std::sort(paths.begin(), paths.end(), [&](const fs::path& x, const fs::path& y) { return number(x) < number(y); });
+  for (const auto& path : paths)
+    run.dumps.emplace_back(path.string(), read_whole_file(path.string(), "callgrind output"));
+  return run;
+}
+
+// A Google Benchmark suite's benchmark names, as --benchmark_list_tests gives them for its arguments.
+std::vector<std::string> listed_benchmarks(const std::vector<std::string>& command, const CostSettings& settings) {
+  auto argv = command;
+  argv.push_back("--benchmark_list_tests=true");
+  ProcessOptions options;
+  options.standard_error = StandardError::merge;
+  options.env = settings.env;
+  options.timeout_seconds = settings.timeout_seconds;
+  const auto result = run_process(argv, options);
+  if (result.status != 0 || result.timed_out) {
+    throw InputError("cost: " + command.front() + " --benchmark_list_tests=true failed (exit " +
+                     std::to_string(result.status) + "); is it a Google Benchmark suite? " +
+                     output_tail(result.output));
+  }
+  std::vector<std::string> names;
+  std::istringstream in(result.output);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty() && line.find("***WARNING***") == std::string::npos) names.push_back(line);
+  }
+  if (names.empty()) throw InputError("cost: " + command.front() + " lists no benchmark for these arguments");
+  return names;
+}
+
+// The run Google Benchmark reported for `name` in its JSON output: its iterations and its thread count.
+std::pair<int64_t, int64_t> reported_iterations(const std::string& text, const std::string& name,
+                                                const std::string& source) {
+  const auto doc = parse_json_input(text, source);
+  if (doc.contains("benchmarks") && doc["benchmarks"].is_array()) {
+    for (const auto& b : doc["benchmarks"]) {
+      if (!b.is_object() || b.value("name", std::string()) != name) continue;
+      if (b.contains("error_occurred") && b["error_occurred"].is_boolean() && b["error_occurred"].get<bool>())
+        throw InputError("cost: " + name + " reported an error: " + b.value("error_message", std::string()));
+      if (b.contains("iterations") && b["iterations"].is_number_integer())
+        return {b["iterations"].get<int64_t>(), b.value("threads", int64_t{1})};
+    }
+  }
+  throw InputError("cost: " + source + " holds no run of " + name + " with its iterations");
+}
+
+// Each benchmark of an unchanged Google Benchmark suite, alone, under callgrind: collection is zeroed where its loop
+// starts (State::StartKeepRunning) and dumped where the loop ends (State::FinishKeepRunning), so each dump is one call
+// of the benchmark's loop. A warm-up call runs first (--benchmark_min_warmup_time), so that one-time costs (the first
+// allocation, lazy initialisation) fall in it; the measured calls then start at 1 iteration and end at the N the JSON
+// reports, and (last − first) / (N − 1) is the cost of one iteration exactly, whatever N the clock chose under
+// valgrind. A benchmark with a fixed iteration count runs one call: its cost over N, the loop's entry included.
+void measure_suite(const std::vector<std::string>& command, const CostSettings& settings, const std::string& valgrind,
+                   CostRun& run) {
+  const auto names = listed_benchmarks(command, settings);
+  const TemporaryFolder scratch("cost-suite");
+  const auto json_path = (scratch.path() / "run.json").string();
+  for (const auto& name : names) {
+    double min_time = 0.05;
+    for (int attempt = 0;; ++attempt) {
+      auto argv = command;
+      for (const auto& flag :
+           {"--benchmark_filter=^" + regex_literal(name) + "$", std::string("--benchmark_repetitions=1"),
+            std::string("--benchmark_report_aggregates_only=false"),
+            std::string("--benchmark_enable_random_interleaving=false"),
+            std::string("--benchmark_min_warmup_time=0.000000001"), "--benchmark_min_time=" + format_number(min_time),
+            "--benchmark_out=" + json_path, std::string("--benchmark_out_format=json")})
+        argv.push_back(flag);
+      const auto measured = run_callgrind(
+          {"--zero-before=benchmark::State::StartKeepRunning*", "--dump-before=benchmark::State::FinishKeepRunning*"},
+          argv, settings, valgrind);
+      if (!measured.emulated.empty()) run.emulated = measured.emulated;
+      run.seconds += measured.seconds;
+      const auto [iterations, threads] = reported_iterations(read_whole_file(json_path, "results"), name, json_path);
+      if (threads != 1)
+        throw InputError("cost: " + name + " runs on " + std::to_string(threads) +
+                         " threads; instructions are attributed per benchmark for one thread only");
+      std::vector<CallgrindDump> calls;
+      for (const auto& [path, text] : measured.dumps) {
+        auto dump = parse_callgrind_dump(text, path);
+        if (dump.trigger.rfind("--dump-before=", 0) == 0) calls.push_back(std::move(dump));
+      }
+      if (calls.size() < 2) {
+        throw InputError("cost: " + name + " ran " + std::to_string(calls.size()) +
+                         " measured loops under callgrind, and a warm-up and a measured call were expected; does "
+                         "it loop with `for (auto _ : state)` or state.KeepRunning()?");
+      }
+      const auto& first = calls[1];  // calls[0] is the warm-up
+      const auto& last = calls.back();
+      if (calls.size() == 2 && iterations == 1 && attempt == 0) {
+        // One iteration outlasted the minimum time: again with a longer one, so that two calls tell the loop's
+        // entry from its iterations.
+        min_time = std::max(min_time, 4.0 * measured.seconds);
+        continue;
+      }
+      RegionCost cost;
+      cost.name = name;
+      const auto ir = [](const CallgrindDump& d) { return d.events.count("Ir") ? d.events.at("Ir") : 0.0; };
+      if (calls.size() > 2 && iterations > 1) {
+        const double n = static_cast<double>(iterations - 1);
+        cost.instructions.push_back((ir(last) - ir(first)) / n);
+        cost.estimated_cycles.push_back((estimated_cycles(last) - estimated_cycles(first)) / n);
+      } else {
+        const double n = static_cast<double>(iterations);
+        cost.instructions.push_back(ir(last) / n);
+        cost.estimated_cycles.push_back(estimated_cycles(last) / n);
+      }
+      run.regions.push_back(cost);
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+CostRun measure_cost(const std::vector<std::string>& command, const CostSettings& settings) {
+  if (command.empty()) throw InputError("cost: no program to measure");
+  CostRun run;
+  run.valgrind = valgrind_version();
+  if (settings.google_benchmark_suite) {
+    measure_suite(command, settings, run.valgrind, run);
+    return run;
+  }
+  const auto measured = run_callgrind({"--instr-atstart=no"}, command, settings, run.valgrind);
+  run.emulated = measured.emulated;
+  run.seconds = measured.seconds;
+  run.context = printed_context(measured.output);
 
   struct Dump {
     std::string path;
@@ -155,19 +300,17 @@ CostRun measure_cost(const std::vector<std::string>& command, const CostSettings
     FunctionProfile functions;
   };
   std::vector<Dump> files;
-  for (const auto& entry : fs::directory_iterator(dumps.path())) {
-    const auto path = entry.path().string();
-    const auto text = read_whole_file(path, "callgrind output");
+  for (const auto& [path, text] : measured.dumps) {
     if (is_client_request_dump(text))
       files.push_back({path, parse_callgrind_dump(text, path), parse_function_profile(text, path)});
   }
-  std::sort(files.begin(), files.end(), [](const Dump& x, const Dump& y) { return x.path < y.path; });
   std::vector<CallgrindDump> in_order;
   for (const auto& d : files) in_order.push_back(d.totals);
   run.regions = region_costs(in_order);
   if (run.regions.empty()) {
     throw InputError(
-        "cost: the program dumped no named region (CALLGRIND_DUMP_STATS_AT); is it built with <valgrind/callgrind.h>?");
+        "cost: the program dumped no named region (CALLGRIND_DUMP_STATS_AT); is it built with <valgrind/callgrind.h>? "
+        "(an unchanged Google Benchmark suite: perfgate cost --suite)");
   }
   for (const auto& region : run.regions) {
     std::vector<const Dump*> steps;

@@ -27,16 +27,20 @@ struct CostRun {
 struct CostSettings {
   std::vector<SimulatedCache> cache;
   std::vector<std::string> env;
-  double timeout_seconds = 0.0;
+  double timeout_seconds = 0.0;  ///< for the whole program; for a suite, for each benchmark's run
+  /// The command is an unchanged Google Benchmark suite: each benchmark it lists runs alone, and its region is its
+  /// cost per iteration (one step; no function profile).
+  bool google_benchmark_suite = false;
 };
 
 /// Runs `command` under callgrind with instrumentation off at start and the cache simulation on, its dumps in a
-/// private temporary folder (removed on every path). Where valgrind stopped the program at RDTSCP or RDPID, which it
-/// cannot decode on some hosts, the program is run again with perfgate's instruction emulator
-/// (instruction_emulator.c) in its LD_AUDIT (CostRun::emulated); a program valgrind runs is run exactly as asked.
-/// Throws HostUnsupported when valgrind ended the program at an instruction it cannot decode (the message names it, who
-/// ran it and the way out); InputError when valgrind is not installed, the program fails otherwise or runs past its
-/// time limit, or it dumped no named region.
+/// private temporary folder (removed on every path). A Google Benchmark suite (settings.google_benchmark_suite) runs
+/// once per benchmark instead, each attributed its instructions and cycle estimate per iteration (cost_runner.cpp).
+/// Where valgrind stopped the program at RDTSCP or RDPID, which it cannot decode on some hosts, the program is run
+/// again with perfgate's instruction emulator (instruction_emulator.c) in its LD_AUDIT (CostRun::emulated); a program
+/// valgrind runs is run exactly as asked. Throws HostUnsupported when valgrind ended the program at an instruction it
+/// cannot decode (the message names it, who ran it and the way out); InputError when valgrind is not installed, the
+/// program fails otherwise or runs past its time limit, or it dumped no named region.
 CostRun measure_cost(const std::vector<std::string>& command, const CostSettings& settings = {});
 
 }  // namespace perfgate
