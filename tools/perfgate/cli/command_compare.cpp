@@ -5,6 +5,8 @@
 #include "cli/commands.h"
 #include "gates/check_gate.h"
 
+#include <algorithm>
+
 namespace perfgate {
 
 Command add_compare_command(CLI::App& app, CompareArgs& a) {
@@ -20,13 +22,33 @@ Command add_compare_command(CLI::App& app, CompareArgs& a) {
              "exit with this code (0, or 7 to 255: the others have their meanings) when nothing failed but an "
              "advisory figure is beyond its tolerance (ctest's SKIP_RETURN_CODE shows it)")
       .zero_or_in(7, 255);
+  add_history_threshold_options(cmd, a.history);
   cmd.option("command", a.command,
              "after --: the suite's command that wrote the results; the printed fix then runs it");
   return cmd;
 }
 
-int run_compare(const CompareArgs& a) {
-  return judge_check({a.results, a.baseline, a.command, a.warning_exit_code, false}).code;
+void add_history_threshold_options(Command& cmd, HistoryThresholds& h) {
+  auto store = cmd.option("--history", h.store,
+                          "judge each timing against its last runs on this machine in this history store (SQLite file, "
+                          "git:REMOTE#BRANCH or postgresql://...) instead of the baseline's value and tolerance, where "
+                          "the store holds enough of them");
+  cmd.option("--history-branch", h.branch, "with --history: the branch whose runs judge").show_default().needs(store);
+  cmd.option("--history-runs", h.rule.runs, "with --history: how many of the last runs judge (at least 5 are needed)")
+      .show_default()
+      .in_range(3, 1000)
+      .needs(store);
+  cmd.option("--history-min-shift", h.rule.noise.floor,
+             "with --history: the smallest relative move that can fail, however quiet the runs")
+      .show_default()
+      .in_range(0.0, 0.99)
+      .needs(store);
+}
+
+int run_compare(const CompareArgs& given) {
+  CompareArgs a = given;
+  a.history.rule.minimum_runs = std::min(5, a.history.rule.runs);
+  return judge_check(a).code;
 }
 
 }  // namespace perfgate

@@ -18,6 +18,7 @@
 #include "gates/cost_gate.h"
 #include "gates/profile_gate.h"
 #include "gates/speedup_gate.h"
+#include "history/history_backend.h"
 #include "model/results.h"
 #include "model/speedup_series.h"
 #include "render/report_render.h"
@@ -99,8 +100,8 @@ int run_speedup_gate(const GateManifest& m, const Gate& g, const std::string& re
   }
   judged.speedups.push_back(section);
   if (g.compare_baseline) {
-    auto check =
-        judge_check({results, m.baseline_of(g.name, g.label), interleaved(g.repetitions), a.warning_exit_code, false});
+    auto check = judge_check(
+        {results, m.baseline_of(g.name, g.label), interleaved(g.repetitions), a.warning_exit_code, false, a.history});
     code = worse(code, check.code, a);
     judged.checks.push_back(std::move(check.section));
   }
@@ -119,8 +120,8 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
   std::cout << "gate " << g.name << " (" << to_string(g.kind) << (g.label.empty() ? "" : ", label " + g.label) << ")"
             << std::endl;
   const auto check = [&](const std::vector<std::string>& command) {
-    auto outcome =
-        judge_check({results, m.baseline_of(g.name, g.label), command, a.warning_exit_code, g.shares_machine});
+    auto outcome = judge_check(
+        {results, m.baseline_of(g.name, g.label), command, a.warning_exit_code, g.shares_machine, a.history});
     judged.checks.push_back(std::move(outcome.section));
     return outcome.code;
   };
@@ -176,6 +177,9 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
 Outputs declare_outputs(const GateManifest& m, const std::vector<const Gate*>& gates, const std::string& folder,
                         const GateArgs& a) {
   std::vector<std::string> inputs = {a.manifest};
+  if (!a.history.store.empty()) {
+    for (const auto& file : history_store_files(a.history.store)) inputs.push_back(file);
+  }
   std::vector<std::pair<std::string, std::string>> outputs;  // (file, what)
   int bars = 0;
   for (const auto* g : gates) {
@@ -232,11 +236,14 @@ Command add_gate_command(CLI::App& app, GateArgs& a) {
              "exit with this code (6 to 255) when nothing failed but a gate cannot be measured on this host "
              "(callgrind cannot run its program here; ctest's SKIP_RETURN_CODE shows it as skipped, with the reason)")
       .in_range(6, 255);
+  add_history_threshold_options(cmd, a.history);
   cmd.flag("--list", a.list, "print the selected gates (name, kind, label, timeout) and exit");
   return cmd;
 }
 
-int run_gate(const GateArgs& a) {
+int run_gate(const GateArgs& given) {
+  GateArgs a = given;
+  a.history.rule.minimum_runs = std::min(5, a.history.rule.runs);
   const auto m = read_gate_manifest(a.manifest);
   const auto gates = selected_gates(m, a);
   if (a.list) {

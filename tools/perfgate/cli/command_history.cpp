@@ -112,9 +112,7 @@ int run_history(const HistoryArgs& a) {
       throw InputError("history record: --date '" + a.date + "' is not a date like 2026-11-23 or 2026-11-23T04:00:00Z");
     }
     run.recorded_at = a.date.empty() ? utc_now() : a.date;
-    run.machine = ctx.count("machine") != 0     ? ctx.at("machine")
-                  : ctx.count("cpu_model") != 0 ? ctx.at("cpu_model")
-                                                : "";
+    run.machine = recorded_machine(ctx);
     const auto recorded = history_run_of(run, results);  // before the store is opened: a refused record creates nothing
     HistoryStore store(a.db, HistoryStore::Access::create);
     if (!store.append(recorded)) {  // a run is its content: the same run recorded again is there once

@@ -16,6 +16,9 @@ namespace perfgate {
 
 /// perfgate compare: the check judged once (gates/check_gate.h).
 struct CompareArgs : CheckRequest {};
+/// The options of thresholds from history (--history STORE and its refinements), as compare and gate take them; the
+/// rule's minimum run count follows --history-runs (at most 5).
+void add_history_threshold_options(Command& cmd, HistoryThresholds& history);
 Command add_compare_command(CLI::App& app, CompareArgs& args);
 int run_compare(const CompareArgs& args);
 
@@ -110,6 +113,7 @@ int run_comment(const CommentArgs& args);
 
 struct GateArgs {
   std::string manifest, build, results_dir, verdicts;
+  HistoryThresholds history;  ///< timings of baseline gates judged against a history store's last runs
   std::vector<std::string> only, labels, context;
   int warning_exit_code = 0;
   int unavailable_exit_code = 6;  ///< exit code when nothing failed but a gate cannot be measured on this host

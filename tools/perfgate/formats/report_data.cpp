@@ -55,15 +55,21 @@ std::string to_string(Overall o) {
   return "?";
 }
 
-CheckSection load_check(const std::string& results_path, const std::string& baseline_path) {
+CheckSection load_check(const std::string& results_path, const std::string& baseline_path,
+                        const Thresholds& thresholds) {
   CheckSection section;
   section.name = std::filesystem::path(results_path).stem().string();
   section.results_path = results_path;
   section.baseline_path = baseline_path;
   const auto results = read_results(results_path);
-  section.rows = compare(results, read_baseline(baseline_path));
-  section.context = results.context;
+  auto baseline = read_baseline(baseline_path);
   section.notes = results.notes;
+  if (thresholds) {
+    const auto notes = thresholds(baseline, results);
+    section.notes.insert(section.notes.end(), notes.begin(), notes.end());
+  }
+  section.rows = compare(results, baseline);
+  section.context = results.context;
   section.functions = instruction_changes(section.rows, results_path, baseline_path);
   const MeasurementIndex index(results);
   for (const auto& row : section.rows) {

@@ -7,6 +7,7 @@
 #include "model/compare.h"
 #include "model/speedup.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -90,8 +91,12 @@ std::string to_string(Overall o);
 /// The run's commit and machine from a results file's context: git_sha, and machine (else cpu_model).
 void set_identity(ReportData& data, const std::map<std::string, std::string>& context);
 
-/// Reads RESULTS and BASELINE and judges them (compare()); keeps every repetition for the plots.
-CheckSection load_check(const std::string& results_path, const std::string& baseline_path);
+/// Reads RESULTS and BASELINE and judges them (compare()); keeps every repetition for the plots. `thresholds`, when
+/// given, may change the baseline's entries before they are judged (thresholds from history) and returns notes for
+/// the section.
+using Thresholds = std::function<std::vector<std::string>(Baseline& baseline, const Results& results)>;
+CheckSection load_check(const std::string& results_path, const std::string& baseline_path,
+                        const Thresholds& thresholds = {});
 
 /// The PNG files of a folder, sorted by name, labelled with the folder's name; throws InputError when it is not a
 /// readable folder, holds no PNG, or a .png file is not one.

@@ -3,8 +3,10 @@
 #include "base/atomic_write.h"
 #include "base/error.h"
 #include "base/exit_codes.h"
+#include "base/number_format.h"
 #include "base/one_line.h"
 #include "base/time_units.h"
+#include "history/history_store.h"
 #include "model/baseline.h"
 #include "model/fix_command.h"
 #include "model/results.h"
@@ -25,6 +27,40 @@ bool tree_is_dirty_at(const std::string& baseline) {
   } catch (const std::exception&) {
     return false;  // only shapes the printed advice; a git that cannot answer here is update's to report
   }
+}
+
+// The timings' thresholds from the store's last runs of the results' machine on the branch, as load_check applies them.
+Thresholds history_thresholds(const HistoryThresholds& h) {
+  if (h.store.empty()) return {};
+  return [h](Baseline& baseline, const Results& results) {
+    const HistoryStore store(h.store, HistoryStore::Access::read_only);
+    const auto machine = recorded_machine(results.context);
+    if (machine.empty())
+      throw InputError(results.source + " names no machine (context machine or cpu_model), so its history is unknown");
+    int considered = 0;
+    const int judged = judge_by_history(
+        baseline,
+        [&](const Entry& e) {
+          ++considered;
+          // Only runs recorded after the baseline: re-recording it (accepting a change) starts the history anew.
+          std::vector<double> values;
+          for (const auto& p : store.series(h.branch, e.benchmark, e.field, h.rule.runs, machine)) {
+            if (!is_time_unit(p.unit)) return std::vector<double>{};  // recorded as something else than a time
+            if (p.recorded_at > baseline.provenance.date) values.push_back(convert_time(p.value, p.unit, e.unit));
+          }
+          return values;
+        },
+        h.rule, h.branch + " in " + store.name());
+    std::vector<std::string> notes;
+    notes.push_back(std::to_string(judged) + " of " + std::to_string(considered) + " timings judged against the last " +
+                    std::to_string(h.rule.runs) + " runs of " + h.branch + " on machine " + machine + " in " +
+                    store.name() + " recorded after the baseline (" + baseline.provenance.date +
+                    "; a band from their noise, at least " + format_number(100.0 * h.rule.noise.floor) + " %)" +
+                    (judged < considered ? "; the others, with fewer than " + std::to_string(h.rule.minimum_runs) +
+                                               " such runs, against the baseline"
+                                         : ""));
+    return notes;
+  };
 }
 
 }  // namespace
@@ -53,7 +89,8 @@ CheckOutcome judge_check(const CheckRequest& request) {
     throw InputErrorWithFix("no baseline '" + request.baseline + "' yet (" + create.note + "); create it with: ",
                             create.command);
   }
-  CheckOutcome out{load_check(request.results, request.baseline), code_of(Exit::pass)};
+  CheckOutcome out{load_check(request.results, request.baseline, history_thresholds(request.history)),
+                   code_of(Exit::pass)};
   const auto& rows = out.section.rows;
   for (const auto& note : out.section.notes) std::cout << "note: " << one_line(note) << "\n";
   print_table(std::cout, rows);

@@ -3,17 +3,26 @@
 // printed from those rows, and the exit code from them. `perfgate compare` and every baseline, cost and speedup gate
 // of `perfgate gate` judge through it, and gate's verdicts.json holds the very section it returns.
 #include "formats/report_data.h"
+#include "model/noise_band.h"
 
 #include <string>
 #include <vector>
 
 namespace perfgate {
 
+/// Timings judged against a history store's last runs of this machine instead of the baseline's value and tolerance
+/// (judge_by_history); `store` empty: off.
+struct HistoryThresholds {
+  std::string store, branch = "main";
+  HistoryRule rule;
+};
+
 struct CheckRequest {
   std::string results, baseline;
   std::vector<std::string> command;  ///< the suite's command that wrote the results: printed fixes run it themselves
   int warning_exit_code = 0;         ///< exit code when nothing failed but an advisory figure is beyond its tolerance
   bool shares_machine = false;       ///< the gate shares the machine: the first baseline it proposes holds no timing
+  HistoryThresholds history;
 };
 
 struct CheckOutcome {

@@ -151,4 +151,11 @@ HistoryRun parse_history_run(const nlohmann::json& doc, const std::string& sourc
   return run;
 }
 
+std::string recorded_machine(const std::map<std::string, std::string>& context) {
+  const auto machine = context.find("machine");
+  if (machine != context.end()) return machine->second;
+  const auto cpu = context.find("cpu_model");
+  return cpu != context.end() ? cpu->second : std::string();
+}
+
 }  // namespace perfgate

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,11 @@ struct HistoryRun {
   RunInfo info;
   std::vector<HistoryMetric> metrics;  ///< sorted by (benchmark, field), one each
 };
+
+/// The machine a run is recorded under, from its results' context: `machine` (which perfgate derives from Google
+/// Benchmark's own context when the suite names none), else `cpu_model`, else "". Thresholds from history compare
+/// runs of one machine by it.
+std::string recorded_machine(const std::map<std::string, std::string>& context);
 
 /// Throws InputError when `results` hold a value a store cannot keep exactly (a count beyond 2^53: stores keep
 /// doubles): callers check before they open (and so create) a store.

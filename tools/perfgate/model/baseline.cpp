@@ -224,8 +224,14 @@ std::string describe(const Tolerance& t) {
       out << "±" << t.amount << " abs";
       break;
     case Tolerance::Kind::rel:
-      out << t.amount * 100.0 << "% rel";
-      if (t.noise) out << " (noise of " << t.noise->runs << " runs)";
+      // A band learned from noise reads in three digits: its last digits are noise themselves.
+      if (t.noise)
+        out << format_number(t.amount * 100.0, 3) << "% rel";
+      else
+        out << t.amount * 100.0 << "% rel";
+      if (t.noise && t.noise->history.empty()) out << " (noise of " << t.noise->runs << " runs)";
+      if (t.noise && !t.noise->history.empty())
+        out << " (history: last " << t.noise->runs << " runs of " << t.noise->history << ")";
       break;
     case Tolerance::Kind::exact:
       out << "exact";

@@ -13,6 +13,9 @@ enum class Direction { higher, lower, either };  ///< which way is better; `eith
 struct NoiseOrigin {
   int runs = 0;
   double sigma = 0.0;
+  /// In memory only: "" for the runs of the update that recorded the entry; otherwise the history the band was learned
+  /// from for this judgement, e.g. "main in history.db" (judge_by_history), never written to a baseline.
+  std::string history;
 };
 
 /// How far a value may move the bad way before it fails: absolute, relative to the baseline, or not at all.
@@ -39,6 +42,9 @@ struct Entry {
   /// `value` exactly, when the baseline wrote a whole number within int64: an exact entry compares it with the
   /// results' integers (a double holds every integer only up to 2^53), and a rewrite writes it back digit for digit.
   std::optional<int64_t> integer;
+  /// In memory only: the value and band come from this machine's own history (judge_by_history), so a timing is
+  /// judged on the machine the results come from, whichever machine recorded the baseline. Never written.
+  bool judged_here = false;
 };
 
 struct Provenance {

@@ -80,7 +80,7 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
       continue;
     }
     row.value = median(values);  // shown even where it is not judged
-    if ((e.advisory || row.timing) && !same_machine) {
+    if ((e.advisory || row.timing) && !same_machine && !e.judged_here) {
       row.verdict = Verdict::other_machine;
       row.findings = {Finding::other_machine};
       rows.push_back(row);

@@ -44,6 +44,13 @@ AcceptFix accept_fix(const std::vector<Row>& rows, const FixContext& c) {
                         r.field + ":DIRECTION:TOLERANCE:limit=X.");
     return fix;
   }
+  for (const auto& r : rows) {
+    if (r.verdict != Verdict::fail || !r.tolerance.noise || r.tolerance.noise->history.empty()) continue;
+    fix.notes.push_back(
+        "Timings judged by history count only the runs recorded after the baseline: the update starts them anew, and "
+        "the baseline judges until enough runs are recorded after it.");
+    break;
+  }
   bool other_machine = false;
   for (const auto& r : rows) other_machine = other_machine || (r.verdict == Verdict::other_machine && r.timing);
   std::string command = shell_quote(c.perfgate) + " update --baseline " + shell_quote(c.baseline) +

@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "base/number_format.h"
+#include "base/time_units.h"
 #include "model/stats.h"
 
 #include <algorithm>
@@ -35,6 +36,23 @@ NoiseBand noise_band(const std::vector<double>& runs, const NoiseRule& rule, boo
   band.floored = learned < rule.floor;
   band.tolerance = std::max(rule.floor, learned);
   return band;
+}
+
+int judge_by_history(Baseline& baseline, const std::function<std::vector<double>(const Entry&)>& history,
+                     const HistoryRule& rule, const std::string& origin) {
+  int judged = 0;
+  for (auto& e : baseline.entries) {
+    if (!is_time_unit(e.unit)) continue;
+    const auto runs = history(e);
+    if (static_cast<int>(runs.size()) < rule.minimum_runs) continue;
+    const auto band = noise_band(runs, rule.noise, e.direction == Direction::either, e.benchmark + " " + e.field);
+    e.value = band.centre;
+    e.integer = std::nullopt;
+    e.tolerance = Tolerance{Tolerance::Kind::rel, band.tolerance, NoiseOrigin{band.runs, band.sigma, origin}};
+    e.judged_here = true;
+    ++judged;
+  }
+  return judged;
 }
 
 }  // namespace perfgate

@@ -2,6 +2,9 @@
 // How far a timing may move before the gate tells a change from noise, learned from repeated runs of it on one
 // machine: the band that one more unchanged run falls outside with a chosen probability. The runs are an update's
 // captures of the suite, or the last runs of a history store. Pure.
+#include "model/baseline.h"
+
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,5 +34,21 @@ NoiseBand noise_band(const std::vector<double>& runs, const NoiseRule& rule, boo
 /// The smallest slowdown a band lets through is 1 + tolerance: above this, a 1.25x slowdown passes and the band is
 /// worth a warning.
 constexpr double kWideNoiseBand = 0.25;
+
+/// Thresholds learned from history: a timing judged against the last `runs` runs of the same machine on one branch of a
+/// history store, when there are at least `minimum_runs` of them. The statistical test is the noise band's (one more
+/// run outside the prediction interval of the last runs), and `noise.floor` is the minimum shift that can fail.
+struct HistoryRule {
+  int runs = 10;
+  int minimum_runs = 5;
+  NoiseRule noise;
+};
+
+/// Gives each entry in a time unit for which `history` returns at least rule.minimum_runs values (the metric's last
+/// runs on this machine, oldest first, in the entry's unit) their geometric mean as its value and the band learned from
+/// them as its tolerance (NoiseOrigin::history = `origin`), to be judged on this machine (Entry::judged_here); every
+/// other entry stays as the baseline has it. Returns how many entries took their threshold from history.
+int judge_by_history(Baseline& baseline, const std::function<std::vector<double>(const Entry&)>& history,
+                     const HistoryRule& rule, const std::string& origin);
 
 }  // namespace perfgate

@@ -278,7 +278,7 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
       }
       const auto band = noise_band(runs, request.noise, e.direction == Direction::either, what);
       learned = Tolerance{Tolerance::Kind::rel, rounded_up(band.tolerance, 1e4),
-                          NoiseOrigin{band.runs, rounded_up(band.sigma, 1e6)}};
+                          NoiseOrigin{band.runs, rounded_up(band.sigma, 1e6), ""}};
       fresh = band.centre;
       fresh_integer = std::nullopt;
       band_text = "band " + format_fixed(100.0 * learned->amount, 2) + " % from the noise of " +
