@@ -1,7 +1,9 @@
 // Checks a perfgate report in a real browser: no console error or warning, no page error, no network request
-// (the report is self-contained), no script element, and the structure asked for on the command line.
+// (the report is self-contained), no script element, no two texts of a plot drawn over each other and none outside
+// its plot (measured with the browser's own fonts), and the structure asked for on the command line; --screenshot
+// writes the page as the browser drew it.
 // Usage: node check_report.mjs REPORT.html [--overall PASS|FAIL|INCONCLUSIVE] [--min-plots N] [--images N]
-//        [--sections a,b,...] [--text "shown verbatim"]...
+//        [--sections a,b,...] [--text "shown verbatim"]... [--screenshot FILE.png]
 // Exit 0 when every check holds; 1 with one line per failed check otherwise; 2 on bad usage.
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
@@ -21,6 +23,7 @@ for (let i = 1; i < args.length; i += 2) {
   else if (flag === '--images') want.images = Number(value);
   else if (flag === '--sections') want.sections = value.split(',');
   else if (flag === '--text') want.texts.push(value);
+  else if (flag === '--screenshot') want.screenshot = path.resolve(value);
   else { console.error(`check_report: unknown option ${flag}`); process.exit(2); }
 }
 
@@ -46,6 +49,22 @@ try {
     text: document.body.innerText + [...document.querySelectorAll('svg title')].map((t) => t.textContent).join('\n'),
     images: [...document.images].map((i) => i.complete && i.naturalWidth > 0),
     sections: [...document.querySelectorAll('section[id]')].map((s) => s.id),
+    // Every pair of texts in one plot whose drawn boxes intersect, and every text reaching outside its plot.
+    collisions: [...document.querySelectorAll('figure.plot > svg')].flatMap((svg) => {
+      const box = (t) => { const b = t.getBBox(); return { x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height, text: t.textContent }; };
+      const texts = [...svg.querySelectorAll('text')].filter((t) => t.getBBox().width > 0).map(box);
+      const view = svg.viewBox.baseVal;
+      const found = [];
+      texts.forEach((a, i) => {
+        if (a.x0 < -0.5 || a.y0 < -0.5 || a.x1 > view.width + 0.5 || a.y1 > view.height + 0.5) found.push(`'${a.text}' reaches outside its plot`);
+        for (const b of texts.slice(i + 1)) {
+          const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0), h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+          if (w > 0.5 && h > 0.5) found.push(`'${a.text}' drawn over '${b.text}'`);
+        }
+      });
+      const title = svg.querySelector('title')?.textContent ?? '';
+      return found.map((f) => `${title}: ${f}`);
+    }),
   }));
   if (facts.scripts !== 0) problems.push(`${facts.scripts} script element(s) in the report`);
   if (want.overall && facts.overall !== want.overall) problems.push(`overall verdict '${facts.overall}', expected '${want.overall}'`);
@@ -55,6 +74,8 @@ try {
   if (facts.images.some((ok) => !ok)) problems.push('an image does not decode');
   for (const s of want.sections ?? []) if (!facts.sections.includes(s)) problems.push(`no section #${s}`);
   for (const t of want.texts) if (!facts.text.includes(t)) problems.push(`text not shown verbatim: ${t}`);
+  for (const c of facts.collisions) problems.push(`plot text: ${c}`);
+  if (want.screenshot) await page.screenshot({ path: want.screenshot, fullPage: true });
 } finally {
   await browser.close();
 }

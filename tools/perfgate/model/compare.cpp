@@ -113,6 +113,14 @@ std::vector<Row> compare(const Results& results, const Baseline& baseline) {
     row.findings = {Finding::not_baselined};
     rows.push_back(row);
   }
+  // What needs acting on first: failures, then metrics not measured, then advisory warnings; the rest keep the
+  // baseline's order. Every renderer shows the rows in this order (the terminal, the report, verdicts.json, the
+  // comment).
+  const auto rank = [](Verdict v) {
+    return v == Verdict::fail ? 0 : v == Verdict::missing ? 1 : v == Verdict::slower ? 2 : 3;
+  };
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const Row& a, const Row& b) { return rank(a.verdict) < rank(b.verdict); });
   return rows;
 }
 

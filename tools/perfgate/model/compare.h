@@ -51,6 +51,7 @@ struct Row {
 /// an advisory entry not measured is `missing` too. Timings (entries in a time unit) and advisory values are judged
 /// only when the results' machine_fingerprint context equals the baseline's (`other_machine` otherwise: a wall time
 /// from another machine says nothing about the code); an advisory entry's failures become `slower`.
+/// Rows come failures first, then MISSING, then WARNING (`slower`), the rest in the baseline's order, unbaselined last.
 std::vector<Row> compare(const Results& results, const Baseline& baseline);
 
 double median(std::vector<double> values);

@@ -15,7 +15,42 @@ namespace perfgate::svg {
 namespace {
 
 constexpr double kWidth = 800, kLabelWidth = 300, kRight = 30, kRowHeight = 26, kTop = 40, kAxis = 40;
-constexpr double kCharWidth = 7;  // the widest a character of the 12 px sans-serif figures is drawn, for fitting text
+constexpr double kCharWidth = 7;    // the widest a character of the 12 px sans-serif figures is drawn, for fitting text
+constexpr double kLaneHeight = 14;  // one line of 12 px text, for labels stacked above one another
+
+// How wide `text` may be drawn: its code points at the widest a character is drawn.
+double text_width(const std::string& text) {
+  size_t n = 0;
+  for_each_code_point(text, [&](uint32_t, int) { ++n; });
+  return kCharWidth * static_cast<double>(n);
+}
+
+// Labels along one line that must not overlap: each takes the first lane (a line of text, 0 nearest the line they
+// label) in which it clears every label already placed there by a gap.
+class Lanes {
+ public:
+  size_t place(double left, double right) {
+    for (size_t lane = 0;; ++lane) {
+      if (lane == taken_.size()) taken_.emplace_back();
+      if (clear(lane, left, right)) {
+        taken_[lane].emplace_back(left, right);
+        return lane;
+      }
+    }
+  }
+  /// Whether [left, right] fits in `lane` (nothing placed).
+  bool clear(size_t lane, double left, double right) const {
+    if (lane >= taken_.size()) return true;
+    for (const auto& [l, r] : taken_[lane])
+      if (left < r + kGap && right > l - kGap) return false;
+    return true;
+  }
+  size_t count() const { return taken_.size(); }
+
+ private:
+  static constexpr double kGap = 4;
+  std::vector<std::vector<std::pair<double, double>>> taken_;
+};
 
 // A tick step of 1, 2 or 5 × 10^k giving about five ticks over [low, high].
 double tick_step(double low, double high) {
@@ -86,8 +121,18 @@ struct Range {
 // A document with horizontal rows: labels on the left, a shared value axis along the bottom.
 class RowFrame {
  public:
-  RowFrame(const std::string& title, size_t rows, Range range, const std::string& unit)
-      : range_(range), height_(kTop + kRowHeight * static_cast<double>(std::max<size_t>(rows, 1)) + kAxis) {
+  // The markers' labels are laid out first: the lanes they need above the rows set where the rows start.
+  RowFrame(const std::string& title, size_t rows, Range range, const std::string& unit,
+           const std::vector<Marker>& markers)
+      : range_(range), markers_(markers) {
+    Lanes lanes;
+    for (const auto& m : markers_) {
+      const double at = x(m.value), width = text_width(m.label);
+      const bool near_right = at > kWidth - kRight - 90;  // turned to the left there, so that it is never clipped
+      marker_lanes_.push_back(near_right ? lanes.place(at - 3 - width, at - 3) : lanes.place(at + 3, at + 3 + width));
+    }
+    top_ = kTop + kLaneHeight * static_cast<double>(std::max<size_t>(lanes.count(), 1) - 1);
+    height_ = top_ + kRowHeight * static_cast<double>(std::max<size_t>(rows, 1)) + kAxis;
     out_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << height_
          << "\" viewBox=\"0 0 " << kWidth << ' ' << height_
          << "\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\">"
@@ -96,11 +141,15 @@ class RowFrame {
     const double bottom = height_ - kAxis;
     out_ << "<line x1=\"" << kLabelWidth << "\" y1=\"" << bottom << "\" x2=\"" << kWidth - kRight << "\" y2=\""
          << bottom << "\" stroke=\"#444\"/>";
+    Lanes tick_labels;  // a tick whose label would touch the one before it keeps its mark and loses its label
     for (const double t : ticks(range_.low, range_.high)) {
       out_ << "<line x1=\"" << x(t) << "\" y1=\"" << bottom << "\" x2=\"" << x(t) << "\" y2=\"" << bottom + 4
-           << "\" stroke=\"#444\"/>"
-           << "<text x=\"" << x(t) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\">" << format_number(t, 4)
-           << "</text>";
+           << "\" stroke=\"#444\"/>";
+      const auto text = format_number(t, 4);
+      const double half = text_width(text) / 2;
+      if (!tick_labels.clear(0, x(t) - half, x(t) + half)) continue;
+      tick_labels.place(x(t) - half, x(t) + half);
+      out_ << "<text x=\"" << x(t) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\">" << text << "</text>";
     }
     out_ << "<text x=\"" << (kLabelWidth + kWidth - kRight) / 2 << "\" y=\"" << bottom + 32
          << "\" text-anchor=\"middle\" fill=\"#444\">" << escape_xml(unit) << "</text>";
@@ -109,7 +158,7 @@ class RowFrame {
     return kLabelWidth +
            (v / 2 - range_.low / 2) / (range_.high / 2 - range_.low / 2) * (kWidth - kRight - kLabelWidth);
   }
-  double row_y(size_t row) const { return kTop + kRowHeight * (static_cast<double>(row) + 0.5); }
+  double row_y(size_t row) const { return top_ + kRowHeight * (static_cast<double>(row) + 0.5); }
   void label(size_t row, const std::string& text) {
     // Google Benchmark's run settings (/min_time:0.500, /iterations:1) say nothing about the subject: dropped here.
     std::string shown = text;
@@ -122,13 +171,14 @@ class RowFrame {
     out_ << "<text x=\"" << kLabelWidth - 8 << "\" y=\"" << row_y(row) + 4 << "\" text-anchor=\"end\"><title>"
          << escape_xml(text) << "</title>" << escape_xml(shown) << "</text>";
   }
-  void markers(const std::vector<Marker>& markers) {
-    for (const auto& m : markers) {
-      out_ << "<line x1=\"" << x(m.value) << "\" y1=\"" << kTop - 2 << "\" x2=\"" << x(m.value) << "\" y2=\""
+  void markers() {
+    for (size_t i = 0; i < markers_.size(); ++i) {
+      const auto& m = markers_[i];
+      const double y = top_ - 5 - kLaneHeight * static_cast<double>(marker_lanes_[i]);
+      out_ << "<line x1=\"" << x(m.value) << "\" y1=\"" << top_ - 2 << "\" x2=\"" << x(m.value) << "\" y2=\""
            << height_ - kAxis << "\" stroke=\"#c0392b\" stroke-dasharray=\"5,3\"/>";
-      // Labels inside the plot area, turned to the left near the right edge so that they are never clipped.
       const bool near_right = x(m.value) > kWidth - kRight - 90;
-      out_ << "<text x=\"" << x(m.value) + (near_right ? -3 : 3) << "\" y=\"" << kTop - 5 << "\" fill=\"#c0392b\""
+      out_ << "<text x=\"" << x(m.value) + (near_right ? -3 : 3) << "\" y=\"" << y << "\" fill=\"#c0392b\""
            << (near_right ? " text-anchor=\"end\"" : "") << ">" << escape_xml(m.label) << "</text>";
     }
   }
@@ -137,7 +187,9 @@ class RowFrame {
 
  private:
   Range range_;
-  double height_;
+  std::vector<Marker> markers_;
+  std::vector<size_t> marker_lanes_;
+  double top_ = kTop, height_ = 0.0;
   std::ostringstream out_;
 };
 
@@ -150,8 +202,8 @@ std::string strip_plot(const std::string& title, const std::vector<Group>& group
     for (const double v : g.values) range.include(v);
   for (const auto& m : markers) range.include(m.value);
   range.pad(false);
-  RowFrame frame(title, groups.size(), range, unit);
-  frame.markers(markers);
+  RowFrame frame(title, groups.size(), range, unit, markers);
+  frame.markers();
   for (size_t row = 0; row < groups.size(); ++row) {
     frame.label(row, groups[row].label);
     const double y = frame.row_y(row);
@@ -176,8 +228,8 @@ std::string interval_plot(const std::string& title, const std::vector<IntervalRo
   for (const auto& r : rows) range.include(r.low), range.include(r.high), range.include(r.point);
   for (const auto& m : markers) range.include(m.value);
   range.pad(false);
-  RowFrame frame(title, rows.size(), range, unit);
-  frame.markers(markers);
+  RowFrame frame(title, rows.size(), range, unit, markers);
+  frame.markers();
   for (size_t row = 0; row < rows.size(); ++row) {
     frame.label(row, rows[row].label);
     const double y = frame.row_y(row);
@@ -205,7 +257,7 @@ std::string bar_chart(const std::string& title, const std::vector<Bar>& bars, co
   for (const auto& b : bars) range.include(b.value);
   for (const auto& m : markers) range.include(m.value);
   range.pad(true);
-  RowFrame frame(title, bars.size(), range, unit);
+  RowFrame frame(title, bars.size(), range, unit, markers);
   for (size_t row = 0; row < bars.size(); ++row) {
     frame.label(row, bars[row].label);
     const double y = frame.row_y(row), x0 = frame.x(0.0), x1 = frame.x(bars[row].value);
@@ -213,7 +265,7 @@ std::string bar_chart(const std::string& title, const std::vector<Bar>& bars, co
                  << std::abs(x1 - x0) << "\" height=\"16\" fill=\"#7fcdbb\"/><text x=\"" << std::max(x0, x1) + 4
                  << "\" y=\"" << y + 4 << "\">" << format_number(bars[row].value, 4) << "</text>";
   }
-  frame.markers(markers);
+  frame.markers();
   return frame.finish();
 }
 
@@ -245,12 +297,14 @@ std::string trend_chart(const std::string& title, const std::vector<Point>& poin
   }
   out << "<text x=\"12\" y=\"" << (top + bottom) / 2 << "\" transform=\"rotate(-90 12 " << (top + bottom) / 2
       << ")\" text-anchor=\"middle\" fill=\"#444\">" << escape_xml(unit) << "</text>";
+  Lanes change_labels;  // change points close together get their labels one under another
   for (const size_t c : changes) {
     if (c == 0 || c >= points.size()) continue;
     const double cx = (x(c - 1) + x(c)) / 2;
+    const size_t lane = change_labels.place(cx + 3, cx + 3 + text_width("change"));
     out << "<line class=\"change\" x1=\"" << cx << "\" y1=\"" << top << "\" x2=\"" << cx << "\" y2=\"" << bottom
-        << "\" stroke=\"#c0392b\" stroke-dasharray=\"5,3\"/><text x=\"" << cx + 3 << "\" y=\"" << top + 10
-        << "\" fill=\"#c0392b\">change</text>";
+        << "\" stroke=\"#c0392b\" stroke-dasharray=\"5,3\"/><text x=\"" << cx + 3 << "\" y=\""
+        << top + 10 + kLaneHeight * static_cast<double>(lane) << "\" fill=\"#c0392b\">change</text>";
   }
   if (points.size() > 1) {
     out << "<polyline fill=\"none\" stroke=\"#2c7fb8\" stroke-width=\"1.5\" points=\"";
@@ -258,13 +312,17 @@ std::string trend_chart(const std::string& title, const std::vector<Point>& poin
     out << "\"/>";
   }
   const size_t label_every = std::max<size_t>(1, points.size() / 8);
+  Lanes commit_labels;  // a label that would touch the one before it is left out (each point names itself on hover)
   for (size_t i = 0; i < points.size(); ++i) {
     out << "<circle class=\"sample\" cx=\"" << x(i) << "\" cy=\"" << y(points[i].value)
         << "\" r=\"3\" fill=\"#2c7fb8\"><title>" << escape_xml(points[i].label) << ": "
         << format_number(points[i].value, 6) << "</title></circle>";
-    if (i % label_every == 0) {
+    const auto label = shorten(points[i].label, 8, 7);
+    const double half = text_width(label) / 2;
+    if (i % label_every == 0 && commit_labels.clear(0, x(i) - half, x(i) + half)) {
+      commit_labels.place(x(i) - half, x(i) + half);
       out << "<text x=\"" << x(i) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\" fill=\"#444\">"
-          << escape_xml(shorten(points[i].label, 8, 7)) << "</text>";
+          << escape_xml(label) << "</text>";
     }
   }
   return out.str() + "</svg>";

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # perfgate report end to end on committed fixtures: the files it promises exist and are well-formed, PNGs are real
-# PNGs, and the HTML passes the browser check (tools/report-check). Usage: report_test.sh PERFGATE INPUTS WORK CHECK
+# PNGs, failures come first, and the HTML passes the browser check (tools/report-check: no plot text over another). Usage: report_test.sh PERFGATE INPUTS WORK CHECK
 set -euo pipefail
 perfgate=$1 inputs=$2 work=$3 check=$4
 rm -rf "$work" && mkdir -p "$work"
@@ -44,5 +44,12 @@ pngs=$(find "$work/out/plots" -name '*.png' | wc -l)
 for p in "$work"/out/plots/*.png; do
   [[ $(head -c 8 "$p" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "$p is not a PNG"
 done
+# Failures first, wherever rows are listed: verdicts.json, the summary's table and the report's.
+[[ $(jq -r '.checks[0].verdict' "$work/out/verdicts.json") == FAIL ]] || fail "verdicts.json does not list the failure first"
+[[ $(grep -m1 -oE '^\| (PASS|FAIL|WARNING|MISSING|SKIPPED) \|' "$work/out/summary.md") == '| FAIL |' ]] ||
+  fail "summary.md does not list the failure first"
+# Every plot's texts apart and inside it, as the browser draws them (the checker measures them); the page as drawn is
+# kept beside the report for a person to look at.
 "$check" "$work/out/report.html" --overall FAIL --min-plots 8 --images 3 --sections speedup,checks,ablation,images,figures,history \
-  --text '<script>alert(1)</script>' --text 'BM_Quality & "Speed"'
+  --text '<script>alert(1)</script>' --text 'BM_Quality & "Speed"' --screenshot "$work/report.png"
+[[ -s $work/report.png ]] || fail "no screenshot of the report"
