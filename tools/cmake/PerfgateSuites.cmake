@@ -102,7 +102,9 @@ endfunction()
 # <BUILD>/results; CONTEXT entries are recorded in the cost gates' results. A relative MANIFEST is taken from the
 # current source folder. The tests' time limit is the gate's timeout_seconds plus its more_seconds plus two minutes for
 # judging. CMake reads only each gate's name, kind, label, time limits and shares_machine here; perfgate reads and checks the rest when
-# the test runs. Configuring again after the manifest changes is automatic (a configure dependency).
+# the test runs. Configuring again after the manifest changes is automatic (a configure dependency). A suite moved
+# here from perfgate_add_gated_suite has its two tests <label>.<name>.run and .compare renamed <label>.<name>
+# (docs/reference/gate-manifest.md, "From perfgate_add_gated_suite to a manifest").
 function(perfgate_add_manifest_gates)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "MANIFEST;BUILD;RESULTS" "CONTEXT")
   if(NOT arg_MANIFEST)

@@ -50,6 +50,13 @@ std::optional<MachineIdentity> identity_from_benchmark_context(const nlohmann::j
   }
   const auto build = context.find("library_build_type");
   if (build != context.end() && build->is_string()) d << "|library " << build->get<std::string>();
+  // What perfgate adds where it runs a suite (run/host_context.h): the processor's model, and a name the owner gave
+  // the host; either tells apart hosts that Google Benchmark's figures alone would call one.
+  for (const char* key : {"cpu_name", "machine_name"}) {
+    const auto value = context.find(key);
+    if (value != context.end() && value->is_string() && !value->get<std::string>().empty())
+      d << '|' << (std::string(key) == "machine_name" ? "name " : "") << value->get<std::string>();
+  }
   MachineIdentity id;
   id.description = d.str();
   id.fingerprint = "gb-" + fnv1a_hex(id.description);

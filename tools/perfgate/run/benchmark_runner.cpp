@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "base/one_line.h"
 #include "run/git.h"
+#include "run/host_context.h"
 #include "run/process.h"
 
 #include <filesystem>
@@ -36,6 +37,7 @@ Results run_benchmark(const std::vector<std::string>& command, const std::string
   const auto commit = commit_of_tree(tree.empty() ? std::string(".") : tree);
   auto argv = commit.commit.empty() ? command : with_commit_context(command, commit.commit);
   if (commit.commit.empty()) note_no_commit(commit.reason);
+  for (const auto& host : host_context_arguments()) argv.push_back(host);
   argv.push_back("--benchmark_out=" + out_file);
   argv.push_back("--benchmark_out_format=json");
   std::filesystem::remove(out_file);

@@ -17,7 +17,8 @@ class BenchmarkTimedOut : public InputError {
 
 /// Runs `command` (a benchmark executable and its arguments) with --benchmark_out=<out_file> and JSON format
 /// appended, standard output discarded, and the commit it measures in its results' context (with_commit_context: the
-/// commit of `tree`, perfgate's working folder when ""; where there is none, note_no_commit says why). Throws
+/// commit of `tree`, perfgate's working folder when ""; where there is none, note_no_commit says why), and the host it
+/// runs on (host_context_arguments). Throws
 /// InputError when it fails or writes no readable results, and BenchmarkTimedOut when `timeout_seconds` > 0 passes
 /// first.
 Results run_benchmark(const std::vector<std::string>& command, const std::string& out_file,

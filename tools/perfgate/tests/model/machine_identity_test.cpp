@@ -1,6 +1,7 @@
 // Contract: results from a suite that does not name its machine get a fingerprint derived from Google Benchmark's
 // context: equal for two runs on one machine type (host names and clock jitter aside), different when the CPUs
-// or caches differ, absent when the context says nothing about the machine, never replacing a suite's own.
+// or caches differ, or the processor's model or the owner's name for the host that perfgate records, absent when the
+// context says nothing about the machine, never replacing a suite's own.
 #include "model/machine_identity.h"
 #include "model/results.h"
 
@@ -40,6 +41,23 @@ TEST(MachineIdentity, OtherCpusOrCachesGiveAnotherFingerprint) {
   EXPECT_NE(perfgate::parse_results(results_with_context(more_cpus), "b.json").context.at("machine_fingerprint"), base);
   EXPECT_NE(perfgate::parse_results(results_with_context(bigger_cache), "c.json").context.at("machine_fingerprint"),
             base);
+}
+
+// Two hosts of one shape (CPUs, caches, library) are told apart by what perfgate adds where it runs the suite: the
+// processor's model, and the name the host's owner gives it.
+TEST(MachineIdentity, TheProcessorAndTheOwnersNameTellHostsOfOneShapeApart) {
+  const auto with = [](const std::string& extra) {
+    auto context = kRunner;
+    context.insert(1, extra);
+    return perfgate::parse_results(results_with_context(context), "a.json").context;
+  };
+  const auto intel = with(R"("cpu_name": "Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz", )");
+  const auto amd = with(R"("cpu_name": "AMD EPYC 7763 64-Core Processor", )");
+  EXPECT_NE(intel.at("machine_fingerprint"), amd.at("machine_fingerprint"));
+  EXPECT_EQ(amd.at("machine"), "4 cpu|L1d 32K L2 1024K|library release|AMD EPYC 7763 64-Core Processor");
+  const auto named = with(R"("cpu_name": "AMD EPYC 7763 64-Core Processor", "machine_name": "bench-2", )");
+  EXPECT_NE(named.at("machine_fingerprint"), amd.at("machine_fingerprint"));
+  EXPECT_EQ(named.at("machine"), "4 cpu|L1d 32K L2 1024K|library release|AMD EPYC 7763 64-Core Processor|name bench-2");
 }
 
 TEST(MachineIdentity, NothingKnownAboutTheMachineGivesNoFingerprint) {

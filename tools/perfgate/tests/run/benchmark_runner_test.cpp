@@ -1,7 +1,9 @@
 // Contract: where perfgate runs a Google Benchmark suite, the results record the commit measured: git_sha, HEAD of the
 // tree (marked -dirty with uncommitted changes to tracked files), given after the suite's own arguments (which keep
-// precedence); outside git the suite runs unchanged.
+// precedence); outside git no commit is recorded. The host's processor model and owner's name go in as values Google
+// Benchmark's context parsing keeps whole.
 #include "run/benchmark_runner.h"
+#include "run/host_context.h"
 
 #include <gtest/gtest.h>
 
@@ -27,6 +29,19 @@ TEST(perfgate_benchmark_runner, the_commit_is_one_more_context) {
   // The suite's own context stays first: Google Benchmark keeps the first value of a key, so its git_sha wins.
   EXPECT_EQ(with_commit_context({"bench", "--benchmark_context=git_sha=mine"}, "abc"),
             (Words{"bench", "--benchmark_context=git_sha=mine", "--benchmark_context=git_sha=abc"}));
+}
+
+// The host's context values survive Google Benchmark's parsing: its separators and runs of white space become one
+// space.
+TEST(perfgate_benchmark_runner, host_context_values_hold_no_separator) {
+  EXPECT_EQ(perfgate::context_value("  Intel(R) Xeon(R)   CPU E5-2690 v4 @ 2.60GHz\t"),
+            "Intel(R) Xeon(R) CPU E5-2690 v4 @ 2.60GHz");
+  EXPECT_EQ(perfgate::context_value("rack=3,slot 7"), "rack 3 slot 7");
+  EXPECT_EQ(perfgate::context_value(std::string(300, 'x')).size(), 200u);
+  ::setenv("PERFGATE_MACHINE", "bench, the second", 1);
+  const auto arguments = perfgate::host_context_arguments();
+  ::unsetenv("PERFGATE_MACHINE");
+  EXPECT_EQ(arguments.back(), "--benchmark_context=machine_name=bench the second");
 }
 
 // A folder with a stand-in suite that writes a valid results file and lists the arguments it was given.
@@ -117,13 +132,13 @@ TEST_F(perfgate_suite_in_a_tree, each_tree_records_its_own_commit) {
     const auto outside = arguments_given("tree");
     EXPECT_EQ(std::count(first.begin(), first.end(), "--benchmark_context=git_sha=" + head("first")), 1);
     EXPECT_EQ(std::count(second.begin(), second.end(), "--benchmark_context=git_sha=" + head("second")), 1);
-    for (const auto& w : outside) EXPECT_EQ(w.find("--benchmark_context"), std::string::npos) << w;
+    for (const auto& w : outside) EXPECT_EQ(w.find("--benchmark_context=git_sha"), std::string::npos) << w;
   }
 }
 
 TEST_F(perfgate_suite_in_a_tree, outside_git_the_suite_runs_unchanged) {
   const auto words = arguments_given("tree");
-  for (const auto& w : words) EXPECT_EQ(w.find("--benchmark_context"), std::string::npos) << w;
+  for (const auto& w : words) EXPECT_EQ(w.find("--benchmark_context=git_sha"), std::string::npos) << w;
   EXPECT_FALSE(words.empty());
 }
 

@@ -1,0 +1,56 @@
+#include "run/host_context.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <fstream>
+
+namespace perfgate {
+
+std::string context_value(const std::string& text) {
+  std::string out;
+  bool space = false;
+  for (const char c : text) {
+    const bool separator = c == ',' || c == '=' || std::isspace(static_cast<unsigned char>(c)) != 0;
+    if (separator) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+    if (out.size() >= 200) break;
+  }
+  return out;
+}
+
+namespace {
+
+// The first "model name" of /proc/cpuinfo (x86), else its "Processor" or "cpu model" line (other architectures).
+std::string cpu_name() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string fallback;
+  for (std::string line; std::getline(in, line);) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const auto key = context_value(line.substr(0, colon));
+    const auto value = context_value(line.substr(colon + 1));
+    if (value.empty()) continue;
+    if (key == "model name") return value;
+    if (fallback.empty() && (key == "Processor" || key == "cpu model")) fallback = value;
+  }
+  return fallback;
+}
+
+}  // namespace
+
+std::vector<std::string> host_context_arguments() {
+  std::vector<std::string> arguments;
+  static const std::string cpu = cpu_name();
+  if (!cpu.empty()) arguments.push_back("--benchmark_context=cpu_name=" + cpu);
+  const char* named = std::getenv("PERFGATE_MACHINE");
+  const auto name = named != nullptr ? context_value(named) : std::string();
+  if (!name.empty()) arguments.push_back("--benchmark_context=machine_name=" + name);
+  return arguments;
+}
+
+}  // namespace perfgate
