@@ -4,6 +4,7 @@
 // (--accept, --accept-trailers) is ACCEPTED. Exit 0 all PASS or ACCEPTED, 1 any FAIL, 3 any INCONCLUSIVE (none
 // failed), 2 bad input.
 #include "base/error.h"
+#include "base/number_format.h"
 #include "base/one_line.h"
 #include "base/output_files.h"
 #include "base/read_file.h"
@@ -117,8 +118,9 @@ void print_costs(const AbArgs& a, const std::vector<CostChange>& costs) {
   std::cout << "instructions per step (callgrind), head " << a.revisions[1] << " against base " << a.revisions[0]
             << ", tolerated increase " << 100.0 * a.max_instruction_increase << " %\n";
   for (const auto& c : costs) {
-    std::cout << std::left << std::setw(13) << verdict_text(c) << one_line(c.benchmark) << ": " << std::setprecision(10)
-              << c.base << " -> " << c.head << " (" << std::showpos << std::setprecision(3) << 100.0 * c.change
+    // Counts in all their digits (format_number): 10 significant digits would write a count above 10^10 in e-notation.
+    std::cout << std::left << std::setw(13) << verdict_text(c) << one_line(c.benchmark) << ": " << format_number(c.base)
+              << " -> " << format_number(c.head) << " (" << std::showpos << std::setprecision(3) << 100.0 * c.change
               << std::noshowpos << " %)\n";
     if (c.acceptance) std::cout << "             " << acceptance_text(*c.acceptance) << "\n";
     if (c.functions) std::cout << profile_changes_text(*c.functions, "             ");
