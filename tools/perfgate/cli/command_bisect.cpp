@@ -159,8 +159,7 @@ int bisect_on_counts(const BisectArgs& a, const Outputs& outputs, const GateMani
       if (region.name.find(a.cost_filter) != std::string::npos) figures[region.name] = median(region.instructions);
     }
     std::cout << "  " << commit.substr(0, 12) << " " << one_line(commit_subject(root, commit)).substr(0, 60) << ":";
-    for (const auto& [name, value] : figures)
-      std::cout << " " << one_line(name) << " " << format_number(value);
+    for (const auto& [name, value] : figures) std::cout << " " << one_line(name) << " " << format_number(value);
     std::cout << std::endl;
     return figures;
   };

@@ -5,8 +5,6 @@
 #include "cli/commands.h"
 #include "gates/check_gate.h"
 
-#include <algorithm>
-
 namespace perfgate {
 
 Command add_compare_command(CLI::App& app, CompareArgs& a) {
@@ -29,26 +27,24 @@ Command add_compare_command(CLI::App& app, CompareArgs& a) {
 }
 
 void add_history_threshold_options(Command& cmd, HistoryThresholds& h) {
-  auto store = cmd.option("--history", h.store,
+  auto store = cmd.option("--history-thresholds", h.store,
                           "judge each timing against its last runs on this machine in this history store (SQLite file, "
-                          "git:REMOTE#BRANCH or postgresql://...) instead of the baseline's value and tolerance, where "
-                          "the store holds enough of them");
-  cmd.option("--history-branch", h.branch, "with --history: the branch whose runs judge").show_default().needs(store);
-  cmd.option("--history-runs", h.rule.runs, "with --history: how many of the last runs judge (at least 5 are needed)")
+                          "git:REMOTE#BRANCH or postgresql://...), recorded after the baseline, instead of the "
+                          "baseline's value and tolerance, where the store holds at least 5 of them");
+  cmd.option("--history-branch", h.branch, "with --history-thresholds: the branch whose runs judge")
       .show_default()
-      .in_range(3, 1000)
+      .needs(store);
+  cmd.option("--history-runs", h.rule.runs, "with --history-thresholds: how many of the last runs judge")
+      .show_default()
+      .in_range(5, 1000)
       .needs(store);
   cmd.option("--history-min-shift", h.rule.noise.floor,
-             "with --history: the smallest relative move that can fail, however quiet the runs")
+             "with --history-thresholds: the smallest relative move that can fail, however quiet the runs")
       .show_default()
       .in_range(0.0, 0.99)
       .needs(store);
 }
 
-int run_compare(const CompareArgs& given) {
-  CompareArgs a = given;
-  a.history.rule.minimum_runs = std::min(5, a.history.rule.runs);
-  return judge_check(a).code;
-}
+int run_compare(const CompareArgs& a) { return judge_check(a).code; }
 
 }  // namespace perfgate

@@ -241,9 +241,7 @@ Command add_gate_command(CLI::App& app, GateArgs& a) {
   return cmd;
 }
 
-int run_gate(const GateArgs& given) {
-  GateArgs a = given;
-  a.history.rule.minimum_runs = std::min(5, a.history.rule.runs);
+int run_gate(const GateArgs& a) {
   const auto m = read_gate_manifest(a.manifest);
   const auto gates = selected_gates(m, a);
   if (a.list) {

@@ -128,6 +128,14 @@ int run_update(const UpdateArgs& a) {
   if (std::filesystem::exists(a.baseline)) current = read_baseline(a.baseline);
   const auto repository = repository_state(folder);
   if (!a.allow_dirty && !repository.uncommitted.empty()) throw InputError(dirty_tree_message(repository));
+  if (!captures.empty()) {  // every file given is a run the update uses, or it is refused: none is silently set aside
+    const int used = captures_needed(captures.front(), current, request, static_cast<int>(captures.size()));
+    if (static_cast<int>(captures.size()) > used) {
+      throw InputError("update: " + std::to_string(captures.size()) +
+                       " --results given, and this update records from " + std::to_string(used) +
+                       " (two for timings; three or more only for a tolerance from noise)");
+    }
+  }
   std::optional<TemporaryFolder> scratch;
   if (!a.command.empty()) {  // the suite, run here: once, and again when the update holds a timing
     scratch.emplace("update");

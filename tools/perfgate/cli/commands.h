@@ -16,8 +16,8 @@ namespace perfgate {
 
 /// perfgate compare: the check judged once (gates/check_gate.h).
 struct CompareArgs : CheckRequest {};
-/// The options of thresholds from history (--history STORE and its refinements), as compare and gate take them; the
-/// rule's minimum run count follows --history-runs (at most 5).
+/// The options of thresholds from history (--history-thresholds STORE and its refinements), as compare and gate take
+/// them. (report's --history, a store whose trends it plots, judges nothing.)
 void add_history_threshold_options(Command& cmd, HistoryThresholds& history);
 Command add_compare_command(CLI::App& app, CompareArgs& args);
 int run_compare(const CompareArgs& args);

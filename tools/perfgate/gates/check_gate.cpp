@@ -6,6 +6,7 @@
 #include "base/number_format.h"
 #include "base/one_line.h"
 #include "base/time_units.h"
+#include "base/utc_time.h"
 #include "history/history_store.h"
 #include "model/baseline.h"
 #include "model/fix_command.h"
@@ -13,6 +14,7 @@
 #include "render/table.h"
 #include "run/git.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -32,7 +34,11 @@ bool tree_is_dirty_at(const std::string& baseline) {
 // The timings' thresholds from the store's last runs of the results' machine on the branch, as load_check applies them.
 Thresholds history_thresholds(const HistoryThresholds& h) {
   if (h.store.empty()) return {};
-  return [h](Baseline& baseline, const Results& results) {
+  return [h](Baseline& baseline, const Results& results) -> std::vector<std::string> {
+    // A baseline without a timing (a cost gate's counts) has nothing for the history to judge.
+    if (std::none_of(baseline.entries.begin(), baseline.entries.end(),
+                     [](const Entry& e) { return is_time_unit(e.unit); }))
+      return {};
     const HistoryStore store(h.store, HistoryStore::Access::read_only);
     const auto machine = recorded_machine(results.context);
     if (machine.empty())
@@ -46,7 +52,8 @@ Thresholds history_thresholds(const HistoryThresholds& h) {
           std::vector<double> values;
           for (const auto& p : store.series(h.branch, e.benchmark, e.field, h.rule.runs, machine)) {
             if (!is_time_unit(p.unit)) return std::vector<double>{};  // recorded as something else than a time
-            if (p.recorded_at > baseline.provenance.date) values.push_back(convert_time(p.value, p.unit, e.unit));
+            if (utc_instant_text(p.recorded_at) > utc_instant_text(baseline.provenance.date))
+              values.push_back(convert_time(p.value, p.unit, e.unit));
           }
           return values;
         },

@@ -76,7 +76,11 @@ void measure_cost_into(const CostRequest& a) {
                             {"estimated_cycles", r.estimated_cycles[i]}});
     }
     if (a.suite) {
-      std::cout << r.name << ": " << format_number(r.instructions.front()) << " instructions per iteration\n";
+      const auto n = run.iterations.find(r.name);
+      std::cout << r.name << ": " << format_number(r.instructions.front()) << " instructions per iteration"
+                << (n != run.iterations.end() ? " (its last call ran " + std::to_string(n->second) + " iterations)"
+                                              : "")
+                << "\n";
       continue;
     }
     std::cout << r.name << ": " << r.instructions.size() << " steps, instructions per step";

@@ -71,7 +71,7 @@ Calibration calibrate(const std::vector<Results>& runs, const CalibrationOptions
     const double comparison_sigma = n.between_run_sigma * std::sqrt(2.0);
     n.suggested_tolerance = std::exp(z_alpha * comparison_sigma) - 1.0;
     n.detectable_slowdown = std::exp((z_alpha + z_power) * comparison_sigma) - 1.0;
-    n.noise_band = noise_band(medians, NoiseRule{}, false, "calibrate: " + name).tolerance;
+    n.noise_band = noise_band(medians, NoiseRule{}, Direction::lower, "calibrate: " + name).tolerance;
     if (looks_bimodal(normalised)) n.flags.push_back("bimodal");
     if (n.between_run_sigma > 0.10 || n.within_run_cv > 0.10) n.flags.push_back("unstable");
     out.benchmarks.push_back(n);

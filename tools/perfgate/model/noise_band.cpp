@@ -10,7 +10,8 @@
 
 namespace perfgate {
 
-NoiseBand noise_band(const std::vector<double>& runs, const NoiseRule& rule, bool two_sided, const std::string& what) {
+NoiseBand noise_band(const std::vector<double>& runs, const NoiseRule& rule, Direction direction,
+                     const std::string& what) {
   if (static_cast<int>(runs.size()) < rule.minimum_runs) {
     throw InputError(what + ": a tolerance from noise needs at least " + std::to_string(rule.minimum_runs) +
                      " runs, and " + std::to_string(runs.size()) + " hold it");
@@ -30,11 +31,16 @@ NoiseBand noise_band(const std::vector<double>& runs, const NoiseRule& rule, boo
   band.runs = static_cast<int>(logs.size());
   band.centre = std::exp(mean);
   band.sigma = std::sqrt(squares / (n - 1.0));
-  const double alpha = two_sided ? rule.false_alarm_rate / 2.0 : rule.false_alarm_rate;
+  const bool both = direction == Direction::either;
+  const double alpha = both ? rule.false_alarm_rate / 2.0 : rule.false_alarm_rate;
   const double t = stats::student_t_quantile(1.0 - alpha, band.runs - 1);
-  const double learned = std::expm1(t * band.sigma * std::sqrt(1.0 + 1.0 / n));
+  const double width = t * band.sigma * std::sqrt(1.0 + 1.0 / n);  // on the logs
+  // The rel band that holds centre · e^±width on the failing side: above it for lower (and either, whose lower edge
+  // the same rel then puts a little further out), below it for higher.
+  const double learned = direction == Direction::higher ? -std::expm1(-width) : std::expm1(width);
   band.floored = learned < rule.floor;
   band.tolerance = std::max(rule.floor, learned);
+  band.factor = direction == Direction::higher ? 1.0 / (1.0 - band.tolerance) : 1.0 + band.tolerance;
   return band;
 }
 
@@ -45,7 +51,7 @@ int judge_by_history(Baseline& baseline, const std::function<std::vector<double>
     if (!is_time_unit(e.unit)) continue;
     const auto runs = history(e);
     if (static_cast<int>(runs.size()) < rule.minimum_runs) continue;
-    const auto band = noise_band(runs, rule.noise, e.direction == Direction::either, e.benchmark + " " + e.field);
+    const auto band = noise_band(runs, rule.noise, e.direction, e.benchmark + " " + e.field);
     e.value = band.centre;
     e.integer = std::nullopt;
     e.tolerance = Tolerance{Tolerance::Kind::rel, band.tolerance, NoiseOrigin{band.runs, band.sigma, origin}};

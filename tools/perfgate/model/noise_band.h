@@ -21,19 +21,21 @@ struct NoiseBand {
   double centre = 0.0;     ///< the runs' geometric mean
   double sigma = 0.0;      ///< sample standard deviation of log(run)
   int runs = 0;            ///< how many runs the band is learned from
-  double tolerance = 0.0;  ///< relative; the band is centre × (1 ± tolerance)
+  double tolerance = 0.0;  ///< relative, as a baseline's rel tolerance: centre × (1 + tolerance) for lower, ...
+  double factor = 1.0;     ///< ... the largest change the band lets pass, as a ratio the bad way (1.25: a 1.25x change)
   bool floored = false;    ///< the runs' spread gave less than the floor, which applies
 };
 
 /// A prediction interval for one more run: log(run) is taken as normal, so one more run's log lies within
-/// t(1 − α, n − 1) · s · √(1 + 1/n) of the runs' mean log with probability 1 − α (α split over both sides when
-/// `two_sided`). tolerance = max(floor, exp(that) − 1). Each run is one value (a run's median over its repetitions):
-/// finite and > 0, at least rule.minimum_runs of them; InputError naming `what` otherwise.
-NoiseBand noise_band(const std::vector<double>& runs, const NoiseRule& rule, bool two_sided, const std::string& what);
+/// w = t(1 − α, n − 1) · s · √(1 + 1/n) of the runs' mean log with probability 1 − α, on the side where `direction`
+/// fails (α split over both sides for either). The tolerance is the rel band that puts its failing edge there:
+/// e^w − 1 for lower and either, 1 − e^−w for higher; never below the floor. Each run is one value (a run's median
+/// over its repetitions): finite and > 0, at least rule.minimum_runs of them; InputError naming `what` otherwise.
+NoiseBand noise_band(const std::vector<double>& runs, const NoiseRule& rule, Direction direction,
+                     const std::string& what);
 
-/// The smallest slowdown a band lets through is 1 + tolerance: above this, a 1.25x slowdown passes and the band is
-/// worth a warning.
-constexpr double kWideNoiseBand = 0.25;
+/// A band whose factor reaches this lets a 1.25x change the bad way pass, and is worth a warning.
+constexpr double kWideNoiseBand = 1.25;
 
 /// Thresholds learned from history: a timing judged against the last `runs` runs of the same machine on one branch of a
 /// history store, when there are at least `minimum_runs` of them. The statistical test is the noise band's (one more

@@ -245,6 +245,11 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
   const std::string fix_a_kept_value = "give the entry a limit it meets with --track, or re-record it";
   for (auto& e : entries) {
     if (!std::isnan(e.value) && left_alone(request, e)) {
+      if (e.tolerance.noise && e.tolerance.noise->runs == 0) {
+        throw InputError("update: --track " + e.field + ":...:noise gives " + e.benchmark + " / " + e.field +
+                         " a band learned from this update's runs, and --only leaves it as it is; name it in --only "
+                         "too, or track it in an update of its own");
+      }
       require_within_limit(e, e.value, e.integer, fix_a_kept_value);
       plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format_value(e.value, e.integer) +
                           " kept (not named by --only)");
@@ -276,7 +281,7 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
         if (v.empty()) throw InputError(what + " is absent from " + captures[i].source + ", one of the runs");
         runs.push_back(median(v));
       }
-      const auto band = noise_band(runs, request.noise, e.direction == Direction::either, what);
+      const auto band = noise_band(runs, request.noise, e.direction, what);
       learned = Tolerance{Tolerance::Kind::rel, rounded_up(band.tolerance, 1e4),
                           NoiseOrigin{band.runs, rounded_up(band.sigma, 1e6), ""}};
       fresh = band.centre;
@@ -284,11 +289,12 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
       band_text = "band " + format_fixed(100.0 * learned->amount, 2) + " % from the noise of " +
                   std::to_string(band.runs) + " runs: spread " + format_fixed(100.0 * band.sigma, 2) + " %" +
                   (band.floored ? ", below the floor of " + format_number(100.0 * request.noise.floor) + " %" : "");
-      if (learned->amount > kWideNoiseBand) {
-        plan.notes.push_back(e.benchmark + " " + e.field + ": its runs spread " + format_fixed(100.0 * band.sigma, 2) +
-                             " %, so its band is " + format_fixed(100.0 * learned->amount, 2) + " % and a " +
-                             format_number(1.0 + kWideNoiseBand) +
-                             "x slowdown would pass; measure on a quieter machine, or with more repetitions per run");
+      if (band.factor >= kWideNoiseBand) {
+        plan.notes.push_back(
+            e.benchmark + " " + e.field + ": its runs spread " + format_fixed(100.0 * band.sigma, 2) +
+            " %, so its band is " + format_fixed(100.0 * learned->amount, 2) + " % and a change of " +
+            format_number(kWideNoiseBand) +
+            "x the bad way would pass; measure on a quieter machine, or with more repetitions per run");
       }
     } else if (is_time_unit(e.unit)) {
       if (captures.size() < 2) {
@@ -312,8 +318,11 @@ UpdatePlan plan_update(const std::vector<Results>& captures, const std::optional
         (e.direction == Direction::higher ? fresh > e.value : e.direction == Direction::lower && fresh < e.value);
     if (!is_new && request.ratchet && !better) {
       require_within_limit(e, e.value, e.integer, fix_a_kept_value);
+      // The value stays; a band from noise is still learned anew from these runs, as every update learns it.
+      if (learned) e.tolerance = *learned;
       plan.diff.push_back("= " + e.benchmark + " " + e.field + ": " + format_value(e.value, e.integer) +
-                          " kept (ratchet; measured " + format_value(fresh, fresh_integer) + ")");
+                          " kept (ratchet; measured " + format_value(fresh, fresh_integer) +
+                          (band_text.empty() ? "" : "; " + band_text) + ")");
       continue;
     }
     require_within_limit(e, fresh, fresh_integer,

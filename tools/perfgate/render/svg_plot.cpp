@@ -128,8 +128,10 @@ class RowFrame {
     Lanes lanes;
     for (const auto& m : markers_) {
       const double at = x(m.value), width = text_width(m.label);
-      const bool near_right = at > kWidth - kRight - 90;  // turned to the left there, so that it is never clipped
-      marker_lanes_.push_back(near_right ? lanes.place(at - 3 - width, at - 3) : lanes.place(at + 3, at + 3 + width));
+      // Right of its line, or left of it where it would run past the plot's edge.
+      const bool leftward = at + 3 + width > kWidth - 2;
+      marker_leftward_.push_back(leftward);
+      marker_lanes_.push_back(leftward ? lanes.place(at - 3 - width, at - 3) : lanes.place(at + 3, at + 3 + width));
     }
     top_ = kTop + kLaneHeight * static_cast<double>(std::max<size_t>(lanes.count(), 1) - 1);
     height_ = top_ + kRowHeight * static_cast<double>(std::max<size_t>(rows, 1)) + kAxis;
@@ -177,9 +179,9 @@ class RowFrame {
       const double y = top_ - 5 - kLaneHeight * static_cast<double>(marker_lanes_[i]);
       out_ << "<line x1=\"" << x(m.value) << "\" y1=\"" << top_ - 2 << "\" x2=\"" << x(m.value) << "\" y2=\""
            << height_ - kAxis << "\" stroke=\"#c0392b\" stroke-dasharray=\"5,3\"/>";
-      const bool near_right = x(m.value) > kWidth - kRight - 90;
-      out_ << "<text x=\"" << x(m.value) + (near_right ? -3 : 3) << "\" y=\"" << y << "\" fill=\"#c0392b\""
-           << (near_right ? " text-anchor=\"end\"" : "") << ">" << escape_xml(m.label) << "</text>";
+      const bool leftward = marker_leftward_[i];
+      out_ << "<text x=\"" << x(m.value) + (leftward ? -3 : 3) << "\" y=\"" << y << "\" fill=\"#c0392b\""
+           << (leftward ? " text-anchor=\"end\"" : "") << ">" << escape_xml(m.label) << "</text>";
     }
   }
   std::ostringstream& body() { return out_; }
@@ -189,6 +191,7 @@ class RowFrame {
   Range range_;
   std::vector<Marker> markers_;
   std::vector<size_t> marker_lanes_;
+  std::vector<bool> marker_leftward_;
   double top_ = kTop, height_ = 0.0;
   std::ostringstream out_;
 };

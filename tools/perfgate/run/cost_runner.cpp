@@ -110,8 +110,9 @@ struct CallgrindRun {
   double seconds = 0.0;
 };
 
+// `limit` is what is left of settings.timeout_seconds (0: none), which the messages name.
 CallgrindRun run_callgrind(const std::vector<std::string>& tool_options, const std::vector<std::string>& command,
-                           const CostSettings& settings, const std::string& valgrind) {
+                           const CostSettings& settings, const std::string& valgrind, double limit) {
   const TemporaryFolder folder("cost");
   std::vector<std::string> argv = {"valgrind", "--tool=callgrind", "--cache-sim=yes",
                                    "--callgrind-out-file=" + (folder.path() / "callgrind.out").string()};
@@ -136,7 +137,7 @@ CallgrindRun run_callgrind(const std::vector<std::string>& tool_options, const s
   };
   CallgrindRun run;
   auto start = std::chrono::steady_clock::now();
-  auto result = attempt(settings.env, settings.timeout_seconds);
+  auto result = attempt(settings.env, limit);
   const auto emulator = instruction_emulator();
   if (result.status != 0 && !emulator.empty()) {
     const auto undecoded = undecoded_instruction(result.output);
@@ -144,7 +145,7 @@ CallgrindRun run_callgrind(const std::vector<std::string>& tool_options, const s
       run.emulated = undecoded->name;
       // The retry has what is left of the time limit: the caller's limit (ctest's, a gate's) is for the whole run.
       const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const double left = settings.timeout_seconds > 0 ? std::max(1.0, settings.timeout_seconds - spent) : 0.0;
+      const double left = limit > 0 ? std::max(1.0, limit - spent) : 0.0;
       start = std::chrono::steady_clock::now();
       result = attempt(with_emulator(settings.env, emulator), left);
     }
@@ -205,7 +206,15 @@ std::pair<int64_t, int64_t> reported_iterations(const std::string& text, const s
       if (!b.is_object() || b.value("name", std::string()) != name) continue;
       if (b.contains("error_occurred") && b["error_occurred"].is_boolean() && b["error_occurred"].get<bool>())
         throw InputError("cost: " + name + " reported an error: " + b.value("error_message", std::string()));
-      if (b.contains("iterations") && b["iterations"].is_number_integer())
+      const bool skipped = b.contains("skipped") && !(b["skipped"].is_boolean() && !b["skipped"].get<bool>()) &&
+                           !(b["skipped"].is_number_integer() && b["skipped"].get<int64_t>() == 0);
+      const auto message = b.contains("error_message") && b["error_message"].is_string()
+                               ? b["error_message"].get<std::string>()
+                               : std::string();
+      if (skipped || !message.empty())
+        throw InputError("cost: " + name + " was skipped" + (message.empty() ? "" : ": " + message) +
+                         "; a benchmark that did not run has no count");
+      if (b.contains("iterations") && b["iterations"].is_number_integer() && b["iterations"].get<int64_t>() >= 1)
         return {b["iterations"].get<int64_t>(), b.value("threads", int64_t{1})};
     }
   }
@@ -218,9 +227,24 @@ std::pair<int64_t, int64_t> reported_iterations(const std::string& text, const s
 // allocation, lazy initialisation) fall in it; the measured calls then start at 1 iteration and end at the N the JSON
 // reports, and (last − first) / (N − 1) is the cost of one iteration exactly, whatever N the clock chose under
 // valgrind. A benchmark with a fixed iteration count runs one call: its cost over N, the loop's entry included.
+// settings.timeout_seconds is the whole suite's limit: each run gets what is left of it.
 void measure_suite(const std::vector<std::string>& command, const CostSettings& settings, const std::string& valgrind,
                    CostRun& run) {
+  const auto began = std::chrono::steady_clock::now();
+  const auto left = [&] {
+    if (!(settings.timeout_seconds > 0)) return 0.0;
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    if (spent >= settings.timeout_seconds) {
+      throw InputError("cost: the suite ran past its " + std::to_string(static_cast<long>(settings.timeout_seconds)) +
+                       " s under valgrind and was stopped");
+    }
+    return std::max(1.0, settings.timeout_seconds - spent);
+  };
   const auto names = listed_benchmarks(command, settings);
+  // The suite's own minimum time is kept; without one, 0.05 s of valgrind's time is enough for two calls.
+  const bool own_min_time = std::any_of(command.begin(), command.end(), [](const std::string& argument) {
+    return argument.rfind("--benchmark_min_time=", 0) == 0;
+  });
   const TemporaryFolder scratch("cost-suite");
   const auto json_path = (scratch.path() / "run.json").string();
   for (const auto& name : names) {
@@ -231,12 +255,13 @@ void measure_suite(const std::vector<std::string>& command, const CostSettings& 
            {"--benchmark_filter=^" + regex_literal(name) + "$", std::string("--benchmark_repetitions=1"),
             std::string("--benchmark_report_aggregates_only=false"),
             std::string("--benchmark_enable_random_interleaving=false"),
-            std::string("--benchmark_min_warmup_time=0.000000001"), "--benchmark_min_time=" + format_number(min_time),
-            "--benchmark_out=" + json_path, std::string("--benchmark_out_format=json")})
+            std::string("--benchmark_min_warmup_time=0.000000001"), "--benchmark_out=" + json_path,
+            std::string("--benchmark_out_format=json")})
         argv.push_back(flag);
+      if (!own_min_time || attempt > 0) argv.push_back("--benchmark_min_time=" + format_number(min_time));
       const auto measured = run_callgrind(
           {"--zero-before=benchmark::State::StartKeepRunning*", "--dump-before=benchmark::State::FinishKeepRunning*"},
-          argv, settings, valgrind);
+          argv, settings, valgrind, left());
       if (!measured.emulated.empty()) run.emulated = measured.emulated;
       run.seconds += measured.seconds;
       const auto [iterations, threads] = reported_iterations(read_whole_file(json_path, "results"), name, json_path);
@@ -274,6 +299,7 @@ void measure_suite(const std::vector<std::string>& command, const CostSettings& 
         cost.estimated_cycles.push_back(estimated_cycles(last) / n);
       }
       run.regions.push_back(cost);
+      run.iterations[name] = iterations;
       break;
     }
   }
@@ -289,7 +315,8 @@ CostRun measure_cost(const std::vector<std::string>& command, const CostSettings
     measure_suite(command, settings, run.valgrind, run);
     return run;
   }
-  const auto measured = run_callgrind({"--instr-atstart=no"}, command, settings, run.valgrind);
+  const auto measured =
+      run_callgrind({"--instr-atstart=no"}, command, settings, run.valgrind, settings.timeout_seconds);
   run.emulated = measured.emulated;
   run.seconds = measured.seconds;
   run.context = printed_context(measured.output);

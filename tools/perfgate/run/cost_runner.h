@@ -5,6 +5,7 @@
 #include "formats/function_profile_file.h"
 #include "model/simulated_cache.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -20,6 +21,8 @@ struct CostRun {
   std::string valgrind;                        ///< valgrind's version
   std::string emulated;                        ///< "RDTSCP" or "RDPID" when the run needed the emulator, else ""
   double seconds = 0.0;                        ///< wall time under valgrind
+  /// A suite's benchmarks: the iterations of each one's last call, the N its count per iteration divides by.
+  std::map<std::string, int64_t> iterations;
 };
 
 /// How the program is run: the simulated caches (none: callgrind takes this machine's), entries added to its
@@ -27,7 +30,7 @@ struct CostRun {
 struct CostSettings {
   std::vector<SimulatedCache> cache;
   std::vector<std::string> env;
-  double timeout_seconds = 0.0;  ///< for the whole program; for a suite, for each benchmark's run
+  double timeout_seconds = 0.0;  ///< for the whole program, or the whole suite (each benchmark's run gets what is left)
   /// The command is an unchanged Google Benchmark suite: each benchmark it lists runs alone, and its region is its
   /// cost per iteration (one step; no function profile).
   bool google_benchmark_suite = false;

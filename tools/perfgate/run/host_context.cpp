@@ -18,7 +18,12 @@ std::string context_value(const std::string& text) {
     if (space) out += ' ';
     space = false;
     out += c;
-    if (out.size() >= 200) break;
+  }
+  if (out.size() > 200) {  // cut before the character that would cross 200 bytes, never inside one
+    size_t cut = 200;
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+    out.resize(cut);
+    while (!out.empty() && out.back() == ' ') out.pop_back();
   }
   return out;
 }

@@ -9,11 +9,11 @@ namespace perfgate {
 /// --benchmark_context arguments: cpu_name, the processor's model as the kernel names it (/proc/cpuinfo; none where
 /// it cannot be read), and machine_name, the PERFGATE_MACHINE environment variable when set (a name the owner gives a
 /// host, e.g. a self-hosted runner's). Each value with Google Benchmark's separators (',' and '=') and every run of
-/// white space made one space, at most 200 characters.
+/// white space made one space, at most 200 bytes (context_value).
 std::vector<std::string> host_context_arguments();
 
 /// `text` as a value of a --benchmark_context argument: ',' and '=' and every run of white space made one space, the
-/// ends trimmed, at most 200 characters.
+/// ends trimmed, at most 200 bytes, cut between characters.
 std::string context_value(const std::string& text);
 
 }  // namespace perfgate

@@ -21,8 +21,15 @@ for name in BM_Accumulate/64 BM_Accumulate/4096 Strings/Join Lambda/square_roots
     { cat first.log >&2; fail "no instruction count for $name"; }
 done
 grep -q "instructions per iteration" first.log || fail "the counts are not said to be per iteration"
-# Another run, with a different minimum time: Google Benchmark chooses other iteration counts, the counts stay.
-"$perfgate" cost --suite --out second.json -- "$suite" --benchmark_min_time=0.2 >second.log 2>&1 || { cat second.log >&2; fail "the second run failed"; }
+# Another run with the suite's own minimum time, which perfgate keeps: Google Benchmark runs other iteration counts, and
+# the counts per iteration stay.
+"$perfgate" cost --suite --out second.json -- "$suite" --benchmark_min_time=0.4 >second.log 2>&1 || { cat second.log >&2; fail "the second run failed"; }
+iterations() { sed -n "s|^$2: .*last call ran \([0-9]*\) iterations.*|\1|p" "$1"; }
+for name in BM_Accumulate/64 BM_Accumulate/4096; do
+  first_n=$(iterations first.log "$name") second_n=$(iterations second.log "$name")
+  [[ -n $first_n && -n $second_n && $first_n != "$second_n" ]] ||
+    { cat first.log second.log >&2; fail "$name ran $first_n and $second_n iterations: the runs were meant to differ"; }
+done
 [[ $(counts first.json) == "$(counts second.json)" ]] || { diff <(counts first.json) <(counts second.json) >&2; fail "two runs gave different counts"; }
 # 64 more values accumulated: BM_Accumulate/4096 costs more per iteration than /64 (the count follows the work).
 small=$(jq -r '.benchmarks[] | select(.name == "BM_Accumulate/64") | .instructions' first.json)

@@ -36,8 +36,9 @@ TEST(calibrate, tolerance_and_detectable_slowdown_follow_the_between_run_spread)
   EXPECT_NEAR(n.median, 10.0, 1e-12);
   EXPECT_TRUE(n.flags.empty());
   // The band update's noise tolerance would learn from the same runs' medians.
-  EXPECT_DOUBLE_EQ(n.noise_band,
-                   perfgate::noise_band({10.0, 10.5, 9.5, 10.2, 9.8}, perfgate::NoiseRule{}, false, "t").tolerance);
+  EXPECT_DOUBLE_EQ(n.noise_band, perfgate::noise_band({10.0, 10.5, 9.5, 10.2, 9.8}, perfgate::NoiseRule{},
+                                                      perfgate::Direction::lower, "t")
+                                     .tolerance);
   EXPECT_GT(n.noise_band, 0.05);  // spread enough to be above the floor
 }
 

@@ -414,7 +414,7 @@ TEST(perfgate_update, a_tolerance_from_noise_is_learned_from_the_runs) {
   ASSERT_TRUE(again.entries[0].tolerance.noise.has_value());
   EXPECT_EQ(again.entries[0].tolerance.noise->runs, 4);
   ASSERT_EQ(plan.notes.size(), 1u);  // 37.8 %: a 1.25x slowdown would pass, and the update says so
-  EXPECT_NE(plan.notes[0].find("1.25x slowdown would pass"), std::string::npos);
+  EXPECT_NE(plan.notes[0].find("a change of 1.25x the bad way would pass"), std::string::npos);
   EXPECT_NE(plan.diff[0].find("(new; band 37.76 % from the noise of 4 runs: spread 6.31 %)"), std::string::npos);
   // Re-recorded: the band is learned anew from the new runs, and it is not a change of criterion.
   std::vector<perfgate::Results> quiet;
@@ -425,6 +425,42 @@ TEST(perfgate_update, a_tolerance_from_noise_is_learned_from_the_runs) {
   EXPECT_TRUE(next.notes.empty());
   for (const auto& line : next.diff) EXPECT_EQ(line.find("criterion"), std::string::npos) << line;
   EXPECT_THROW(perfgate::plan_update({runs[0], runs[1]}, plan.next, req(), {}), perfgate::InputError);
+}
+
+// A band from noise given by --track to a baseline's timings: a ratchet that keeps a value still learns the band from
+// the runs, and --only, which leaves other entries as they are, refuses to give them a band it cannot learn.
+TEST(perfgate_update, a_band_from_noise_with_ratchet_or_only) {
+  auto run = [](double a, double b) {
+    perfgate::Results r;
+    r.source = "run";
+    r.measurements.push_back({"BM_A", "real_time", a, "ms", 0, std::nullopt});
+    r.measurements.push_back({"BM_B", "real_time", b, "ms", 0, std::nullopt});
+    return r;
+  };
+  std::vector<perfgate::Results> runs;
+  for (const double f : {1.0, 1.01, 0.99, 1.02, 1.0}) runs.push_back(run(10.0 * f, 20.0 * f));
+  const auto fixed =
+      perfgate::plan_update(runs, std::nullopt, req({perfgate::parse_track_spec("real_time:lower:rel=0.5")}), {})
+          .next;  // BM_A 10 ms, BM_B 20 ms, 50 % each
+  auto ratchet = req({perfgate::parse_track_spec("real_time:lower:noise")});
+  ratchet.ratchet = true;
+  std::vector<perfgate::Results> slower;
+  for (const double f : {1.0, 1.01, 0.99, 1.02, 1.0}) slower.push_back(run(11.0 * f, 22.0 * f));
+  const auto kept = perfgate::plan_update(slower, fixed, ratchet, {});
+  for (const auto& e : kept.next.entries) {
+    EXPECT_NEAR(e.value, e.benchmark == "BM_A" ? 10.0 : 20.0, 1e-9) << e.benchmark;  // kept: slower is not better
+    ASSERT_TRUE(e.tolerance.noise.has_value()) << e.benchmark;
+    EXPECT_EQ(e.tolerance.noise->runs, 5);
+  }
+  perfgate::parse_baseline(kept.text, "kept");  // the planned text is a baseline
+  auto only = req({perfgate::parse_track_spec("real_time:lower:noise")});
+  only.only = {perfgate::parse_entry_key("BM_A:real_time")};
+  try {
+    perfgate::plan_update(runs, fixed, only, {});
+    FAIL() << "--only with a band from noise for an entry it leaves";
+  } catch (const perfgate::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("BM_B / real_time"), std::string::npos) << e.what();
+  }
 }
 
 // The report's overall verdict with every check passing is the speedup's: FAIL, INCONCLUSIVE or PASS.

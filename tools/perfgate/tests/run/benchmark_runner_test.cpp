@@ -38,6 +38,8 @@ TEST(perfgate_benchmark_runner, host_context_values_hold_no_separator) {
             "Intel(R) Xeon(R) CPU E5-2690 v4 @ 2.60GHz");
   EXPECT_EQ(perfgate::context_value("rack=3,slot 7"), "rack 3 slot 7");
   EXPECT_EQ(perfgate::context_value(std::string(300, 'x')).size(), 200u);
+  // "é" is two bytes: 199 'x' and then it would cross 200, so the cut comes before it.
+  EXPECT_EQ(perfgate::context_value(std::string(199, 'x') + "\xc3\xa9yz"), std::string(199, 'x'));
   ::setenv("PERFGATE_MACHINE", "bench, the second", 1);
   const auto arguments = perfgate::host_context_arguments();
   ::unsetenv("PERFGATE_MACHINE");
@@ -136,7 +138,7 @@ TEST_F(perfgate_suite_in_a_tree, each_tree_records_its_own_commit) {
   }
 }
 
-TEST_F(perfgate_suite_in_a_tree, outside_git_the_suite_runs_unchanged) {
+TEST_F(perfgate_suite_in_a_tree, outside_git_no_commit_is_recorded) {
   const auto words = arguments_given("tree");
   for (const auto& w : words) EXPECT_EQ(w.find("--benchmark_context=git_sha"), std::string::npos) << w;
   EXPECT_FALSE(words.empty());
