@@ -3,6 +3,8 @@
 #include "base/decimal_count.h"
 #include "base/error.h"
 
+#include <algorithm>
+#include <map>
 #include <sstream>
 
 namespace perfgate {
@@ -33,15 +35,42 @@ double event(const CallgrindDump& dump, const std::string& name) {
   return it->second;
 }
 
+// The C library's allocators, as callgrind names them.
+bool is_allocator(const std::string& name) {
+  for (const char* allocator : {"malloc", "calloc", "realloc", "aligned_alloc", "posix_memalign", "memalign", "valloc"})
+    if (name == allocator) return true;
+  return false;
+}
+
 }  // namespace
 
 CallgrindDump parse_callgrind_dump(const std::string& text, const std::string& source) {
   CallgrindDump dump;
   std::vector<std::string> names;
   std::string totals;
+  // Function names are compressed: "(id) name" where first written, "(id)" after; fn= and cfn= share the ids.
+  std::map<std::string, std::string> function_names;
+  const auto function_of = [&](const std::string& spec) {
+    if (spec.empty() || spec[0] != '(') return spec;
+    const auto close = spec.find(')');
+    if (close == std::string::npos) return spec;
+    const auto id = spec.substr(0, close + 1);
+    if (close + 1 < spec.size()) return function_names[id] = spec.substr(std::min(spec.size(), close + 2));
+    const auto known = function_names.find(id);
+    return known != function_names.end() ? known->second : std::string();
+  };
+  std::string callee;  // the function the next calls= line counts calls of
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
-    if (starts_with(line, "desc: Trigger: "))
+    if (starts_with(line, "fn="))
+      function_of(line.substr(3));
+    else if (starts_with(line, "cfn="))
+      callee = function_of(line.substr(4));
+    else if (starts_with(line, "calls=")) {
+      const auto counts = words(line.substr(6));
+      if (!counts.empty() && is_allocator(callee)) dump.allocations += count_of(counts[0], source);
+      callee.clear();
+    } else if (starts_with(line, "desc: Trigger: "))
       dump.trigger = line.substr(15);
     else if (starts_with(line, "events:"))
       names = words(line.substr(7));
@@ -84,7 +113,7 @@ std::vector<RegionCost> region_costs(const std::vector<CallgrindDump>& dumps) {
     if (name.empty()) continue;
     auto it = regions.begin();
     while (it != regions.end() && it->name != name) ++it;
-    if (it == regions.end()) it = regions.insert(regions.end(), RegionCost{name, {}, {}});
+    if (it == regions.end()) it = regions.insert(regions.end(), RegionCost{name, {}, {}, {}});
     it->instructions.push_back(event(dump, "Ir"));
     it->estimated_cycles.push_back(estimated_cycles(dump));
   }

@@ -11,11 +11,14 @@ namespace perfgate {
 struct CallgrindDump {
   std::string trigger;  ///< "Client Request: NAME" for CALLGRIND_DUMP_STATS_AT(NAME), else why it dumped
   std::map<std::string, double> events;  ///< event name ("Ir", "D1mr", ...) → total over the dump
+  /// Calls of the C library's allocators (malloc, calloc, realloc, aligned_alloc, posix_memalign, memalign, valloc)
+  /// over the dump, from its call records: heap allocations, operator new's included (it calls malloc).
+  double allocations = 0.0;
 };
 
-/// Parses the header and the totals of a callgrind output file (format version 1). Throws InputError naming
-/// `source` when it is not one: no "events:" line, no "summary:"/"totals:" line, or counts that do not match the
-/// events or are not non-negative integers.
+/// Parses the header, the totals and the allocator calls of a callgrind output file (format version 1). Throws
+/// InputError naming `source` when it is not one: no "events:" line, no "summary:"/"totals:" line, or counts that do
+/// not match the events or are not non-negative integers.
 CallgrindDump parse_callgrind_dump(const std::string& text, const std::string& source);
 
 /// True when the output file's trigger is a CALLGRIND_DUMP_STATS_AT client request (read from the header only: the
@@ -34,6 +37,7 @@ double estimated_cycles(const CallgrindDump& dump);
 struct RegionCost {
   std::string name;
   std::vector<double> instructions, estimated_cycles;
+  std::vector<double> heap_allocations;  ///< only where they are attributed (a suite's benchmarks), else empty
 };
 std::vector<RegionCost> region_costs(const std::vector<CallgrindDump>& dumps);
 

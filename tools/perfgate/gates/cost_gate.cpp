@@ -53,7 +53,8 @@ void measure_cost_into(const CostRequest& a) {
   if (a.suite) {
     context["cost_attribution"] =
         "per iteration of each benchmark's loop, each benchmark run alone: (last call - first measured call) / "
-        "(iterations - 1), after a warm-up call";
+        "(iterations - 1), after a warm-up call; heap_allocations: calls of malloc, calloc, realloc and the aligned "
+        "allocators";
   }
   if (!run.emulated.empty()) {
     context["cost_emulated"] = "RDTSCP and RDPID (valgrind stopped the program at " + run.emulated +
@@ -74,10 +75,15 @@ void measure_cost_into(const CostRequest& a) {
                             {"iterations", 1},
                             {"instructions", r.instructions[i]},
                             {"estimated_cycles", r.estimated_cycles[i]}});
+      if (i < r.heap_allocations.size()) benchmarks.back()["heap_allocations"] = r.heap_allocations[i];
     }
     if (a.suite) {
       const auto n = run.iterations.find(r.name);
-      std::cout << r.name << ": " << format_number(r.instructions.front()) << " instructions per iteration"
+      std::cout << r.name << ": " << format_number(r.instructions.front()) << " instructions"
+                << (r.heap_allocations.empty()
+                        ? ""
+                        : " and " + format_number(r.heap_allocations.front()) + " heap allocations")
+                << " per iteration"
                 << (n != run.iterations.end() ? " (its last call ran " + std::to_string(n->second) + " iterations)"
                                               : "")
                 << "\n";

@@ -293,10 +293,12 @@ void measure_suite(const std::vector<std::string>& command, const CostSettings& 
         const double n = static_cast<double>(iterations - 1);
         cost.instructions.push_back((ir(last) - ir(first)) / n);
         cost.estimated_cycles.push_back((estimated_cycles(last) - estimated_cycles(first)) / n);
+        cost.heap_allocations.push_back((last.allocations - first.allocations) / n);
       } else {
         const double n = static_cast<double>(iterations);
         cost.instructions.push_back(ir(last) / n);
         cost.estimated_cycles.push_back(estimated_cycles(last) / n);
+        cost.heap_allocations.push_back(last.allocations / n);
       }
       run.regions.push_back(cost);
       run.iterations[name] = iterations;

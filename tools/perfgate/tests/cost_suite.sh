@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instruction counts of an unchanged Google Benchmark suite (perfgate cost --suite): every benchmark kind the suite
-# holds (function, argument, fixture, lambda) gets a count per iteration; two runs give the same counts, whatever
-# iteration counts Google Benchmark chose; a baseline of them passes a third run and fails a planted loop of 100
+# holds (function, argument, fixture, lambda) gets its instructions and heap allocations per iteration; two runs give
+# the same counts, whatever iteration counts Google Benchmark chose; a baseline of them passes a third run and fails a planted loop of 100
 # additions in one benchmark, naming it and no other; the manifest's cost gate with "suite": true measures the same;
 # bisect's exact mode finds the commit that added a loop, with no cost program; a program that is not a suite is
 # refused with one line.
@@ -13,14 +13,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 fail() { echo "cost_suite: FAIL: $*" >&2; exit 1; }
-counts() { jq -r '.benchmarks[] | "\(.name) \(.instructions)"' "$1"; }
+counts() { jq -r '.benchmarks[] | "\(.name) \(.instructions) \(.heap_allocations)"' "$1"; }
 
 "$perfgate" cost --suite --out first.json -- "$suite" >first.log 2>&1 || { cat first.log >&2; fail "cost --suite failed"; }
 for name in BM_Accumulate/64 BM_Accumulate/4096 Strings/Join Lambda/square_roots; do
   jq -e --arg n "$name" '.benchmarks[] | select(.name == $n and .instructions > 0)' first.json >/dev/null ||
     { cat first.log >&2; fail "no instruction count for $name"; }
 done
-grep -q "instructions per iteration" first.log || fail "the counts are not said to be per iteration"
+grep -q "instructions and [0-9]* heap allocations per iteration" first.log || fail "the counts are not said to be per iteration"
+# Heap allocations per iteration: none in a sum over a vector, some in joining strings (the joined string grows).
+[[ $(jq -r '.benchmarks[] | select(.name == "BM_Accumulate/64") | .heap_allocations' first.json) == 0 ]] ||
+  fail "BM_Accumulate/64 allocates: $(jq -c '.benchmarks[0]' first.json)"
+jq -e '.benchmarks[] | select(.name == "Strings/Join") | .heap_allocations >= 1' first.json >/dev/null ||
+  fail "Strings/Join counts no allocation: $(jq -c '.benchmarks[] | select(.name == "Strings/Join")' first.json)"
 # Another run with the suite's own minimum time, which perfgate keeps: Google Benchmark runs other iteration counts, and
 # the counts per iteration stay.
 "$perfgate" cost --suite --out second.json -- "$suite" --benchmark_min_time=0.4 >second.log 2>&1 || { cat second.log >&2; fail "the second run failed"; }

@@ -1,6 +1,6 @@
-// Contract: a callgrind dump's totals are read per event, its client-request name recovered, the cycle estimate is
-// Ir + 10 × L1 misses + 100 × last-level misses, dumps group into per-step costs by name, and anything that is not
-// a callgrind dump is refused with InputError.
+// Contract: a callgrind dump's totals are read per event, its allocator calls counted, its client-request name
+// recovered, the cycle estimate is Ir + 10 × L1 misses + 100 × last-level misses, dumps group into per-step costs by
+// name, and anything that is not a callgrind dump is refused with InputError.
 #include "base/error.h"
 #include "formats/callgrind_dump.h"
 #include "run/valgrind_diagnosis.h"
@@ -39,6 +39,19 @@ TEST(perfgate_callgrind, trailing_zero_counts_may_be_omitted) {
   const auto d = perfgate::parse_callgrind_dump(dump_text("Client Request: a", "1000 300"), "x");
   EXPECT_EQ(d.events.at("D1mr"), 0);
   EXPECT_EQ(perfgate::estimated_cycles(d), 1000);
+}
+
+// Heap allocations are the calls of the C library's allocators, from the call records, names compressed as callgrind
+// writes them: "(id) name" the first time, "(id)" after, shared by fn= and cfn=.
+TEST(perfgate_callgrind, counts_the_calls_of_the_allocators) {
+  const std::string body =
+      "fn=(1) BM_Join(benchmark::State&)\n0 10\ncob=(2) libc.so.6\ncfn=(3) malloc\ncalls=7 0\n0 700\n"
+      "cfn=(4) operator new(unsigned long)\ncalls=2 0\n0 40\nfn=(4)\n0 3\ncfn=(3)\ncalls=2 0\n0 200\n"
+      "fn=(5) helper\ncfn=(6) realloc\ncalls=1 0\n0 50\ncfn=(7) mallocx\ncalls=9 0\n0 9\n";
+  const auto text = dump_text("--dump-before=benchmark::State::FinishKeepRunning()", "1000 300 200 4 5 6 1 2 3");
+  const auto d = perfgate::parse_callgrind_dump(text.substr(0, text.find("totals:")) + body + "totals: 1000\n", "x");
+  EXPECT_EQ(d.allocations, 7 + 2 + 1);  // malloc from BM_Join and from operator new, realloc; not mallocx, not new
+  EXPECT_EQ(perfgate::parse_callgrind_dump(dump_text("Client Request: a", "1"), "x").allocations, 0);
 }
 
 TEST(perfgate_callgrind, groups_dumps_into_per_step_costs) {
