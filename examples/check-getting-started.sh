@@ -113,6 +113,18 @@ gate() {  # gate LOG: the page's ctest command; its exit status
   return $status
 }
 
+# A band from noise lets about one unchanged run in a hundred fail a timing (measured: docs/results.md); a step that
+# expects the gate to pass runs it once more where only timings failed, so that the step fails on what it checks.
+only_timings_failed() {  # only_timings_failed LOG: LOG has FAIL lines, and each is a real_time's
+  grep -q '^FAIL: ' "$1" && ! grep '^FAIL: ' "$1" | grep -qv ' real_time = '
+}
+gate_passes() {  # gate_passes LOG: the gate passes, or passes when measured again after a timing's false alarm
+  gate "$1" && return 0
+  only_timings_failed "$1" || return 1
+  step "note: a timing's false alarm ($(grep -m1 '^FAIL: ' "$1" | cut -c1-150)); measured again"
+  gate "$1"
+}
+
 expect_in() {  # expect_in LOG TEXT...: every TEXT occurs in LOG
   local log=$1
   shift
@@ -175,12 +187,13 @@ for n in $(seq 1 "$count"); do
       expect_in "$work/$n.log" "created baselines/sorting.json" "from 5 runs of the suite" "from the noise of 5 runs"
       create_block=$n ;;
     4)  # the gate passes
-      (( status == 0 )) || { cat "$work/$n.log" >&2; fail "the gate does not pass after the first baseline"; }
+      (( status == 0 )) || { only_timings_failed "$work/$n.log" && gate_passes "$work/$n-again.log"; } ||
+        { cat "$work/$n.log" >&2; fail "the gate does not pass after the first baseline"; }
       # Google Benchmark's own output, as read: the counter that is always 0 has a NaN coefficient of variation.
       expect_in "$project/build/results/sorting.json" '"moves": NaN'
       step "the band from noise: 5 unchanged runs pass, a 1.25x slowdown fails"
       for run in 1 2 3 4 5; do
-        gate "$work/unchanged-$run.log" || { cat "$work/unchanged-$run.log" >&2; fail "unchanged run $run failed the band from noise"; }
+        gate_passes "$work/unchanged-$run.log" || { cat "$work/unchanged-$run.log" >&2; fail "unchanged run $run failed the band from noise"; }
       done
       export PLANT_QUARTER_MORE=1
       gate "$work/quarter.log" && { cat "$work/quarter.log" >&2; fail "a 1.25x slowdown passed the band from noise"; }
@@ -192,11 +205,11 @@ for n in $(seq 1 "$count"); do
       expect_in "$work/count.log" "FAIL: BM_Sort/1024 comparisons" "differs from the baseline" "accept it with:" "(1x)" \
         "note: 2 aggregate figures with no finite value"
       run_fix "$work/count.log"
-      gate "$work/count-accepted.log" || { cat "$work/count-accepted.log" >&2; fail "the gate fails after the printed fix"; }
+      gate_passes "$work/count-accepted.log" || { cat "$work/count-accepted.log" >&2; fail "the gate fails after the printed fix"; }
       unset PLANT_EXTRA_COMPARISONS
       gate "$work/count-back.log" && fail "the count changed back and the gate passed"
       run_fix "$work/count-back.log"
-      gate "$work/count-back-accepted.log" || fail "the gate fails after accepting the count back"
+      gate_passes "$work/count-back-accepted.log" || fail "the gate fails after accepting the count back"
       step "plant: the sort done three times (a 3x slowdown on the machine that recorded the baseline)"
       export PLANT_SLOWDOWN=3
       gate "$work/slow.log" && { cat "$work/slow.log" >&2; fail "a 3x slowdown passed the gate"; }
@@ -204,14 +217,14 @@ for n in $(seq 1 "$count"); do
       grep -Eq 'FAIL: BM_Sort/[0-9]+ real_time = .*\(\+[0-9.]+% \(([2-9]|[1-9][0-9])\.[0-9]*x\)\)' "$work/slow.log" ||
         { cat "$work/slow.log" >&2; fail "the slowdown's line does not show the change"; }
       run_fix "$work/slow.log"
-      gate "$work/slow-accepted.log" || { cat "$work/slow-accepted.log" >&2; fail "the gate fails after accepting the slowdown"; }
+      gate_passes "$work/slow-accepted.log" || { cat "$work/slow-accepted.log" >&2; fail "the gate fails after accepting the slowdown"; }
       unset PLANT_SLOWDOWN
       step "plant: the suite stops reporting its counter"
       export PLANT_NO_COUNTER=1
       gate "$work/gone.log" && fail "a vanished metric passed the gate"
       expect_in "$work/gone.log" "MISSING: BM_Sort/1024 comparisons" "--drop BM_Sort/1024:comparisons"
       run_fix "$work/gone.log"
-      gate "$work/gone-accepted.log" || { cat "$work/gone-accepted.log" >&2; fail "the gate fails after dropping the metric"; }
+      gate_passes "$work/gone-accepted.log" || { cat "$work/gone-accepted.log" >&2; fail "the gate fails after dropping the metric"; }
       unset PLANT_NO_COUNTER
       step "the counter back: tracked again from the page's first baseline"
       rm -rf "$project/baselines"
@@ -243,10 +256,10 @@ printf 'notes\n' >"$project/notes.txt"
 in_project_git add CMakeLists.txt bench_sorting.cpp baselines notes.txt
 in_project_git commit -q -m "the getting-started project"
 head=$(in_project_git rev-parse HEAD)
-gate "$work/committed.log" || { cat "$work/committed.log" >&2; fail "the gate fails once the project is committed"; }
+gate_passes "$work/committed.log" || { cat "$work/committed.log" >&2; fail "the gate fails once the project is committed"; }
 expect_in "$results" "\"git_sha\": \"$head\""
 printf 'more notes\n' >>"$project/notes.txt"
-gate "$work/dirty.log" || { cat "$work/dirty.log" >&2; fail "the gate fails with an uncommitted change"; }
+gate_passes "$work/dirty.log" || { cat "$work/dirty.log" >&2; fail "the gate fails with an uncommitted change"; }
 expect_in "$results" "\"git_sha\": \"$head-dirty\""
 step "the results record the commit: none outside git (said), HEAD in git, HEAD-dirty with a change"
 rm -rf "$work"

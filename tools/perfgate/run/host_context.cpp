@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 namespace perfgate {
 
@@ -28,11 +29,8 @@ std::string context_value(const std::string& text) {
   return out;
 }
 
-namespace {
-
-// The first "model name" of /proc/cpuinfo (x86), else its "Processor" or "cpu model" line (other architectures).
-std::string cpu_name() {
-  std::ifstream in("/proc/cpuinfo");
+std::string cpu_name_from(const std::string& cpuinfo) {
+  std::istringstream in(cpuinfo);
   std::string fallback;
   for (std::string line; std::getline(in, line);) {
     const auto colon = line.find(':');
@@ -46,11 +44,14 @@ std::string cpu_name() {
   return fallback;
 }
 
-}  // namespace
-
 std::vector<std::string> host_context_arguments() {
   std::vector<std::string> arguments;
-  static const std::string cpu = cpu_name();
+  static const std::string cpu = [] {
+    std::ifstream file("/proc/cpuinfo");
+    std::ostringstream text;
+    text << file.rdbuf();
+    return cpu_name_from(text.str());
+  }();
   if (!cpu.empty()) arguments.push_back("--benchmark_context=cpu_name=" + cpu);
   const char* named = std::getenv("PERFGATE_MACHINE");
   const auto name = named != nullptr ? context_value(named) : std::string();

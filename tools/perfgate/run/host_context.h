@@ -12,6 +12,10 @@ namespace perfgate {
 /// white space made one space, at most 200 bytes (context_value).
 std::vector<std::string> host_context_arguments();
 
+/// The processor's model in the text of /proc/cpuinfo: its first "model name" (x86), else its "Processor" or
+/// "cpu model" line (other architectures); "" when it names none.
+std::string cpu_name_from(const std::string& cpuinfo);
+
 /// `text` as a value of a --benchmark_context argument: ',' and '=' and every run of white space made one space, the
 /// ends trimmed, at most 200 bytes, cut between characters.
 std::string context_value(const std::string& text);

@@ -51,6 +51,11 @@ judge short 0 --results step.json --history-thresholds short.db
 grep -q "0 of 1 timings judged .*with fewer than 5 such runs, against the baseline" short.txt || { cat short.txt >&2; fail "3 runs should leave the baseline to judge"; }
 judge wide 0 --results step.json --history-thresholds history.db --history-min-shift 0.5
 grep -q "at least 50 %" wide.txt || { cat wide.txt >&2; fail "the minimum shift is not the one given"; }
+# Dates compare as instants whatever their length: a baseline dated 2026-12-06 (midnight) counts the runs of the 6th
+# at 00:00:00 as not after it, leaving 4 of the 10 (7th to 10th), too few, so the baseline judges.
+jq '.provenance.date = "2026-12-06"' baseline.json >short-date.json
+judge short-date 0 --results step.json --history-thresholds history.db --baseline short-date.json
+grep -q "0 of 1 timings judged" short-date.txt || { cat short-date.txt >&2; fail "a short date compared as text"; }
 # A baseline without a timing (a cost gate's counts) leaves the history alone, even for results that name no machine.
 jq '.entries |= map(select(.unit != "ms"))' baseline.json >counts.json
 jq 'del(.context.machine, .context.cpu_model)' step.json >anonymous.json

@@ -427,6 +427,52 @@ TEST(perfgate_update, a_tolerance_from_noise_is_learned_from_the_runs) {
   EXPECT_THROW(perfgate::plan_update({runs[0], runs[1]}, plan.next, req(), {}), perfgate::InputError);
 }
 
+// The rows come failures first, then MISSING, then WARNING, then the rest in the baseline's order.
+TEST(perfgate_compare, rows_come_failures_first_then_missing_then_warnings) {
+  perfgate::Results r;
+  r.source = "r";
+  r.context["machine_fingerprint"] = "m";
+  for (const auto& [name, value] : std::vector<std::pair<std::string, double>>{
+           {"BM_Pass1", 1.0}, {"BM_Warn", 5.0}, {"BM_Fail", 5.0}, {"BM_Pass2", 1.0}})
+    r.measurements.push_back({name, "n", value, "", 0, std::nullopt});
+  perfgate::Baseline b;
+  b.provenance.machine_fingerprint = "m";
+  for (const auto* name : {"BM_Pass1", "BM_Warn", "BM_Missing", "BM_Fail", "BM_Pass2"}) {
+    perfgate::Entry e;
+    e.benchmark = name;
+    e.field = "n";
+    e.value = 1.0;
+    e.direction = perfgate::Direction::lower;
+    e.tolerance = {perfgate::Tolerance::Kind::abs, 0.5, std::nullopt};
+    e.advisory = std::string(name) == "BM_Warn";
+    b.entries.push_back(e);
+  }
+  std::vector<std::string> order;
+  for (const auto& row : perfgate::compare(r, b))
+    order.push_back(row.benchmark + ":" + perfgate::to_string(row.verdict));
+  EXPECT_EQ(order, (std::vector<std::string>{"BM_Fail:FAIL", "BM_Missing:MISSING", "BM_Warn:WARNING", "BM_Pass1:PASS",
+                                             "BM_Pass2:PASS"}));
+}
+
+// Each run of a band from noise is the median of its repetitions, as a gate run's value is.
+TEST(perfgate_update, each_run_of_a_band_is_the_median_of_its_repetitions) {
+  std::vector<perfgate::Results> runs;
+  const std::vector<double> medians = {10.0, 11.0, 9.5, 10.5};
+  for (const double m : medians) {
+    perfgate::Results r;
+    r.source = "run";
+    for (const double v : {m + 2.0, m, m - 0.1})  // the first repetition is an outlier, m the median
+      r.measurements.push_back(
+          {"BM_Work", "real_time", v, "ms", static_cast<int>(r.measurements.size()), std::nullopt});
+    runs.push_back(r);
+  }
+  const auto e =
+      perfgate::plan_update(runs, std::nullopt, req({perfgate::parse_track_spec("real_time:lower:noise")}), {})
+          .next.entries.at(0);
+  EXPECT_NEAR(e.value, 10.234730170855482, 1e-9);  // the geometric mean of the medians (stats_oracle.out)
+  EXPECT_NEAR(e.tolerance.noise->sigma, 0.063094, 1e-12);
+}
+
 // A band from noise given by --track to a baseline's timings: a ratchet that keeps a value still learns the band from
 // the runs, and --only, which leaves other entries as they are, refuses to give them a band it cannot learn.
 TEST(perfgate_update, a_band_from_noise_with_ratchet_or_only) {

@@ -40,6 +40,11 @@ TEST(perfgate_benchmark_runner, host_context_values_hold_no_separator) {
   EXPECT_EQ(perfgate::context_value(std::string(300, 'x')).size(), 200u);
   // "é" is two bytes: 199 'x' and then it would cross 200, so the cut comes before it.
   EXPECT_EQ(perfgate::context_value(std::string(199, 'x') + "\xc3\xa9yz"), std::string(199, 'x'));
+  EXPECT_EQ(perfgate::cpu_name_from("processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Xeon(R) "
+                                    "Processor\nprocessor\t: 1\nmodel name\t: other\n"),
+            "Intel(R) Xeon(R) Processor");
+  EXPECT_EQ(perfgate::cpu_name_from("processor\t: 0\nBogoMIPS\t: 50.00\nProcessor\t: ARMv8, rev 1\n"), "ARMv8 rev 1");
+  EXPECT_EQ(perfgate::cpu_name_from("processor\t: 0\n"), "");
   ::setenv("PERFGATE_MACHINE", "bench, the second", 1);
   const auto arguments = perfgate::host_context_arguments();
   ::unsetenv("PERFGATE_MACHINE");

@@ -52,6 +52,11 @@ TEST(perfgate_callgrind, counts_the_calls_of_the_allocators) {
   const auto d = perfgate::parse_callgrind_dump(text.substr(0, text.find("totals:")) + body + "totals: 1000\n", "x");
   EXPECT_EQ(d.allocations, 7 + 2 + 1);  // malloc from BM_Join and from operator new, realloc; not mallocx, not new
   EXPECT_EQ(perfgate::parse_callgrind_dump(dump_text("Client Request: a", "1"), "x").allocations, 0);
+  // A name first written on an fn= line (malloc's own costs come before its callers'), then called by its id alone.
+  const std::string defined_first = "fn=(9) malloc\n0 40\nfn=(1) f\ncfn=(9)\ncalls=5 0\n0 200\n";
+  EXPECT_EQ(perfgate::parse_callgrind_dump(text.substr(0, text.find("totals:")) + defined_first + "totals: 1000\n", "x")
+                .allocations,
+            5);
 }
 
 TEST(perfgate_callgrind, groups_dumps_into_per_step_costs) {
