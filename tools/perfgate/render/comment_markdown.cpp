@@ -8,6 +8,7 @@
 #include "model/commit_mark.h"
 #include "render/ab_markdown.h"
 #include "render/markdown_rows.h"
+#include "render/row_text.h"
 
 #include <algorithm>
 #include <sstream>
@@ -44,11 +45,6 @@ std::string short_commit(const std::string& sha) {
   if (sha.empty()) return "not recorded";
   if (!marks_uncommitted_changes(sha)) return sha.substr(0, 12);
   return sha.substr(0, std::min<size_t>(12, sha.size() - kUncommittedMark.size())) + std::string(kUncommittedMark);
-}
-
-// A printed value with its unit ("7227.5 ns"); a count, or a value not given, as it is.
-std::string with_unit(const std::string& value, const std::string& unit) {
-  return value.empty() || unit.empty() ? value : value + " " + unit;
 }
 
 bool plain_url(const std::string& url) {

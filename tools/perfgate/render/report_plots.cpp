@@ -3,6 +3,7 @@
 #include "base/xml_escape.h"
 #include "formats/report_data.h"
 #include "render/flame_graph.h"
+#include "render/row_text.h"
 #include "render/svg_plot.h"
 
 #include <iomanip>
@@ -44,17 +45,14 @@ void speedup_plots(const SpeedupSection& s, const std::string& section, PlotList
 
 void check_plots(const CheckSection& c, PlotList& plots) {
   for (const auto& row : c.rows) {
-    const auto with_unit = [&](const std::string& number) {
-      return row.unit.empty() ? number : number + " " + row.unit;
-    };
     const auto found = c.samples.find({row.benchmark, row.field});
     if (found == c.samples.end() || found->second.empty()) continue;
     const std::string title = row.benchmark + " · " + row.field;
-    plots.add(
-        "check:" + c.name, c.name + "-" + row.benchmark + "-" + row.field, title,
-        svg::strip_plot(title, {{to_string(row.verdict), found->second}}, row.unit.empty() ? row.field : row.unit,
-                        {{row.baseline, "baseline " + with_unit(format_value(row.baseline, row.baseline_integer))},
-                         {row.threshold, "worst acceptable " + with_unit(format_number(row.threshold))}}));
+    plots.add("check:" + c.name, c.name + "-" + row.benchmark + "-" + row.field, title,
+              svg::strip_plot(
+                  title, {{to_string(row.verdict), found->second}}, row.unit.empty() ? row.field : row.unit,
+                  {{row.baseline, "baseline " + with_unit(format_value(row.baseline, row.baseline_integer), row.unit)},
+                   {row.threshold, "worst acceptable " + with_unit(format_number(row.threshold), row.unit)}}));
   }
   for (const auto& b : c.functions.benchmarks) {
     const std::string title = b.benchmark + " · differential flame graph, baseline → results";

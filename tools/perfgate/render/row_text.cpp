@@ -43,11 +43,11 @@ std::string tolerance_text(const Row& row) {
                                              : criterion_text(row.direction, row.tolerance, row.limit, row.advisory);
 }
 
-namespace {
-
-std::string with_unit(const std::string& number, const std::string& unit) {
-  return unit.empty() ? number : number + " " + unit;
+std::string with_unit(const std::string& value, const std::string& unit) {
+  return value.empty() || unit.empty() ? value : value + " " + unit;
 }
+
+namespace {
 
 bool measured(const Row& row) {
   return row.samples > 0 && row.verdict != Verdict::missing && row.verdict != Verdict::unbaselined;

@@ -16,6 +16,9 @@ std::string criterion_text(Direction direction, const Tolerance& tolerance, cons
 /// The row's criterion (criterion_text of its entry); "" for an unbaselined row.
 std::string tolerance_text(const Row& row);
 
+/// A printed value with its unit ("7227.5 ns"); a count, or a value not given (""), as it is.
+std::string with_unit(const std::string& value, const std::string& unit);
+
 /// The row's measured value with its unit, exact for whole numbers ("225960", "13.26 ms"); "-" when not measured.
 std::string value_text(const Row& row);
 /// The baseline's value with its unit; "-" for an unbaselined row.
