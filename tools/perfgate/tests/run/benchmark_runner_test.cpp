@@ -53,8 +53,9 @@ TEST(perfgate_benchmark_runner, host_context_values_hold_no_separator) {
   // This host's processor, where its /proc/cpuinfo names one, as the first argument.
   std::ifstream cpuinfo("/proc/cpuinfo");
   const std::string text((std::istreambuf_iterator<char>(cpuinfo)), std::istreambuf_iterator<char>());
-  if (!perfgate::cpu_name_from(text).empty())
+  if (!perfgate::cpu_name_from(text).empty()) {
     EXPECT_EQ(arguments.front(), "--benchmark_context=cpu_name=" + perfgate::cpu_name_from(text));
+  }
 }
 
 // A folder with a stand-in suite that writes a valid results file and lists the arguments it was given.
