@@ -1,7 +1,8 @@
-// Results JSON: any input is parsed or refused with InputError; what parses can be judged (compare, speedup).
+// Results in any format perfgate reads (Google Benchmark, perfgate, hyperfine JSON; Catch2 XML): any input is parsed or refused with InputError; what parses can be judged (compare, speedup).
 #include "model/baseline.h"
 #include "model/compare.h"
 #include "base/error.h"
+#include "formats/results_input.h"
 #include "model/results.h"
 #include "model/speedup.h"
 

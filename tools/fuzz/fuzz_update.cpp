@@ -2,6 +2,7 @@
 // parsing (what update writes, compare must accept), with every new entry's value finite.
 #include "model/baseline.h"
 #include "base/error.h"
+#include "formats/results_input.h"
 #include "model/results.h"
 #include "model/update.h"
 

@@ -6,6 +6,7 @@
 #include "cli/cli_help.h"
 #include "cli/commands.h"
 #include "formats/gate_manifest.h"
+#include "formats/results_input.h"
 #include "model/calibrate.h"
 #include "run/benchmark_runner.h"
 #include "run/progress.h"

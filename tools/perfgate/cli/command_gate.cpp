@@ -14,6 +14,7 @@
 #include "formats/function_profile_file.h"
 #include "formats/gate_manifest.h"
 #include "formats/gate_report.h"
+#include "formats/results_input.h"
 #include "gates/check_gate.h"
 #include "gates/cost_gate.h"
 #include "gates/profile_gate.h"

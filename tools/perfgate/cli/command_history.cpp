@@ -8,6 +8,7 @@
 #include "base/utc_time.h"
 #include "cli/cli_help.h"
 #include "cli/commands.h"
+#include "formats/results_input.h"
 #include "history/history_store.h"
 #include "model/change_points.h"
 #include "model/commit_mark.h"

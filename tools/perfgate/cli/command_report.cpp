@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "formats/gate_manifest.h"
 #include "formats/gate_report.h"
+#include "formats/results_input.h"
 #include "history/history_store.h"
 #include "model/change_points.h"
 #include "render/report_files.h"

@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "formats/function_profile_file.h"
 #include "formats/instruction_changes.h"
+#include "formats/results_input.h"
 #include "model/baseline.h"
 #include "model/results.h"
 #include "model/update.h"

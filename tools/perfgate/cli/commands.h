@@ -5,6 +5,7 @@
 #include "cli/command_line.h"
 #include "gates/check_gate.h"
 #include "gates/cost_gate.h"
+#include "gates/harness_results.h"
 #include "gates/profile_gate.h"
 #include "gates/speedup_gate.h"
 
@@ -156,5 +157,15 @@ Command add_cost_command(CLI::App& app, CostArgs& args);
 /// perfgate cost: measure_cost_into, with a host that cannot run callgrind reported as one line and
 /// --unavailable-exit-code.
 int run_cost(const CostArgs& args);
+
+/// perfgate time: whole commands timed, interleaved (gates/harness_results.h).
+struct TimeArgs : TimeRequest {};
+Command add_time_command(CLI::App& app, TimeArgs& args);
+int run_time(const TimeArgs& args);
+
+/// perfgate catch2: a Catch2 test binary's benchmarks, one repetition per run (gates/harness_results.h).
+struct Catch2Args : Catch2Request {};
+Command add_catch2_command(CLI::App& app, Catch2Args& args);
+int run_catch2_command(const Catch2Args& args);
 
 }  // namespace perfgate

@@ -49,6 +49,8 @@ struct AllArgs {
   GateArgs gate;
   SelftestArgs selftest;
   BisectArgs bisect;
+  TimeArgs time;
+  Catch2Args catch2;
 };
 
 template <class Args>
@@ -80,6 +82,8 @@ int main(int argc, char** argv) {
       bind(app, a.cost, add_cost_command, run_cost),
       bind(app, a.selftest, add_selftest_command, run_selftest),
       bind(app, a.bisect, add_bisect_command, run_bisect),
+      bind(app, a.time, add_time_command, run_time),
+      bind(app, a.catch2, add_catch2_command, run_catch2_command),
   };
   // One value per occurrence for every repeatable option (--results A --results B, never --results A B): otherwise
   // the last one would swallow the words after it, and the command after -- would be lost.

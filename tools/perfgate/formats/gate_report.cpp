@@ -1,6 +1,7 @@
 #include "formats/gate_report.h"
 
 #include "base/error.h"
+#include "formats/results_input.h"
 #include "model/baseline.h"
 #include "model/results.h"
 #include "model/speedup_series.h"

@@ -1,5 +1,6 @@
 #include "formats/report_data.h"
 #include "base/read_file.h"
+#include "formats/results_input.h"
 
 #include "base/error.h"
 

@@ -7,6 +7,7 @@
 #include "base/one_line.h"
 #include "base/time_units.h"
 #include "base/utc_time.h"
+#include "formats/results_input.h"
 #include "history/history_store.h"
 #include "model/baseline.h"
 #include "model/fix_command.h"

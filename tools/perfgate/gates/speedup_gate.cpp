@@ -5,6 +5,7 @@
 #include "base/one_line.h"
 #include "base/output_files.h"
 #include "base/temporary_folder.h"
+#include "formats/results_input.h"
 #include "formats/results_write.h"
 #include "model/baseline.h"
 #include "render/row_text.h"

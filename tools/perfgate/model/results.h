@@ -1,5 +1,5 @@
 #pragma once
-// Google Benchmark JSON results: the measurements perfgate judges.
+// Results: the measurements perfgate judges, whichever harness wrote them (formats/results_input.h reads them).
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -14,12 +14,16 @@ struct Measurement {
   std::string benchmark;  ///< run name, e.g. "BM_Step/n:512"
   std::string field;
   double value = 0.0;
-  std::string unit;    ///< time unit for times ("ms", "us", ...), "" for counters
+  std::string
+      unit;  ///< time unit for times ("ms", "us", ...); a count's unit as its format names it ("bytes"), "" if none
   int repetition = 0;  ///< repetition index of an iteration run
   /// The value as written when the JSON wrote a whole number within int64 (counts, instruction counts): kept exact,
   /// since a double holds every integer only up to 2^53.
   std::optional<int64_t> integer;
 };
+
+/// Most repetitions (runs) of one measurement a reader accepts.
+constexpr int kMaxRepetitions = 1000000;
 
 struct Results {
   std::map<std::string, std::string> context;  ///< string-valued context entries (git_sha, cpu_model, ...)
@@ -33,19 +37,9 @@ struct Results {
   std::vector<std::string> notes;
 };
 
-/// Parses a Google Benchmark JSON file. A context without machine_fingerprint gets one derived from Google
-/// Benchmark's own context (machine_identity.h), with its description as "machine" when that is absent too.
-/// Throws InputError naming the file and what is wrong: unreadable, not JSON (or nested deeper than kMaxJsonDepth), no
-/// "benchmarks" array, a run without a name, an unknown time_unit, a run of zero iterations, a non-numeric value, or
-/// two runs with the same name and repetition index, a file of aggregates alone. A value Google Benchmark wrote as NaN
-/// or Infinity (or null) is not measured, said in `notes` and kept in `not_finite`.
-Results read_results(const std::string& path);
-
-/// Same, from text (for tests and fuzzing). `source` is used in messages.
-Results parse_results(const std::string& text, const std::string& source);
-
 /// All values of (benchmark, field) in `unit`, in repetition order; empty when absent. Times are converted
-/// between ns, us, ms and s; a time judged in a non-time unit (or the reverse) throws InputError. One lookup scans
+/// between ns, us, ms and s; a time judged in a non-time unit (or the reverse), and a count in one named unit judged in
+/// another, throw InputError (a count without a unit is judged in any). One lookup scans
 /// every measurement: a caller looking up many metrics builds a MeasurementIndex once instead.
 std::vector<double> values_in_unit(const Results& results, const std::string& benchmark, const std::string& field,
                                    const std::string& unit);

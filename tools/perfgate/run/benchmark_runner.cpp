@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "base/one_line.h"
+#include "formats/results_input.h"
 #include "run/git.h"
 #include "run/host_context.h"
 #include "run/process.h"

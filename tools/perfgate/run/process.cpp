@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,7 +15,9 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 extern char** environ;
@@ -180,6 +183,74 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   }
   if (!limited || result.timed_out) waitpid(pid, &status, 0);
   if (limited) g_child_group.store(0);
+  result.status = !result.timed_out && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+TimedProcess run_timed(const std::vector<std::string>& argv, double timeout_seconds,
+                       const std::string& standard_error_file) {
+  if (argv.empty()) throw InputError("no program to run");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  if (standard_error_file.empty()) {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, standard_error_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+  }
+  std::vector<std::string> args = argv;
+  auto env = environment_with({}, {});
+  auto raw_args = pointers(args);
+  auto raw_env = pointers(env);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  const bool limited = timeout_seconds > 0.0;
+  if (limited) {
+    pass_termination_on_to_child_groups();
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
+  }
+  TimedProcess result;
+  pid_t pid = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const int spawned = posix_spawnp(&pid, raw_args.front(), &actions, &attributes, raw_args.data(), raw_env.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  if (spawned != 0) return result;
+  if (limited) g_child_group.store(pid);
+  // A watchdog kills the group at the deadline; the wait below blocks, so the time read is the child's end exactly.
+  std::mutex mutex;
+  std::condition_variable ended;
+  bool done = false;
+  std::thread watchdog;
+  if (limited) {
+    watchdog = std::thread([&] {
+      std::unique_lock<std::mutex> lock(mutex);
+      if (!ended.wait_for(lock, std::chrono::duration<double>(timeout_seconds), [&] { return done; })) {
+        kill(-pid, SIGKILL);
+        result.timed_out = true;
+      }
+    });
+  }
+  int status = 0;
+  rusage usage{};
+  while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+  }
+  const auto end = std::chrono::steady_clock::now();
+  if (limited) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      done = true;
+    }
+    ended.notify_one();
+    watchdog.join();
+    g_child_group.store(0);
+  }
+  result.wall_seconds = std::chrono::duration<double>(end - start).count();
+  result.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                       static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
   result.status = !result.timed_out && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
 }

@@ -31,6 +31,21 @@ struct ProcessOptions {
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
 
+/// One run of a program timed: standard output and error go to /dev/null (or `standard_error_file`), nothing is
+/// captured, so the time is the program's and perfgate's spawning, never perfgate reading its output.
+struct TimedProcess {
+  int status = -1;  ///< exit status; -1 when it could not start or was killed by a signal
+  bool timed_out = false;
+  double wall_seconds = 0.0;    ///< from just before the spawn to the child's end (a monotonic clock)
+  double cpu_seconds = 0.0;     ///< user plus system time of the child and its waited-for children (getrusage)
+  long long max_rss_bytes = 0;  ///< the largest resident set of the child or one of its waited-for children
+};
+
+/// Runs `argv` (in `directory` unless "") once and times it; with `timeout_seconds` > 0 its process group is killed
+/// when the limit passes. Never throws for the program's failure: the caller judges status and timed_out.
+TimedProcess run_timed(const std::vector<std::string>& argv, double timeout_seconds,
+                       const std::string& standard_error_file = "");
+
 /// The end of a program's output (at most `limit` characters) on one line, for an error message: line breaks
 /// and other control characters become spaces, surrounding blanks are trimmed.
 std::string output_tail(const std::string& output, size_t limit = 300);

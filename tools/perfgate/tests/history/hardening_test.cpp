@@ -7,6 +7,7 @@
 #include "base/one_line.h"
 #include "base/read_file.h"
 #include "base/temporary_folder.h"
+#include "formats/results_input.h"
 #include "history/history_store.h"
 #include "model/baseline.h"
 #include "model/compare.h"

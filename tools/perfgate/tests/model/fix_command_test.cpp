@@ -7,9 +7,10 @@
 #include <string>
 
 TEST(fix_command, a_gate_sharing_the_machine_proposes_a_first_baseline_without_a_timing) {
-  const auto results = perfgate::parse_results(R"({"benchmarks": [
-    {"name": "BM_A", "iterations": 1, "real_time": 2, "time_unit": "ms", "allocations": 3}]})",
-                                               "r.json");
+  perfgate::Results results;
+  results.source = "r.json";
+  results.measurements = {{"BM_A", "real_time", 2.0, "ms", 0, std::nullopt},
+                          {"BM_A", "allocations", 3.0, "", 0, int64_t{3}}};
   perfgate::FixContext alone{"perfgate", "r.json", "b.json", {}, false, false};
   const auto timed = perfgate::first_baseline_fix(results, alone);
   EXPECT_TRUE(timed.command.empty());  // a timing needs two runs of the suite, whose command is not known here

@@ -5,6 +5,7 @@
 #include "base/number_format.h"
 #include "base/one_line.h"
 #include "formats/report_data.h"
+#include "formats/results_input.h"
 #include "formats/verdicts_input.h"
 #include "model/baseline.h"
 #include "model/compare.h"

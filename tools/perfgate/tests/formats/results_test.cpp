@@ -2,6 +2,7 @@
 // README.md there names the command), and the figures it writes that JSON has no number for.
 #include "model/results.h"
 #include "base/error.h"
+#include "formats/results_input.h"
 #include "model/baseline.h"
 #include "model/compare.h"
 

@@ -3,6 +3,7 @@
 // or caches differ, or the processor's model or the owner's name for the host that perfgate records, absent when the
 // context says nothing about the machine, never replacing a suite's own.
 #include "model/machine_identity.h"
+#include "formats/results_input.h"
 #include "model/results.h"
 
 #include <gtest/gtest.h>
