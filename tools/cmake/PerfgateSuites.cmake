@@ -17,8 +17,11 @@ function(_perfgate_tests_wanted caller var)
 endfunction()
 
 # perfgate_add_gated_suite(NAME <name> BASELINE <file> COMMAND <benchmark> [args...]
+#                          [HARNESS google-benchmark|catch2] [RUNS <n>]
 #                          [LABEL <label>] [RESULTS <file>] [TIMEOUT <seconds>])
-# Registers two ctest tests for one Google Benchmark suite:
+# Registers two ctest tests for one suite: a Google Benchmark suite, or with HARNESS catch2 a Catch2 test binary
+# (COMMAND: the binary and its own arguments), run RUNS times (default 5) by perfgate catch2, each run one repetition
+# of each benchmark's mean:
 #   <label>.<name>.run      runs COMMAND with --benchmark_out=<RESULTS> (JSON) and the commit it measures in the
 #                           results' context (git_sha: HEAD of the calling source folder's repository when the test
 #                           runs, -dirty with uncommitted changes; perfgate-run-suite), serially (timings need
@@ -37,12 +40,28 @@ endfunction()
 # include(CTest)) before the call, and the target perfgate::perfgate: imported by find_package(perfgate CONFIG), or
 # perfgate's own build.
 function(perfgate_add_gated_suite)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;BASELINE;LABEL;RESULTS;TIMEOUT" "COMMAND")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;BASELINE;LABEL;RESULTS;TIMEOUT;HARNESS;RUNS" "COMMAND")
   foreach(required NAME BASELINE COMMAND)
     if(NOT arg_${required})
       message(FATAL_ERROR "perfgate_add_gated_suite: ${required} is required")
     endif()
   endforeach()
+  if(NOT arg_HARNESS)
+    set(arg_HARNESS google-benchmark)
+  endif()
+  if(NOT arg_HARNESS MATCHES "^(google-benchmark|catch2)$")
+    message(FATAL_ERROR "perfgate_add_gated_suite(${arg_NAME}): HARNESS is google-benchmark or catch2, not ${arg_HARNESS}")
+  endif()
+  if(DEFINED arg_RUNS AND NOT arg_HARNESS STREQUAL "catch2")
+    message(FATAL_ERROR "perfgate_add_gated_suite(${arg_NAME}): RUNS is for HARNESS catch2 (a Google Benchmark suite "
+                        "repeats itself: --benchmark_repetitions in COMMAND)")
+  endif()
+  if(NOT DEFINED arg_RUNS)
+    set(arg_RUNS 5)
+  endif()
+  if(NOT arg_RUNS MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "perfgate_add_gated_suite(${arg_NAME}): RUNS is a whole number from 1, not ${arg_RUNS}")
+  endif()
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "perfgate_add_gated_suite(${arg_NAME}): unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -75,6 +94,9 @@ function(perfgate_add_gated_suite)
     list(POP_FRONT suite_command)
     list(PREPEND suite_command "${program}")
   endif()
+  if(arg_HARNESS STREQUAL "catch2")  # perfgate's runner takes Google Benchmark's flags on Catch2's behalf
+    list(PREPEND suite_command "$<TARGET_FILE:perfgate::perfgate>" catch2 --runs ${arg_RUNS} --)
+  endif()
   set(test "${arg_LABEL}.${arg_NAME}")
   # Through perfgate-run-suite (beside this file, installed or in perfgate's source), which adds the commit measured:
   # the source folder's HEAD when the test runs.
@@ -88,6 +110,62 @@ function(perfgate_add_gated_suite)
                    --warning-exit-code 77 -- ${suite_command})
   set_tests_properties(${test}.compare PROPERTIES LABELS ${arg_LABEL} TIMEOUT 60 FIXTURES_REQUIRED ${arg_NAME}_results
                        SKIP_RETURN_CODE 77)
+endfunction()
+
+# perfgate_add_gated_command(NAME <name> BASELINE <file> COMMAND <program> [args...]
+#                            [RUNS <n>] [WARMUP <n>] [HYPERFINE] [LABEL <label>] [RESULTS <file>] [TIMEOUT <seconds>])
+# Gates a whole program, for projects with no benchmark library: perfgate time runs COMMAND (through /bin/sh, each
+# argument quoted) RUNS times (default 10) after WARMUP runs (default 1), timed by perfgate or, with HYPERFINE, by
+# hyperfine, and records the benchmark <name> with real_time and cpu_time in seconds; then the two tests of
+# perfgate_add_gated_suite judge it against BASELINE. COMMAND may name an executable target; a relative program path
+# is taken from the current binary folder. The program runs in the current binary folder: give its input files as
+# absolute paths (e.g. ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/large.csv).
+function(perfgate_add_gated_command)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "HYPERFINE" "NAME;BASELINE;LABEL;RESULTS;TIMEOUT;RUNS;WARMUP" "COMMAND")
+  foreach(required NAME BASELINE COMMAND)
+    if(NOT arg_${required})
+      message(FATAL_ERROR "perfgate_add_gated_command: ${required} is required")
+    endif()
+  endforeach()
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "perfgate_add_gated_command(${arg_NAME}): unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT arg_RUNS)
+    set(arg_RUNS 10)
+  endif()
+  if(NOT DEFINED arg_WARMUP)
+    set(arg_WARMUP 1)
+  endif()
+  if(NOT arg_RUNS MATCHES "^[1-9][0-9]*$" OR NOT arg_WARMUP MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "perfgate_add_gated_command(${arg_NAME}): RUNS and WARMUP are whole numbers")
+  endif()
+  # The command as one shell text, each word in single quotes (a quote within as '\''): a target by its file, a
+  # relative program path from this binary folder.
+  set(words ${arg_COMMAND})
+  list(GET words 0 program)
+  list(POP_FRONT words)
+  if(TARGET ${program})
+    set(program "$<TARGET_FILE:${program}>")
+  elseif(program MATCHES "/" AND NOT IS_ABSOLUTE "${program}")
+    cmake_path(ABSOLUTE_PATH program BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+  endif()
+  set(text "")
+  foreach(word IN LISTS program words)
+    string(REPLACE "'" "'\\''" word "${word}")
+    string(APPEND text " '${word}'")
+  endforeach()
+  string(STRIP "${text}" text)
+  set(timer --runs ${arg_RUNS} --warmup ${arg_WARMUP})
+  if(arg_HYPERFINE)
+    list(APPEND timer --hyperfine)
+  endif()
+  set(passed NAME ${arg_NAME} BASELINE ${arg_BASELINE})
+  foreach(optional LABEL RESULTS TIMEOUT)
+    if(arg_${optional})
+      list(APPEND passed ${optional} ${arg_${optional}})
+    endif()
+  endforeach()
+  perfgate_add_gated_suite(${passed} COMMAND "$<TARGET_FILE:perfgate::perfgate>" time ${timer} -- "${arg_NAME}=${text}")
 endfunction()
 
 # perfgate_add_manifest_gates(MANIFEST <file> [BUILD <folder>] [RESULTS <folder>] [CONTEXT <KEY=VALUE>...])

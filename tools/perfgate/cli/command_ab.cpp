@@ -92,7 +92,8 @@ std::vector<CostChange> run_cost_ab(const AbArgs& a, const GateManifest& manifes
     std::cout << "measuring instructions at " << revision << " under callgrind" << std::endl;
     auto argv = resolve_command(gate, build.build_dir);
     argv.insert(argv.end(), a.cost_args.begin(), a.cost_args.end());
-    const auto run = measure_cost(argv, {gate.cache, manifest.environment, gate.timeout_seconds, gate.suite});
+    const auto run =
+        measure_cost(argv, {gate.cache, manifest.environment, gate.timeout_seconds, gate.suite, gate.whole});
     std::map<std::string, double> medians;
     for (const auto& region : run.regions) {
       if (region.name.find(a.cost_filter) != std::string::npos) medians[region.name] = median(region.instructions);

@@ -145,7 +145,7 @@ int bisect_on_counts(const BisectArgs& a, const Outputs& outputs, const GateMani
     argv.insert(argv.end(), a.cost_args.begin(), a.cost_args.end());
     CostRun run;
     try {
-      run = measure_cost(argv, {gate.cache, manifest.environment, gate.timeout_seconds, gate.suite});
+      run = measure_cost(argv, {gate.cache, manifest.environment, gate.timeout_seconds, gate.suite, gate.whole});
     } catch (const InputError& e) {  // built, but its program fails: stepped over like a commit that does not build
       worktrees.remove(build.worktree);
       std::cout << "  " << commit.substr(0, 12) << " cannot be measured, skipped: " << one_line(e.what()).substr(0, 160)

@@ -19,7 +19,8 @@ Command add_cost_command(CLI::App& app, CostArgs& a) {
   Command cmd(app, "cost", "instruction counts and cycle estimates per measured step, under callgrind");
   cmd.footer(
       command_footer("perfgate cost --out cost.json -- build/cost_program\n  perfgate cost --suite --out "
-                     "cost.json -- build/sort_benchmarks",
+                     "cost.json -- build/sort_benchmarks\n  perfgate cost --whole convert_small --out cost.json -- "
+                     "build/convert fixtures/small.csv",
                      {Exit::pass, Exit::unavailable}, "bad input includes a program that fails"));
   cmd.option("--out", a.out,
              "Google Benchmark JSON to write (counters instructions, estimated_cycles); the steps' function "
@@ -37,7 +38,11 @@ Command add_cost_command(CLI::App& app, CostArgs& a) {
   cmd.flag("--suite", a.suite,
            "the command is an unchanged Google Benchmark suite: each benchmark runs alone under callgrind, and its "
            "instructions and estimated cycles are per iteration of its loop (no function profile)");
-  cmd.option("command", a.command, "after --: the program that marks its measured steps, or the suite with --suite")
+  cmd.option("--whole", a.whole,
+             "NAME: the program marks nothing (a command-line tool, a test binary): its whole run, start-up "
+             "included, is one step of the benchmark NAME, with its function profile");
+  cmd.option("command", a.command,
+             "after --: the program that marks its measured steps, the suite with --suite, any program with --whole")
       .required();
   return cmd;
 }

@@ -143,6 +143,7 @@ int run_one(const GateManifest& m, const Gate& g, const std::string& folder, con
       c.timeout_seconds = g.timeout_seconds;
       c.tree = m.folder;
       c.suite = g.suite;
+      c.whole = g.whole;
       measure_cost_into(c);
       return check({});
     }

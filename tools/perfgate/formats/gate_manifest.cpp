@@ -131,7 +131,7 @@ Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& 
                     "series", "compare_baseline"});
   } else if (kind == "cost") {
     gate.kind = GateKind::cost;
-    allowed.insert({"cache", "suite"});
+    allowed.insert({"cache", "suite", "whole"});
   } else if (kind == "bars") {
     gate.kind = GateKind::bars;
     allowed.insert("benchmarks");
@@ -173,6 +173,8 @@ Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& 
   } else if (gate.kind == GateKind::cost) {
     if (has(g, "cache")) gate.cache = cache_options(r, g.at("cache"), at + ".cache");
     if (has(g, "suite")) gate.suite = r.flag(g, "suite", at);
+    if (has(g, "whole")) gate.whole = plain_text(r, g, "whole", at);
+    if (gate.suite && !gate.whole.empty()) r.fail(at + ": suite and whole measure two different things; give one");
   } else if (gate.kind == GateKind::bars) {
     gate.benchmarks = words(r, g, "benchmarks", at, false);
   } else if (gate.kind == GateKind::profile) {

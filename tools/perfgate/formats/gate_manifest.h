@@ -48,6 +48,7 @@ struct Gate {
   // cost
   std::vector<SimulatedCache> cache;  ///< the caches callgrind simulates (none: the machine's)
   bool suite = false;  ///< the command is an unchanged Google Benchmark suite, measured per iteration (cost_runner.h)
+  std::string whole;   ///< non-empty: the command marks nothing; its whole run is one step of this benchmark
   // bars
   std::vector<std::string> benchmarks;  ///< names (or name prefixes) shown, in order
   // profile: the command holds "{trace}" where the trace's path goes

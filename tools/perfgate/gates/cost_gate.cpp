@@ -44,7 +44,8 @@ void measure_cost_into(const CostRequest& a) {
   outputs.file(a.out, "--out");
   outputs.companion(function_profile_path(a.out), "--out's function profile");
   require_distinct_levels(a.cache, "cost: --cache");
-  const CostSettings settings{a.cache, a.env, a.timeout_seconds, a.suite};
+  if (a.suite && !a.whole.empty()) throw InputError("cost: --suite and --whole measure two different things; give one");
+  const CostSettings settings{a.cache, a.env, a.timeout_seconds, a.suite, a.whole};
   const auto run = measure_cost(a.command, settings);
   std::string caches;
   for (const auto& c : settings.cache) caches += " --" + to_text(c);
@@ -55,6 +56,9 @@ void measure_cost_into(const CostRequest& a) {
         "per iteration of each benchmark's loop, each benchmark run alone: (last call - first measured call) / "
         "(iterations - 1), after a warm-up call; heap_allocations: calls of malloc, calloc, realloc and the aligned "
         "allocators";
+  }
+  if (!a.whole.empty()) {
+    context["cost_attribution"] = "the whole program, from its first instruction to its exit, as one step";
   }
   if (!run.emulated.empty()) {
     context["cost_emulated"] = "RDTSCP and RDPID (valgrind stopped the program at " + run.emulated +

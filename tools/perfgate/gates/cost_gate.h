@@ -17,6 +17,7 @@ struct CostRequest {
   double timeout_seconds = 0.0;       ///< > 0: the run under valgrind is stopped after this long
   std::string tree;    ///< the tree whose commit the results record unless the context gives git_sha ("": ours)
   bool suite = false;  ///< the command is an unchanged Google Benchmark suite (CostSettings::google_benchmark_suite)
+  std::string whole;   ///< non-empty: the whole program is one step of this benchmark (CostSettings::whole_program)
 };
 
 /// Measures the program and writes its results and function profile through the output discipline (both checked

@@ -317,6 +317,20 @@ CostRun measure_cost(const std::vector<std::string>& command, const CostSettings
     measure_suite(command, settings, run.valgrind, run);
     return run;
   }
+  if (!settings.whole_program.empty()) {
+    const auto measured = run_callgrind({}, command, settings, run.valgrind, settings.timeout_seconds);
+    run.emulated = measured.emulated;
+    run.seconds = measured.seconds;
+    run.context = printed_context(measured.output);
+    if (measured.dumps.empty()) throw InputError("cost: callgrind wrote no profile of the program");
+    const auto& [path, text] = measured.dumps.back();  // the dump at the program's end: the whole run
+    const auto totals = parse_callgrind_dump(text, path);
+    const auto instructions = totals.events.find("Ir");
+    if (instructions == totals.events.end()) throw InputError("cost: " + path + " counts no instructions (Ir)");
+    run.regions.push_back({settings.whole_program, {instructions->second}, {estimated_cycles(totals)}, {}});
+    run.profiles[settings.whole_program] = parse_function_profile(text, path);
+    return run;
+  }
   const auto measured =
       run_callgrind({"--instr-atstart=no"}, command, settings, run.valgrind, settings.timeout_seconds);
   run.emulated = measured.emulated;

@@ -34,6 +34,10 @@ struct CostSettings {
   /// The command is an unchanged Google Benchmark suite: each benchmark it lists runs alone, and its region is its
   /// cost per iteration (one step; no function profile).
   bool google_benchmark_suite = false;
+  /// Non-empty: the command marks nothing (a command-line tool, a test binary), and the whole run, from its first
+  /// instruction to its exit (dynamic loading and start-up included), is one step of the benchmark of this name,
+  /// with its function profile.
+  std::string whole_program;
 };
 
 /// Runs `command` under callgrind with instrumentation off at start and the cache simulation on, its dumps in a
