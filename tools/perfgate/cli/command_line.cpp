@@ -4,10 +4,18 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace perfgate {
 namespace {
+
+// Each command's "command" option: where the words after -- go.
+std::map<const CLI::App*, std::vector<std::string>*>& words_after_dashes() {
+  static std::map<const CLI::App*, std::vector<std::string>*> options;
+  return options;
+}
 
 // The option's text as a finite number, or nullopt (trailing characters, nan, inf and overflow alike). CLI::Range
 // alone lets "nan" through (every comparison with NaN is false) and takes "inf" as the largest value in range.
@@ -91,6 +99,7 @@ OptionRules Command::option(const std::string& names, std::string& into, const s
 }
 
 OptionRules Command::option(const std::string& names, std::vector<std::string>& into, const std::string& help) {
+  if (names == "command") words_after_dashes()[app_] = &into;  // parse_command_line gives it the words as written
   return {app_->add_option(names, into, help), OptionRules::Kind::text};
 }
 
@@ -108,6 +117,23 @@ OptionRules Command::option(const std::string& names, std::optional<double>& int
 
 OptionRules Command::flag(const std::string& names, bool& into, const std::string& help) {
   return {app_->add_flag(names, into, help), OptionRules::Kind::text};
+}
+
+void parse_command_line(CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> args(argv, argv + argc);
+  std::vector<std::string> words;
+  const auto dashes = std::find(args.begin(), args.end(), "--");
+  if (dashes != args.end()) {
+    words.assign(dashes + 1, args.end());
+    std::fill(dashes + 1, args.end(), std::string("word"));  // counted by the parser, never read by it
+  }
+  std::vector<char*> pointers;
+  for (auto& a : args) pointers.push_back(a.data());
+  app.parse(static_cast<int>(pointers.size()), pointers.data());
+  for (const auto* chosen : app.get_subcommands()) {
+    const auto found = words_after_dashes().find(chosen);
+    if (found != words_after_dashes().end() && !found->second->empty()) *found->second = words;
+  }
 }
 
 }  // namespace perfgate

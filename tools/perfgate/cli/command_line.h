@@ -69,4 +69,9 @@ class Command {
   CLI::App* app_;
 };
 
+/// Parses perfgate's command line into the commands' options. The words after the first "--" are a program's command
+/// line and reach the chosen command's "command" option exactly as written: the parser counts them but never reads
+/// them (CLI11 would take a word in brackets, such as Catch2's test spec "[tag]", for a list).
+void parse_command_line(CLI::App& app, int argc, char** argv);
+
 }  // namespace perfgate

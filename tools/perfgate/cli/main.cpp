@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
     if (std::find(names.begin(), names.end(), first) == names.end()) return unknown_command(first);
   }
   try {
-    app.parse(argc, argv);
+    parse_command_line(app, argc, argv);
   } catch (const CLI::CallForHelp&) {
     for (const auto* sub : app.get_subcommands()) {
       std::cout << sub->help("perfgate");
