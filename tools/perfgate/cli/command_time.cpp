@@ -21,7 +21,8 @@ Command add_time_command(CLI::App& app, TimeArgs& a) {
   cmd.option("--warmup", a.plan.warmup, "runs of each command first, not recorded").in_range(0, 1000).show_default();
   cmd.option("--timeout", a.plan.timeout_seconds, "each run's time limit in seconds (0: none)").in_range(0, 86400);
   cmd.flag("--hyperfine", a.plan.hyperfine,
-           "time each run with hyperfine (--runs 1, its shell's start-up subtracted), perfgate interleaving the runs");
+           "time each run with hyperfine (--runs 1 --shell=none: the command split into words, quotes respected, no "
+           "pipes or redirections), perfgate interleaving the runs");
   cmd.option("--out", a.out, "perfgate results JSON to write (or --benchmark_out=FILE after --)");
   cmd.option("command", a.words, "after --: NAME=COMMAND, one per command to time").required();
   return cmd;

@@ -41,7 +41,8 @@ OneRun hyperfine_run(const TimedCommand& c, int run, const TimingPlan& plan, con
   const auto exported = (scratch.path() / "hyperfine.json").string();
   std::vector<std::string> argv = {"hyperfine", "--runs",         "1",   "--style", "none", "--export-json",
                                    exported,    "--command-name", c.name};
-  if (run == 0 && plan.warmup > 0) argv.insert(argv.end(), {"--warmup", std::to_string(plan.warmup)});
+  // Each invocation warms up anew: its first run would otherwise follow hyperfine's own start-up, every time.
+  if (plan.warmup > 0) argv.insert(argv.end(), {"--warmup", std::to_string(plan.warmup)});
   argv.push_back(c.text);
   ProcessOptions options;
   options.standard_error = StandardError::merge;

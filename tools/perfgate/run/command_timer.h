@@ -15,10 +15,12 @@ struct TimedCommand {
 };
 
 struct TimingPlan {
-  int runs = 10;                 ///< recorded runs of each command: its repetitions
-  int warmup = 1;                ///< runs of each command first, not recorded (caches, page cache, lazy binding)
+  int runs = 10;   ///< recorded runs of each command: its repetitions
+  int warmup = 1;  ///< runs of each command first, not recorded (caches, page cache, lazy binding); with hyperfine,
+                   ///< before each recorded run, in its hyperfine invocation
   double timeout_seconds = 0.0;  ///< > 0: each run's time limit
-  bool hyperfine = false;        ///< each run timed by hyperfine (--runs 1) instead of by perfgate
+  bool hyperfine = false;        ///< each run timed by hyperfine (--runs 1 --shell=none: the text split into words by
+                                 ///< hyperfine, quotes respected, no shell syntax) instead of by perfgate
 };
 
 /// Runs the commands in rounds: round r runs every command once, in the given order when r is even and reversed when
