@@ -14,7 +14,8 @@ Command add_compare_command(CLI::App& app, CompareArgs& a) {
       "build/sort_benchmarks --benchmark_repetitions=3",
       {Exit::pass, Exit::fail},
       "pass includes WARNING lines; bad input includes a missing baseline, with the command that creates it"));
-  cmd.option("--results", a.results, "Google Benchmark JSON").required();
+  cmd.option("--results", a.results, "results: Google Benchmark, perfgate or hyperfine JSON, or a Catch2 XML report")
+      .required();
   cmd.option("--baseline", a.baseline, "baseline JSON").required();
   cmd.option("--warning-exit-code", a.warning_exit_code,
              "exit with this code (0, or 7 to 255: the others have their meanings) when nothing failed but an "

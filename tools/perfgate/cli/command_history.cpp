@@ -60,7 +60,7 @@ Command add_history_command(CLI::App& app, HistoryArgs& a) {
       .required();
   cmd.option("--out", a.out, "export: the JSON file to write");
   cmd.option("--in", a.in, "import: a JSON file that history export wrote");
-  cmd.option("--results", a.results, "record: Google Benchmark JSON files of one run");
+  cmd.option("--results", a.results, "record: results files of one run (any format perfgate reads)");
   cmd.option("--commit", a.commit,
              "record: the run's commit (default: the results' git_sha context, refused when it ends -dirty)");
   cmd.option("--branch", a.branch, "the line of history").show_default();

@@ -12,7 +12,7 @@ Command add_speedup_command(CLI::App& app, SpeedupArgs& a) {
   Command cmd(app, "speedup", "paired, interleaved speedup verdict: 0 pass, 1 fail, 3 inconclusive");
   cmd.footer(command_footer("perfgate speedup --results run.json --reference BM_Slow --candidate BM_Fast --threshold 3",
                             {Exit::pass, Exit::fail, Exit::inconclusive}));
-  cmd.option("--results", a.results, "Google Benchmark JSON with repetitions of both").required();
+  cmd.option("--results", a.results, "results with repetitions of both (any format perfgate reads)").required();
   cmd.option("--reference", a.reference, "run name of the slower, reference benchmark").required();
   cmd.option("--candidate", a.candidate, "run name of the candidate benchmark").required();
   cmd.option("--threshold", a.threshold, "required speedup (no default: the project's own floor)")

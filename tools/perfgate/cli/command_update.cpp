@@ -59,7 +59,8 @@ Command add_update_command(CLI::App& app, UpdateArgs& a) {
       {Exit::pass}, "0 the baseline was created or updated; 2 refused, nothing written"));
   cmd.option(
       "--results", a.results,
-      "Google Benchmark JSON, one file per run: twice for timings, at least 3 times for a tolerance from noise (or "
+      "results, one file per run (any format perfgate reads): twice for timings, at least 3 times for a tolerance from "
+      "noise (or "
       "give the suite's command after --); a function profile beside the first (<stem>.functions.tsv, from perfgate "
       "cost) is kept beside the baseline");
   cmd.option("--baseline", a.baseline, "baseline JSON to create or update (its folder is created)").required();

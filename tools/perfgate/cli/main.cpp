@@ -1,5 +1,5 @@
-// perfgate: judges Google Benchmark results against committed baselines and maintains those baselines.
-// Exit codes: exit_codes.h.
+// perfgate: judges benchmark results (Google Benchmark, Catch2, hyperfine, perfgate's own format) against committed
+// baselines and maintains those baselines. Exit codes: exit_codes.h.
 #include "base/error.h"
 #include "base/exit_codes.h"
 #include "base/one_line.h"

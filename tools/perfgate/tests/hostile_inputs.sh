@@ -489,5 +489,48 @@ check update_refuses_a_unit_relabel 2 --baseline "$work/moved/baseline.json" --e
 mkdir -p "$work/it's"
 check create_command_keeps_its_quotes 2 --expect "--baseline '[^ ]*it'\\\\''s/b.json'" -- compare --results "$in/timing_a.json" --baseline "$work/it's/b.json" -- /bin/true
 
+# ------------------------------------------- 10. results of other harnesses: Catch2 XML, hyperfine, perfgate's own
+# Each format refused with one line naming what is wrong; a file of no format perfgate reads names the formats it does.
+count_entry='{"benchmark": "a", "field": "n", "value": 1, "unit": "bytes", "direction": "lower", "tolerance": {"rel": 0.1}}'
+baseline bytes.json "$count_entry"
+mine() { printf '{"perfgate_results": 1, "measurements": [%s]}\n' "$2" >"$in/$1"; }
+mine mine_ok.json '{"benchmark": "a", "field": "n", "unit": "bytes", "repetitions": [1, 1]}'
+mine mine_kib.json '{"benchmark": "a", "field": "n", "unit": "KiB", "repetitions": [1, 1]}'
+mine mine_misspelt.json '{"benchmark": "a", "field": "n", "unit": "bytes", "repetition": [1]}'
+mine mine_string.json '{"benchmark": "a", "field": "n", "unit": "bytes", "repetitions": ["1"]}'
+mine mine_twice.json '{"benchmark": "a", "field": "n", "unit": "bytes", "repetitions": [1]}, {"benchmark": "a", "field": "n", "unit": "bytes", "repetitions": [2]}'
+mine mine_negative_time.json '{"benchmark": "a", "field": "real_time", "unit": "ms", "repetitions": [-1]}'
+printf '{"perfgate_results": 2, "measurements": []}\n' >"$in/mine_version_2.json"
+check mine_passes 0 -- compare --results "$in/mine_ok.json" --baseline "$in/bytes.json"
+check mine_in_another_unit 2 --expect "measured in 'KiB' but judged in 'bytes'" -- compare --results "$in/mine_kib.json" --baseline "$in/bytes.json"
+check mine_misspelt_member 2 --expect "member 'repetition' the format does not have" -- compare --results "$in/mine_misspelt.json" --baseline "$in/bytes.json"
+check mine_string_value 2 -- compare --results "$in/mine_string.json" --baseline "$in/bytes.json"
+check mine_twice 2 -- compare --results "$in/mine_twice.json" --baseline "$in/bytes.json"
+check mine_negative_time 2 -- compare --results "$in/mine_negative_time.json" --baseline "$in/bytes.json"
+check mine_version_2 2 --expect "this perfgate reads version 1" -- compare --results "$in/mine_version_2.json" --baseline "$in/bytes.json"
+printf '{"results": [{"command": "c", "times": [0.1, 0.2], "exit_codes": [0, 137]}]}\n' >"$in/hyperfine_failed.json"
+printf '{"results": [{"command": "c", "times": []}]}\n' >"$in/hyperfine_no_times.json"
+check hyperfine_failed_run 2 --expect "failed in run 1" -- compare --results "$in/hyperfine_failed.json" --baseline "$in/time_ms.json"
+check hyperfine_no_times 2 -- compare --results "$in/hyperfine_no_times.json" --baseline "$in/time_ms.json"
+printf '<Catch name="x"><Group name="x"><TestCase name="t"><BenchmarkResults name="BM_T"><mean value="1500000"/></BenchmarkResults><OverallResult success="true"/></TestCase></Group></Catch>\n' >"$in/catch2_ok.xml"
+printf '<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><Catch>&b;</Catch>\n' >"$in/catch2_entities.xml"
+printf '<Catch><TestCase name="t"><BenchmarkResults name="BM_T"><mean value="1"/></BenchmarkResults><OverallResult success="false"/></TestCase></Catch>\n' >"$in/catch2_failed.xml"
+printf '<Catch><TestCase name="t"><BenchmarkResults name="BM_T"><mean value="1"/>\n' >"$in/catch2_truncated.xml"
+{ printf '<Catch>'; head -c 300000 /dev/zero | sed 's/\x0/<a>/g'; printf '</Catch>\n'; } >"$in/catch2_deep.xml"
+check catch2_mean_in_ns_passes 0 -- compare --results "$in/catch2_ok.xml" --baseline "$in/time_ms.json"
+check catch2_entity_expansion 2 --expect "document type declaration" -- compare --results "$in/catch2_entities.xml" --baseline "$in/time_ms.json"
+check catch2_failed_test_case 2 --expect "which failed" -- compare --results "$in/catch2_failed.xml" --baseline "$in/time_ms.json"
+check catch2_truncated 2 -- compare --results "$in/catch2_truncated.xml" --baseline "$in/time_ms.json"
+check catch2_deep_nesting 2 --expect "deeper than 64" -- compare --results "$in/catch2_deep.xml" --baseline "$in/time_ms.json"
+printf 'benchmark,value\nBM_T,1\n' >"$in/results.csv"
+check no_format_perfgate_reads 2 --expect "it reads Google Benchmark JSON" -- compare --results "$in/results.csv" --baseline "$in/time_ms.json"
+# The runners: a command that fails, a malformed command, a Google Benchmark flag they cannot honour; nothing written.
+check time_command_fails 2 --absent "$work/t1.json" --expect "exited with 3" -- time --runs 2 --out "$work/t1.json" -- 'x=exit 3'
+check time_word_without_a_name 2 --absent "$work/t2.json" -- time --out "$work/t2.json" -- 'true'
+check time_min_time_refused 2 --absent "$work/t3.json" --expect "do not take" -- time --out "$work/t3.json" -- 'x=true' --benchmark_min_time=1
+check time_two_outputs 2 --absent "$work/t4.json" -- time --out "$work/t4.json" -- 'x=true' --benchmark_out="$work/t5.json"
+check time_output_is_a_folder 2 -- time --runs 1 --out "$in" -- 'x=true' --benchmark_context=k=v
+check catch2_binary_missing 2 --absent "$work/c1.json" -- catch2 --out "$work/c1.json" -- "$work/no_such_binary"
+
 echo "hostile inputs: $cases cases, $((cases - failures)) handled as documented, $failures defects"
 [[ $failures == 0 ]]
