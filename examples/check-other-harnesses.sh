@@ -44,11 +44,12 @@ prefix="$work/prefix"
 logged "$work/perfgate-install.log" cmake --install "$work/project/perfgate-build" --prefix "$prefix"
 perfgate="$prefix/bin/perfgate"
 
-# gate_example NAME PLANT_FILE OLD NEW TIMED_COMMAND... : steps 1 to 3 for one example; TIMED_COMMAND is the suite's
-# command relative to its build folder's programs ({build} stands for the folder).
+# gate_example NAME TIMING_GATE REPETITIONS PLANT_FILE OLD NEW TIMED_COMMAND... : steps 1 to 3 for one example;
+# TIMING_GATE is the name its CMakeLists.txt registers (REPETITIONS each), TIMED_COMMAND the suite's command ({build}
+# stands for its build folder).
 gate_example() {
-  local name=$1 file=$2 old=$3 new=$4
-  shift 4
+  local name=$1 timing=$2 repetitions=$3 file=$4 old=$5 new=$6
+  shift 6
   local dir="$work/$name" src="$work/$name/src" build="$work/$name/build"
   rm -rf "$dir"
   mkdir -p "$dir"
@@ -59,12 +60,22 @@ gate_example() {
   logged "$dir/configure.log" cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}"
   logged "$dir/build.log" cmake --build "$build"
-  logged "$dir/ctest.log" ctest --test-dir "$build" -L '^(performance|cost)$' --output-on-failure
+  logged "$dir/ctest.log" ctest --test-dir "$build" -L '^(performance|cost)$' --output-on-failure --no-tests=error
+  # The CMake function's tests ran the runner: its results hold every benchmark of the committed baseline, each with
+  # the repetitions it asked for.
+  local gated timing_results
+  gated=$(jq -r '.entries[0].benchmark' "$src/baselines/$timing.json")
+  timing_results="$build/results/$timing.json"
+  jq -e --arg b "$gated" --argjson n "$repetitions" \
+    '[.measurements[] | select(.benchmark == $b and .field == "real_time") | .repetitions | length] == [$n]' \
+    "$timing_results" >/dev/null ||
+    { echo "check: $name: the CMake-registered run wrote no $n repetitions of '$gated' to $timing_results" >&2; exit 1; }
   local cost_gate
   cost_gate=$(jq -r '.gates[] | select(.kind == "cost") | .name' "$src/gates.json")
   local whole cost_command
   whole=$(jq -r --arg g "$cost_gate" '.gates[] | select(.name == $g) | .whole' "$src/gates.json")
-  mapfile -t cost_command < <(jq -r --arg g "$cost_gate" '.gates[] | select(.name == $g) | .command[]' "$src/gates.json")
+  mapfile -t cost_command < <(jq -r --arg g "$cost_gate" --arg build "$build" \
+    '.gates[] | select(.name == $g) | .command[] | gsub("{build}"; $build)' "$src/gates.json")
   cost_command[0]="$build/${cost_command[0]}"
 
   echo "check: $name: this machine's baseline (timing from noise, instructions exact)"
@@ -86,16 +97,16 @@ gate_example() {
   expect_exit 1 "$dir/planted-timing.log" "$perfgate" compare --results "$dir/planted.json" --baseline "$dir/timing.json"
   (cd "$build" && logged "$dir/cost2.log" "$perfgate" cost --whole "$whole" --out "$dir/cost2.json" -- "${cost_command[@]}")
   expect_exit 1 "$dir/planted-cost.log" "$perfgate" compare --results "$dir/cost2.json" --baseline "$dir/cost.json"
-  expect_exit 8 "$dir/planted-ctest.log" ctest --test-dir "$build" -L '^cost$'
+  expect_exit 8 "$dir/planted-ctest.log" ctest --test-dir "$build" -L '^cost$' --no-tests=error
   grep -m1 -E '^FAIL' "$dir/planted-timing.log"
   grep -m1 -E '^FAIL' "$dir/planted-cost.log"
 }
 
-gate_example catch2-suite fields.cpp "  return split_once(line, separator);" \
+gate_example catch2-suite splitting 5 fields.cpp "  return split_once(line, separator);" \
   "  (void)split_once(line, separator);
   return split_once(line, separator);" \
   "$perfgate" catch2 --runs 5 -- "{build}/catch2_suite" "[benchmark]" --benchmark-samples 20 --benchmark-warmup-time 20
-gate_example timed-command wordfreq.cpp "  const auto counts = count_words(text);" \
+gate_example timed-command wordfreq 10 wordfreq.cpp "  const auto counts = count_words(text);" \
   "  volatile size_t planted = count_words(text).size();
   (void)planted;
   const auto counts = count_words(text);" \

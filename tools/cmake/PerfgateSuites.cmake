@@ -130,18 +130,23 @@ function(perfgate_add_gated_command)
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "perfgate_add_gated_command(${arg_NAME}): unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
-  if(NOT arg_RUNS)
+  if(NOT DEFINED arg_RUNS)
     set(arg_RUNS 10)
   endif()
   if(NOT DEFINED arg_WARMUP)
     set(arg_WARMUP 1)
   endif()
   if(NOT arg_RUNS MATCHES "^[1-9][0-9]*$" OR NOT arg_WARMUP MATCHES "^[0-9]+$")
-    message(FATAL_ERROR "perfgate_add_gated_command(${arg_NAME}): RUNS and WARMUP are whole numbers")
+    message(FATAL_ERROR "perfgate_add_gated_command(${arg_NAME}): RUNS is a whole number from 1 and WARMUP from 0, "
+                        "not ${arg_RUNS} and ${arg_WARMUP}")
+  endif()
+  # The name is the benchmark's in the results (NAME=COMMAND for perfgate time) and the tests': no '=' or spaces.
+  if(NOT arg_NAME MATCHES "^[A-Za-z0-9_.+-]+$")
+    message(FATAL_ERROR "perfgate_add_gated_command(${arg_NAME}): NAME is letters, digits and _ . + - only")
   endif()
   # The command as one shell text, each word in single quotes (a quote within as '\''): a target by its file, a
   # relative program path from this binary folder.
-  set(words ${arg_COMMAND})
+  set(words "${arg_COMMAND}")  # quoted: an empty argument stays one
   list(GET words 0 program)
   list(POP_FRONT words)
   if(TARGET ${program})

@@ -45,6 +45,7 @@ class Parser {
   Parser(const std::string& text, const std::string& source) : text_(text), source_(source) {}
 
   XmlElement document() {
+    if (starts_with("\xEF\xBB\xBF")) pos_ = 3;  // a UTF-8 byte order mark
     skip_misc();
     if (starts_with("<!DOCTYPE") || starts_with("<!doctype"))
       fail("has a document type declaration, which perfgate does not read");
@@ -154,6 +155,7 @@ class Parser {
   }
   XmlElement element(int depth) {
     if (depth > kMaxXmlDepth) fail("nests elements deeper than " + std::to_string(kMaxXmlDepth) + " levels");
+    if (++elements_ > kMaxXmlElements) fail("has more than " + std::to_string(kMaxXmlElements) + " elements");
     XmlElement e;
     e.line = line_;
     advance(1);  // '<'
@@ -177,6 +179,8 @@ class Parser {
       advance(1);
       skip_space();
       std::string value = attribute_value();
+      if (e.attributes.size() >= static_cast<size_t>(kMaxXmlAttributes))
+        fail("gives '" + e.name + "' more than " + std::to_string(kMaxXmlAttributes) + " attributes");
       if (e.attribute(key) != nullptr) fail("gives the attribute '" + key + "' of '" + e.name + "' twice");
       e.attributes.emplace_back(std::move(key), std::move(value));
     }
@@ -217,6 +221,7 @@ class Parser {
   const std::string& source_;
   size_t pos_ = 0;
   int line_ = 1;
+  int elements_ = 0;
 };
 
 }  // namespace

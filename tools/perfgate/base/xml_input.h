@@ -12,6 +12,11 @@ namespace perfgate {
 /// case, sections, results); the bound keeps the recursive parse far from the stack's end.
 constexpr int kMaxXmlDepth = 64;
 
+/// Most attributes of one element, and most elements of a document: a harness's report has a handful and some
+/// thousands; the bounds keep the duplicate check linear and the parsed tree a small multiple of the input.
+constexpr int kMaxXmlAttributes = 256;
+constexpr int kMaxXmlElements = 1000000;
+
 struct XmlElement {
   std::string name;
   std::vector<std::pair<std::string, std::string>> attributes;  ///< in document order, entities replaced
@@ -25,7 +30,9 @@ struct XmlElement {
 /// Parses `text` as one XML document and returns its root element. Accepts the XML declaration, comments, processing
 /// instructions and CDATA (skipped), and the five predefined entities and character references. Refuses a document
 /// type declaration (no entity it could declare is ever expanded), an unknown entity, an attribute given twice,
-/// mismatched tags, anything after the root but comments and white space, and nesting deeper than kMaxXmlDepth.
+/// mismatched tags, anything after the root but comments and white space, nesting deeper than kMaxXmlDepth, more than
+/// kMaxXmlAttributes attributes on an element and more than kMaxXmlElements elements. A UTF-8 byte order mark at the
+/// start is skipped.
 /// Linear in the input's size.
 XmlElement parse_xml_input(const std::string& text, const std::string& source);
 

@@ -12,7 +12,7 @@ Command add_time_command(CLI::App& app, TimeArgs& a) {
       "fixtures/large.csv'",
       {Exit::pass},
       "each NAME=COMMAND runs through /bin/sh -c; round r runs the commands in order when r is even, reversed when "
-      "odd, and is repetition r of each; real_time and cpu_time in seconds, max_rss in bytes; Google Benchmark's "
+      "odd, and is repetition r of each; real_time and cpu_time in seconds; Google Benchmark's "
       "--benchmark_out, _context, _filter and _repetitions flags are taken as a suite's (perfgate gate, update and "
       "calibrate pass them); bad input includes a command that fails"));
   cmd.option("--runs", a.plan.runs, "recorded runs of each command (its repetitions)")

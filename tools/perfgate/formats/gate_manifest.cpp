@@ -308,8 +308,19 @@ const Gate& GateManifest::gate(const std::string& name) const {
 
 std::vector<std::string> resolve_command(const Gate& gate, const std::string& build_folder) {
   auto argv = gate.command;
-  if (!std::filesystem::path(argv[0]).is_absolute())
-    argv[0] = (std::filesystem::absolute(build_folder) / argv[0]).lexically_normal().string();
+  const std::string build = std::filesystem::absolute(build_folder).lexically_normal().string();
+  for (auto& word : argv) {
+    for (size_t at = word.find("{build}"); at != std::string::npos; at = word.find("{build}", at + build.size()))
+      word.replace(at, 7, build);
+  }
+  if (argv[0] == "{perfgate}") {
+    std::error_code error;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (error) throw InputError("gate " + gate.name + ": cannot tell where this perfgate is, for {perfgate}");
+    argv[0] = self.string();
+  } else if (!std::filesystem::path(argv[0]).is_absolute()) {
+    argv[0] = (std::filesystem::path(build) / argv[0]).lexically_normal().string();
+  }
   return argv;
 }
 

@@ -108,7 +108,9 @@ struct GateManifest {
 GateManifest read_gate_manifest(const std::string& path);
 GateManifest parse_gate_manifest(const std::string& text, const std::string& path);
 
-/// The gate's program with its arguments, the program resolved against `build_folder` (absolute).
+/// The gate's program with its arguments: "{build}" in any word replaced by `build_folder` (absolute); the program
+/// "{perfgate}" replaced by the perfgate running (so that a gate runs perfgate's own runners, perfgate catch2 and
+/// perfgate time, wherever perfgate is installed), any other resolved against the build folder unless absolute.
 std::vector<std::string> resolve_command(const Gate& gate, const std::string& build_folder);
 
 /// A speedup gate's pair as one --benchmark_filter argument, matching the two names exactly.

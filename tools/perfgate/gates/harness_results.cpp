@@ -45,7 +45,7 @@ void time_commands_into(const TimeRequest& request) {
       throw InputError("'" + word + "' is not NAME=COMMAND (each command to time is named: fast='./tool --fast')");
     TimedCommand c{word.substr(0, equals), word.substr(equals + 1)};
     if (!names.insert(c.name).second) throw InputError("two commands are named '" + c.name + "'");
-    if (!flags.filter.empty() && !std::regex_search(c.name, std::regex(flags.filter))) continue;
+    if (!flags.filter.empty() && !std::regex_search(c.name, std::regex(flags.filter, std::regex::extended))) continue;
     commands.push_back(c);
   }
   if (names.empty()) throw InputError("no command to time: give NAME=COMMAND after --");

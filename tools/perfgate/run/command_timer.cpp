@@ -7,6 +7,7 @@
 #include "run/process.h"
 
 #include <numeric>
+#include <optional>
 
 namespace perfgate {
 
@@ -17,7 +18,8 @@ std::string which_run(const TimedCommand& c, int run) {
 }
 
 struct OneRun {
-  double wall = 0.0, cpu = 0.0;
+  double wall = 0.0;
+  std::optional<double> cpu;  ///< none when hyperfine's export gives no user and system time
 };
 
 OneRun own_run(const TimedCommand& c, int run, const TimingPlan& plan, const TemporaryFolder& scratch) {
@@ -39,8 +41,10 @@ OneRun own_run(const TimedCommand& c, int run, const TimingPlan& plan, const Tem
 
 OneRun hyperfine_run(const TimedCommand& c, int run, const TimingPlan& plan, const TemporaryFolder& scratch) {
   const auto exported = (scratch.path() / "hyperfine.json").string();
-  std::vector<std::string> argv = {"hyperfine", "--runs",         "1",   "--style", "none", "--export-json",
-                                   exported,    "--command-name", c.name};
+  // --shell=none: hyperfine splits the text into words itself (quotes respected, no pipes or redirections), since
+  // the shell's start-up it would otherwise measure and subtract anew in every one-run invocation adds its own noise.
+  std::vector<std::string> argv = {"hyperfine",     "--shell=none", "--runs",         "1",   "--style", "none",
+                                   "--export-json", exported,       "--command-name", c.name};
   // Each invocation warms up anew: its first run would otherwise follow hyperfine's own start-up, every time.
   if (plan.warmup > 0) argv.insert(argv.end(), {"--warmup", std::to_string(plan.warmup)});
   argv.push_back(c.text);
@@ -60,7 +64,7 @@ OneRun hyperfine_run(const TimedCommand& c, int run, const TimingPlan& plan, con
   if (times.size() != 1) throw InputError(which_run(c, run) + ": hyperfine's export holds no single run");
   one.wall = times.front();
   const auto cpu = values_of(timed, c.name, "cpu_time");
-  if (!cpu.empty()) one.cpu = cpu.front();
+  if (cpu.size() == 1) one.cpu = cpu.front();
   return one;
 }
 
@@ -87,7 +91,7 @@ Results time_commands(const std::vector<TimedCommand>& commands, const TimingPla
       const auto& c = commands[i];
       const auto one = plan.hyperfine ? hyperfine_run(c, round, plan, scratch) : own_run(c, round, plan, scratch);
       results.measurements.push_back({c.name, "real_time", one.wall, "s", round, std::nullopt});
-      results.measurements.push_back({c.name, "cpu_time", one.cpu, "s", round, std::nullopt});
+      if (one.cpu) results.measurements.push_back({c.name, "cpu_time", *one.cpu, "s", round, std::nullopt});
     }
   }
   results.context["harness"] = plan.hyperfine ? "hyperfine, interleaved by perfgate time" : "perfgate time";

@@ -323,6 +323,11 @@ CostRun measure_cost(const std::vector<std::string>& command, const CostSettings
     run.seconds = measured.seconds;
     run.context = printed_context(measured.output);
     if (measured.dumps.empty()) throw InputError("cost: callgrind wrote no profile of the program");
+    if (measured.dumps.size() > 1) {
+      throw InputError("cost: --whole counts a program that marks nothing, and this one dumped " +
+                       std::to_string(measured.dumps.size() - 1) +
+                       " counts of its own (CALLGRIND_DUMP_STATS): measure its marked steps without --whole");
+    }
     const auto& [path, text] = measured.dumps.back();  // the dump at the program's end: the whole run
     const auto totals = parse_callgrind_dump(text, path);
     const auto instructions = totals.events.find("Ir");

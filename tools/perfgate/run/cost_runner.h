@@ -36,7 +36,7 @@ struct CostSettings {
   bool google_benchmark_suite = false;
   /// Non-empty: the command marks nothing (a command-line tool, a test binary), and the whole run, from its first
   /// instruction to its exit (dynamic loading and start-up included), is one step of the benchmark of this name,
-  /// with its function profile.
+  /// with its function profile. A program that dumps counts of its own is refused (the last dump would be a part).
   std::string whole_program;
 };
 

@@ -234,9 +234,11 @@ TimedProcess run_timed(const std::vector<std::string>& argv, double timeout_seco
       }
     });
   }
-  int status = 0;
-  rusage usage{};
-  while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+  // Wait for the end without reaping (WNOWAIT): the process group still exists while the watchdog may signal it,
+  // so its kill can never reach a group that a reused id names. Then stop the watchdog, then reap.
+  siginfo_t info{};
+  int waited = 0;
+  while ((waited = waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT)) < 0 && errno == EINTR) {
   }
   const auto end = std::chrono::steady_clock::now();
   if (limited) {
@@ -248,6 +250,12 @@ TimedProcess run_timed(const std::vector<std::string>& argv, double timeout_seco
     watchdog.join();
     g_child_group.store(0);
   }
+  int status = 0;
+  rusage usage{};
+  pid_t reaped = -1;
+  while ((reaped = wait4(pid, &status, 0, &usage)) < 0 && errno == EINTR) {
+  }
+  if (waited < 0 || reaped != pid) return result;  // not waited for (SIGCHLD ignored): no status, no time
   result.wall_seconds = std::chrono::duration<double>(end - start).count();
   result.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                        static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;

@@ -36,12 +36,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
 struct TimedProcess {
   int status = -1;  ///< exit status; -1 when it could not start or was killed by a signal
   bool timed_out = false;
-  double wall_seconds = 0.0;    ///< from just before the spawn to the child's end (a monotonic clock)
-  double cpu_seconds = 0.0;     ///< user plus system time of the child and its waited-for children (getrusage)
-  long long max_rss_bytes = 0;  ///< the largest resident set of the child or one of its waited-for children
+  double wall_seconds = 0.0;  ///< from just before the spawn to the child's end (a monotonic clock)
+  double cpu_seconds = 0.0;   ///< user plus system time of the child and its waited-for children (wait4)
 };
 
-/// Runs `argv` (in `directory` unless "") once and times it; with `timeout_seconds` > 0 its process group is killed
+/// Runs `argv` once and times it; with `timeout_seconds` > 0 its process group is killed
 /// when the limit passes. Never throws for the program's failure: the caller judges status and timed_out.
 TimedProcess run_timed(const std::vector<std::string>& argv, double timeout_seconds,
                        const std::string& standard_error_file = "");

@@ -73,10 +73,12 @@ SuiteFlags take_suite_flags(std::vector<std::string>& words) {
       if (equals == std::string::npos || equals == 0) throw InputError(word + ": expected KEY=VALUE");
       flags.context.emplace_back(context->substr(0, equals), context->substr(equals + 1));
     } else if (const auto filter = value_of(word, "filter")) {
+      // Bounded: the library's regular expressions compile and match by recursion.
+      if (filter->size() > 1000) throw InputError("--benchmark_filter: longer than 1000 characters");
       try {
-        (void)std::regex(*filter);
+        (void)std::regex(*filter, std::regex::extended);
       } catch (const std::regex_error&) {
-        throw InputError(word + ": not a regular expression");
+        throw InputError(word + ": not a regular expression (POSIX extended, as Google Benchmark reads it)");
       }
       flags.filter = *filter;
     } else if (const auto repetitions = value_of(word, "repetitions")) {
@@ -86,7 +88,8 @@ SuiteFlags take_suite_flags(std::vector<std::string>& words) {
         throw InputError(word + ": expected a whole number from 1 to " + std::to_string(kMaxRepetitions));
       flags.repetitions = static_cast<int>(n);
     } else if (value_of(word, "enable_random_interleaving")) {
-      // perfgate's runners interleave every run of a pair whatever this says
+      // perfgate time alternates its commands' order round by round whatever this says; a Catch2 binary runs its
+      // benchmarks in its own order in every run
     } else {
       throw InputError(word +
                        ": a Google Benchmark flag perfgate's runners do not take (they take out, out_format, "
@@ -99,7 +102,7 @@ SuiteFlags take_suite_flags(std::vector<std::string>& words) {
 
 void keep_filtered(Results& results, const std::string& filter) {
   if (filter.empty()) return;
-  const std::regex pattern(filter);
+  const std::regex pattern(filter, std::regex::extended);
   auto& m = results.measurements;
   m.erase(std::remove_if(m.begin(), m.end(),
                          [&](const Measurement& x) { return !std::regex_search(x.benchmark, pattern); }),

@@ -17,14 +17,14 @@ namespace perfgate {
 struct SuiteFlags {
   std::string out;                                           ///< --benchmark_out
   std::vector<std::pair<std::string, std::string>> context;  ///< --benchmark_context, in order (the first value wins)
-  std::string filter;                                        ///< --benchmark_filter: a regular expression (ECMAScript)
-  std::optional<int> repetitions;                            ///< --benchmark_repetitions
+  std::string filter;              ///< --benchmark_filter: a regular expression (POSIX extended, as Google Benchmark's)
+  std::optional<int> repetitions;  ///< --benchmark_repetitions
 };
 
 /// Takes Google Benchmark's flags (the underscore spelling, --benchmark_NAME=VALUE) out of `words`, wherever they
 /// stand, leaving the rest in order. Throws InputError for a flag the runners cannot honour (--benchmark_min_time:
 /// each harness decides how long it measures), an output format other than json, a malformed context, a repetition
-/// count outside [1, 1000000] and a filter that is not a regular expression.
+/// count outside [1, 1000000] and a filter that is not a regular expression or is longer than 1000 characters.
 SuiteFlags take_suite_flags(std::vector<std::string>& words);
 
 /// Keeps of `results` the benchmarks whose names `filter` matches anywhere in (std::regex_search, as Google

@@ -52,13 +52,31 @@ jq -e '[.measurements[] | select(.field == "real_time") | .repetitions | length]
   fail "the pair's results are not 8 runs each: $(cat pair.json)"
 expect 0 "$perfgate" speedup --results pair.json --reference reference --candidate candidate --threshold 2
 expect 1 "$perfgate" speedup --results pair.json --reference reference --candidate candidate --threshold 20
-if command -v hyperfine >/dev/null; then
-  expect 0 "$perfgate" time --hyperfine --runs 6 --out pair-hf.json -- "reference=$(work_loop 4000000)" "candidate=$(work_loop 1000000)"
-  expect 0 "$perfgate" speedup --results pair-hf.json --reference reference --candidate candidate --threshold 2
-  jq -e '.context.harness | startswith("hyperfine")' pair-hf.json >/dev/null || fail "no hyperfine harness recorded"
-else
-  echo "other_harnesses: hyperfine is not installed; its pair is not measured"
-fi
+# What perfgate asks of hyperfine, through a stand-in on PATH that records its arguments: one run per invocation, no
+# shell, a warm-up in each, the command's text as one word; one run's user plus system time is its cpu_time.
+mkdir stand-in
+cat >stand-in/hyperfine <<'SCRIPT'
+#!/bin/sh
+printf '%s|' "$@" >>"$STAND_IN_LOG"
+echo >>"$STAND_IN_LOG"
+while [ $# -gt 0 ]; do
+  case $1 in --export-json) out=$2; shift ;; --command-name) name=$2; shift ;; esac
+  shift
+done
+printf '{"results": [{"command": "%s", "times": [0.5], "user": 0.25, "system": 0.125, "exit_codes": [0]}]}\n' "$name" >"$out"
+SCRIPT
+chmod +x stand-in/hyperfine
+STAND_IN_LOG=$work/stand-in.log PATH="$work/stand-in:$PATH" \
+  expect 0 "$perfgate" time --hyperfine --runs 2 --warmup 1 --out stand-in.json -- "x=prog 'a b'"
+[[ $(grep -c -- '--shell=none|--runs|1|' stand-in.log) == 2 && $(grep -c -- "--warmup|1|prog 'a b'|" stand-in.log) == 2 ]] ||
+  fail "hyperfine was not asked for one run without a shell and a warm-up: $(cat stand-in.log)"
+jq -e '[.measurements[] | {field, repetitions}] == [{"field": "real_time", "repetitions": [0.5, 0.5]},
+                                                   {"field": "cpu_time", "repetitions": [0.375, 0.375]}]' \
+  stand-in.json >/dev/null || fail "the stand-in's runs were not read as two runs: $(cat stand-in.json)"
+command -v hyperfine >/dev/null || fail "hyperfine is not installed (tools/install-deps installs it)"
+expect 0 "$perfgate" time --hyperfine --runs 6 --out pair-hf.json -- "reference=$(work_loop 4000000)" "candidate=$(work_loop 1000000)"
+expect 0 "$perfgate" speedup --results pair-hf.json --reference reference --candidate candidate --threshold 2
+jq -e '.context.harness | startswith("hyperfine")' pair-hf.json >/dev/null || fail "no hyperfine harness recorded"
 
 # History and comment on adapted results.
 expect 0 "$perfgate" history record --store history.db --results "$inputs/formats/hyperfine-1.15.0.json" --commit c0ffee01 \

@@ -51,4 +51,8 @@ TEST(xml_input, refuses_what_it_does_not_read_with_the_line) {
   std::string deep;
   for (int i = 0; i < perfgate::kMaxXmlDepth + 1; ++i) deep += "<a>";
   EXPECT_NE(refusal(deep).find("deeper than 64"), std::string::npos);
+  std::string crowded = "<a";
+  for (int i = 0; i <= perfgate::kMaxXmlAttributes; ++i) crowded += " k" + std::to_string(i) + "=\"\"";
+  EXPECT_NE(refusal(crowded + "/>").find("more than 256 attributes"), std::string::npos);
+  EXPECT_EQ(perfgate::parse_xml_input("\xEF\xBB\xBF<a/>", "r.xml").name, "a");  // a byte order mark first
 }

@@ -44,6 +44,16 @@ TEST(gate_manifest, commands_are_relative_to_the_build_folder) {
   EXPECT_EQ(perfgate::resolve_command(m.gates.front(), "/abs/build")[0], "/abs/build/bin/bench");
 }
 
+TEST(gate_manifest, a_command_names_the_build_folder_and_the_perfgate_running) {
+  const auto m = parse(R"json({"schema_version": 2, "baseline_path": "{name}.json",
+    "gates": [{"name": "splitting", "kind": "baseline", "label": "performance",
+               "command": ["{perfgate}", "catch2", "--runs", "5", "--", "{build}/suite", "x={build}/a {build}/b"]}]})json");
+  const auto argv = perfgate::resolve_command(m.gates.front(), "/abs/build");
+  EXPECT_EQ(argv[0], std::filesystem::read_symlink("/proc/self/exe").string());  // the program running: this test
+  EXPECT_EQ(argv[5], "/abs/build/suite");
+  EXPECT_EQ(argv[6], "x=/abs/build/a /abs/build/b");
+}
+
 TEST(gate_manifest, simulated_caches_are_what_callgrind_takes) {
   EXPECT_EQ(perfgate::to_text(perfgate::simulated_cache("LL", 8 << 20, 16, 64, "x")), "LL=8388608,16,64");
   EXPECT_EQ(perfgate::to_text(perfgate::parse_simulated_cache("D1=32768,8,64", "x")), "D1=32768,8,64");

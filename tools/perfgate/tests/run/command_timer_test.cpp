@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -46,4 +47,20 @@ TEST(command_timer, a_failing_command_names_itself_and_its_run) {
   } catch (const perfgate::InputError& e) {
     EXPECT_STREQ(e.what(), "'broken' (run 0) exited with 3: no such input");
   }
+}
+
+TEST(command_timer, a_run_past_its_time_limit_is_stopped_with_its_group) {
+  perfgate::TimingPlan plan;
+  plan.runs = 1;
+  plan.warmup = 0;
+  plan.timeout_seconds = 0.3;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    // The shell's child sleeps too: the whole group is stopped, not only the shell.
+    perfgate::time_commands({{"slow", "sleep 30; true"}}, plan);
+    FAIL() << "a run past its limit was timed";
+  } catch (const perfgate::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'slow' (run 0) did not finish within"), std::string::npos) << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
 }
