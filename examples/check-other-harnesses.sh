@@ -4,9 +4,10 @@
 # perfgate time, through perfgate_add_gated_command). For each, from a copy of its sources:
 #   1. configured against the install, built, and its ctest labels performance and cost pass on its committed
 #      baselines (timings judged on the machine that recorded them, SKIPPED elsewhere; instructions within 0.5 %);
-#   2. a baseline of this machine: the timing's tolerance learned from the noise of three runs of the suite, the
+#   2. a baseline of this machine: the timing's tolerance learned from the noise of five runs of the suite, the
 #      instruction count held exactly (measured twice, the same count both times);
-#   3. a planted slowdown (the measured code doing its work twice) fails the timing and the exact count, and the
+#   3. a planted slowdown (the measured code doing its work again: the splitter twice, the counter thrice) fails the
+#      timing and the exact count, and the
 #      committed cost baseline in ctest.
 # Usage: examples/check-other-harnesses.sh WORK_FOLDER
 set -euo pipefail
@@ -79,7 +80,7 @@ gate_example() {
   cost_command[0]="$build/${cost_command[0]}"
 
   echo "check: $name: this machine's baseline (timing from noise, instructions exact)"
-  logged "$dir/update.log" "$perfgate" update --baseline "$dir/timing.json" --reason "unchanged" --runs 3 \
+  logged "$dir/update.log" "$perfgate" update --baseline "$dir/timing.json" --reason "unchanged" --runs 5 \
     --track real_time:lower:noise -- "${suite[@]}"
   (cd "$build" && logged "$dir/cost0.log" "$perfgate" cost --whole "$whole" --out "$dir/cost0.json" -- "${cost_command[@]}")
   (cd "$build" && logged "$dir/cost1.log" "$perfgate" cost --whole "$whole" --out "$dir/cost1.json" -- "${cost_command[@]}")
@@ -87,7 +88,7 @@ gate_example() {
     --track instructions:either:exact --results "$dir/cost0.json"
   logged "$dir/cost-same.log" "$perfgate" compare --results "$dir/cost1.json" --baseline "$dir/cost.json"
 
-  echo "check: $name: a planted slowdown ($file does its work twice) fails the timing and the counts"
+  echo "check: $name: a planted slowdown ($file does its work again) fails the timing and the counts"
   grep -qF -- "$old" "$src/$file" || { echo "check: $src/$file no longer holds the line the plant changes" >&2; exit 1; }
   local text
   text=$(<"$src/$file")
@@ -105,9 +106,9 @@ gate_example() {
 gate_example catch2-suite splitting 5 fields.cpp "  return split_once(line, separator);" \
   "  (void)split_once(line, separator);
   return split_once(line, separator);" \
-  "$perfgate" catch2 --runs 5 -- "{build}/catch2_suite" "[benchmark]" --benchmark-samples 20 --benchmark-warmup-time 20
+  "$perfgate" catch2 --runs 3 -- "{build}/catch2_suite" "[benchmark]" --benchmark-samples 20 --benchmark-warmup-time 20
 gate_example timed-command wordfreq 10 wordfreq.cpp "  const auto counts = count_words(text);" \
-  "  volatile size_t planted = count_words(text).size();
+  "  volatile size_t planted = count_words(text).size() + count_words(text).size();
   (void)planted;
   const auto counts = count_words(text);" \
   "$perfgate" time --hyperfine --runs 10 -- "wordfreq='{build}/wordfreq' '{build}/words.txt'"
