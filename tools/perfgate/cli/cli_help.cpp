@@ -31,12 +31,12 @@ std::string command_footer(const std::string& example, std::initializer_list<Exi
 std::string overview(const std::vector<std::pair<std::string, std::string>>& commands) {
   std::ostringstream out;
   out << "perfgate: gate benchmark results (Google Benchmark, Catch2, hyperfine, any command) against committed "
-         "baselines, in CI and by hand\n\n"
+         "baselines, in CI and by hand\n"
       << "Usage: perfgate COMMAND [OPTIONS]      perfgate help COMMAND      perfgate --version\n\nCommands:\n";
   for (const auto& [name, description] : commands)
     out << "  " << name << std::string(name.size() < 11 ? 11 - name.size() : 1, ' ') << description << '\n';
   out << "\nStart: perfgate help update (create a baseline), perfgate help compare (gate against it).\n"
-      << "\nExit codes, the same for every command:\n"
+      << "Exit codes, the same for every command:\n"
       << exit_code_table();
   return out.str();
 }
