@@ -1,6 +1,7 @@
 #include "base/xml_input.h"
 
 #include "base/error.h"
+#include "base/utf8_text.h"
 
 #include <cstdint>
 
@@ -20,24 +21,6 @@ bool is_name_char(char c) {
   const auto u = static_cast<unsigned char>(c);
   return u >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
          c == '-' || c == '.' || c == ':';
-}
-
-void append_utf8(std::string& out, uint32_t code) {
-  if (code < 0x80) {
-    out += static_cast<char>(code);
-  } else if (code < 0x800) {
-    out += static_cast<char>(0xC0 | (code >> 6));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  } else if (code < 0x10000) {
-    out += static_cast<char>(0xE0 | (code >> 12));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (code >> 18));
-    out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  }
 }
 
 class Parser {
@@ -127,7 +110,7 @@ class Parser {
       }
       if (code == 0 || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
         fail("has a character reference to no character '&" + body + ";'");
-      append_utf8(out, code);
+      out += utf8_of(code);
     } else {
       fail("has an unknown entity '&" + body + ";'");
     }
