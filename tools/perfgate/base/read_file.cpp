@@ -31,4 +31,18 @@ std::string read_whole_file(const std::string& path, const std::string& what) {
   return bytes.str();
 }
 
+std::string read_file_tail(const std::string& path, std::uintmax_t bytes) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return "";
+  const auto size = std::filesystem::file_size(path, error);
+  if (error) return "";
+  std::ifstream in(path, std::ios::binary);
+  const std::uintmax_t start = size > bytes ? size - bytes : 0;
+  in.seekg(static_cast<std::streamoff>(start));
+  std::string text(static_cast<size_t>(size - start), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  return text;
+}
+
 }  // namespace perfgate

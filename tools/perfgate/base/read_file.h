@@ -14,4 +14,8 @@ constexpr std::uintmax_t kMaxInputBytes = 512ull * 1024 * 1024;
 /// ends) or is larger than kMaxInputBytes.
 std::string read_whole_file(const std::string& path, const std::string& what);
 
+/// At most the last `bytes` bytes of a file perfgate had a program write (its standard error, for a message); "" when
+/// it cannot be read.
+std::string read_file_tail(const std::string& path, std::uintmax_t bytes);
+
 }  // namespace perfgate

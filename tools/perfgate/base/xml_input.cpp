@@ -165,6 +165,8 @@ class Parser {
       if (e.attributes.size() >= static_cast<size_t>(kMaxXmlAttributes))
         fail("gives '" + e.name + "' more than " + std::to_string(kMaxXmlAttributes) + " attributes");
       if (e.attribute(key) != nullptr) fail("gives the attribute '" + key + "' of '" + e.name + "' twice");
+      if (++attributes_ > kMaxXmlAttributesInAll)
+        fail("has more than " + std::to_string(kMaxXmlAttributesInAll) + " attributes in all");
       e.attributes.emplace_back(std::move(key), std::move(value));
     }
     // Content: child elements, skipped character data, comments, CDATA and processing instructions.
@@ -205,6 +207,7 @@ class Parser {
   size_t pos_ = 0;
   int line_ = 1;
   int elements_ = 0;
+  int attributes_ = 0;
 };
 
 }  // namespace

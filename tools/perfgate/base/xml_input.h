@@ -16,6 +16,7 @@ constexpr int kMaxXmlDepth = 64;
 /// thousands; the bounds keep the duplicate check linear and the parsed tree a small multiple of the input.
 constexpr int kMaxXmlAttributes = 256;
 constexpr int kMaxXmlElements = 1000000;
+constexpr int kMaxXmlAttributesInAll = 1000000;
 
 struct XmlElement {
   std::string name;
@@ -31,7 +32,8 @@ struct XmlElement {
 /// instructions and CDATA (skipped), and the five predefined entities and character references. Refuses a document
 /// type declaration (no entity it could declare is ever expanded), an unknown entity, an attribute given twice,
 /// mismatched tags, anything after the root but comments and white space, nesting deeper than kMaxXmlDepth, more than
-/// kMaxXmlAttributes attributes on an element and more than kMaxXmlElements elements. A UTF-8 byte order mark at the
+/// kMaxXmlAttributes attributes on an element, more than kMaxXmlElements elements and more than kMaxXmlAttributesInAll
+/// attributes in all. A UTF-8 byte order mark at the
 /// start is skipped.
 /// Linear in the input's size.
 XmlElement parse_xml_input(const std::string& text, const std::string& source);

@@ -4,7 +4,6 @@
 #include "base/time_units.h"
 #include "base/xml_input.h"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <set>
@@ -19,14 +18,16 @@ struct Reading {
   std::set<std::string> seen;
 };
 
+// A decimal number as Catch2's stream writes one (digits, a sign, a point, an exponent): never hexadecimal, never with
+// blanks, never infinite.
 double number_attribute(const XmlElement& e, const std::string& key, const std::string& where) {
   const auto* text = e.attribute(key);
   if (text == nullptr) throw InputError(where + " has no " + e.name + " " + key);
+  const bool decimal = !text->empty() && text->find_first_not_of("0123456789+-.eE") == std::string::npos;
   char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(text->c_str(), &end);
-  if (text->empty() || end != text->c_str() + text->size() || errno == ERANGE || !std::isfinite(v))
-    throw InputError(where + " has " + e.name + " " + key + " '" + *text + "', not a finite number");
+  const double v = decimal ? std::strtod(text->c_str(), &end) : 0.0;
+  if (!decimal || end != text->c_str() + text->size() || !std::isfinite(v))
+    throw InputError(where + " has " + e.name + " " + key + " '" + *text + "', not a finite decimal number");
   return v;
 }
 
@@ -57,7 +58,11 @@ void read_benchmark(const XmlElement& e, const std::string& test_case, bool test
       const auto* message = child.attribute("message");
       throw InputError(where + " failed: " + (message != nullptr ? *message : std::string("no message")));
     }
-    if (child.name == "mean") mean = &child;
+    if (child.name == "mean") {
+      if (mean != nullptr) throw InputError(where + " has two means");
+      mean = &child;
+    }
+    if (child.name == "BenchmarkResults") throw InputError(where + " holds another benchmark's results within it");
   }
   if (records_failure(e)) throw InputError(where + " failed an assertion");
   if (test_case_failed) throw InputError(where + " is in test case '" + test_case + "', which failed");

@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "base/json_input.h"
+#include "base/time_units.h"
 
 #include <nlohmann/json.hpp>
 
@@ -49,7 +50,8 @@ Results hyperfine_results(const nlohmann::json& doc, const std::string& source) 
     }
     for (size_t r = 0; r < times.size(); ++r) {
       const auto& t = times[r];
-      if (!t.is_number() || !std::isfinite(t.get<double>()) || t.get<double>() < 0)
+      if (!t.is_number() || !std::isfinite(t.get<double>()) || t.get<double>() < 0 ||
+          !std::isfinite(convert_time(t.get<double>(), "s", "ns")))
         throw InputError(named + " run " + std::to_string(r) + " has time " + t.dump() + " (expected seconds >= 0)");
       results.measurements.push_back({command, "real_time", t.get<double>(), "s", static_cast<int>(r), std::nullopt});
     }

@@ -7,7 +7,6 @@
 #include "run/suite_flags.h"
 
 #include <iostream>
-#include <regex>
 #include <set>
 
 namespace perfgate {
@@ -39,13 +38,14 @@ void time_commands_into(const TimeRequest& request) {
   const auto path = output_of(request.out, flags);
   std::vector<TimedCommand> commands;
   std::set<std::string> names;
+  const NameFilter filter(flags.filter);
   for (const auto& word : words) {
     const auto equals = word.find('=');
     if (equals == std::string::npos || equals == 0 || equals + 1 == word.size())
       throw InputError("'" + word + "' is not NAME=COMMAND (each command to time is named: fast='./tool --fast')");
     TimedCommand c{word.substr(0, equals), word.substr(equals + 1)};
     if (!names.insert(c.name).second) throw InputError("two commands are named '" + c.name + "'");
-    if (!flags.filter.empty() && !std::regex_search(c.name, std::regex(flags.filter, std::regex::extended))) continue;
+    if (!filter.matches(c.name)) continue;
     commands.push_back(c);
   }
   if (names.empty()) throw InputError("no command to time: give NAME=COMMAND after --");

@@ -30,7 +30,7 @@ OneRun own_run(const TimedCommand& c, int run, const TimingPlan& plan, const Tem
                      " s and was stopped");
   }
   if (r.status != 0) {
-    const auto tail = output_tail(read_whole_file(errors, "standard error"), 200);
+    const auto tail = output_tail(read_file_tail(errors, 4096), 200);
     throw InputError(
         which_run(c, run) + " " +
         (r.status < 0 ? std::string("could not run or was killed") : "exited with " + std::to_string(r.status)) +
@@ -43,11 +43,19 @@ OneRun hyperfine_run(const TimedCommand& c, int run, const TimingPlan& plan, con
   const auto exported = (scratch.path() / "hyperfine.json").string();
   // --shell=none: hyperfine splits the text into words itself (quotes respected, no pipes or redirections), since
   // the shell's start-up it would otherwise measure and subtract anew in every one-run invocation adds its own noise.
-  std::vector<std::string> argv = {"hyperfine",     "--shell=none", "--runs",         "1",   "--style", "none",
-                                   "--export-json", exported,       "--command-name", c.name};
+  // The name as --command-name=NAME and the command after --: neither can be read as an option of hyperfine's.
+  std::vector<std::string> argv = {"hyperfine",
+                                   "--shell=none",
+                                   "--runs",
+                                   "1",
+                                   "--style",
+                                   "none",
+                                   "--export-json",
+                                   exported,
+                                   "--command-name=" + c.name};
   // Each invocation warms up anew: its first run would otherwise follow hyperfine's own start-up, every time.
   if (plan.warmup > 0) argv.insert(argv.end(), {"--warmup", std::to_string(plan.warmup)});
-  argv.push_back(c.text);
+  argv.insert(argv.end(), {"--", c.text});
   ProcessOptions options;
   options.standard_error = StandardError::merge;
   options.timeout_seconds = plan.timeout_seconds > 0 ? plan.timeout_seconds * (1 + plan.warmup) : 0.0;

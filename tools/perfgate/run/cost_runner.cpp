@@ -112,10 +112,14 @@ struct CallgrindRun {
 
 // `limit` is what is left of settings.timeout_seconds (0: none), which the messages name.
 CallgrindRun run_callgrind(const std::vector<std::string>& tool_options, const std::vector<std::string>& command,
-                           const CostSettings& settings, const std::string& valgrind, double limit) {
+                           const CostSettings& settings, const std::string& valgrind, double limit,
+                           bool every_process = false) {
   const TemporaryFolder folder("cost");
-  std::vector<std::string> argv = {"valgrind", "--tool=callgrind", "--cache-sim=yes",
-                                   "--callgrind-out-file=" + (folder.path() / "callgrind.out").string()};
+  // every_process: the program's children are counted too, each process into a file of its own (%p: its id).
+  std::vector<std::string> argv = {
+      "valgrind", "--tool=callgrind", "--cache-sim=yes",
+      "--callgrind-out-file=" + (folder.path() / (every_process ? "callgrind.%p.out" : "callgrind.out")).string()};
+  if (every_process) argv.push_back("--trace-children=yes");
   argv.insert(argv.end(), tool_options.begin(), tool_options.end());
   for (const auto& c : settings.cache)
     argv.push_back("--" + to_text(c));  // callgrind's --LL=<bytes>,<ways>,<line bytes>
@@ -318,22 +322,35 @@ CostRun measure_cost(const std::vector<std::string>& command, const CostSettings
     return run;
   }
   if (!settings.whole_program.empty()) {
-    const auto measured = run_callgrind({}, command, settings, run.valgrind, settings.timeout_seconds);
+    const auto measured = run_callgrind({}, command, settings, run.valgrind, settings.timeout_seconds, true);
     run.emulated = measured.emulated;
     run.seconds = measured.seconds;
     run.context = printed_context(measured.output);
     if (measured.dumps.empty()) throw InputError("cost: callgrind wrote no profile of the program");
-    if (measured.dumps.size() > 1) {
-      throw InputError("cost: --whole counts a program that marks nothing, and this one dumped " +
-                       std::to_string(measured.dumps.size() - 1) +
-                       " counts of its own (CALLGRIND_DUMP_STATS): measure its marked steps without --whole");
+    // One file per process, each its whole run: the program's count is their sum, its profile their functions'.
+    double instructions = 0.0, cycles = 0.0;
+    FunctionProfile profile;
+    for (const auto& [path, text] : measured.dumps) {
+      if (is_client_request_dump(text)) {
+        throw InputError(
+            "cost: --whole counts a program that marks nothing, and this one dumped counts of its own "
+            "(CALLGRIND_DUMP_STATS): measure its marked steps without --whole");
+      }
+      const auto totals = parse_callgrind_dump(text, path);
+      const auto ir = totals.events.find("Ir");
+      if (ir == totals.events.end()) throw InputError("cost: " + path + " counts no instructions (Ir)");
+      instructions += ir->second;
+      cycles += estimated_cycles(totals);
+      const auto part = parse_function_profile(text, path);
+      profile.total += part.total;
+      for (const auto& [name, cost] : part.functions) {
+        profile.functions[name].self += cost.self;
+        profile.functions[name].inclusive += cost.inclusive;
+      }
+      for (const auto& [edge, cost] : part.calls) profile.calls[edge] += cost;
     }
-    const auto& [path, text] = measured.dumps.back();  // the dump at the program's end: the whole run
-    const auto totals = parse_callgrind_dump(text, path);
-    const auto instructions = totals.events.find("Ir");
-    if (instructions == totals.events.end()) throw InputError("cost: " + path + " counts no instructions (Ir)");
-    run.regions.push_back({settings.whole_program, {instructions->second}, {estimated_cycles(totals)}, {}});
-    run.profiles[settings.whole_program] = parse_function_profile(text, path);
+    run.regions.push_back({settings.whole_program, {instructions}, {cycles}, {}});
+    run.profiles[settings.whole_program] = profile;
     return run;
   }
   const auto measured =

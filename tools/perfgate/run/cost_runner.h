@@ -36,7 +36,8 @@ struct CostSettings {
   bool google_benchmark_suite = false;
   /// Non-empty: the command marks nothing (a command-line tool, a test binary), and the whole run, from its first
   /// instruction to its exit (dynamic loading and start-up included), is one step of the benchmark of this name,
-  /// with its function profile. A program that dumps counts of its own is refused (the last dump would be a part).
+  /// with its function profile; the processes it starts are counted too (each traced, their counts summed). A
+  /// program that dumps counts of its own is refused (a dump is a part of a run).
   std::string whole_program;
 };
 

@@ -102,7 +102,10 @@ std::string output_tail(const std::string& output, size_t limit) {
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
   if (argv.empty()) throw InputError("run_process: no program");
   int pipe_fds[2] = {-1, -1};
-  if (options.capture_output && pipe(pipe_fds) != 0) throw InputError("cannot create a pipe to run " + argv.front());
+  if (options.capture_output && pipe2(pipe_fds, O_CLOEXEC) != 0)
+    throw InputError("cannot create a pipe to run " + argv.front());
+  // O_CLOEXEC: the child keeps only the copies dup2 makes (its standard output and error); a descendant it leaves
+  // running in the background must not hold the pipe open, or reading would wait for that descendant's end.
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   if (options.capture_output) {

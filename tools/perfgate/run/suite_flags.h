@@ -7,6 +7,8 @@
 // suite is.
 #include "model/results.h"
 
+#include <regex.h>
+
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,14 +23,31 @@ struct SuiteFlags {
   std::optional<int> repetitions;  ///< --benchmark_repetitions
 };
 
+/// A --benchmark_filter: a POSIX extended regular expression, as Google Benchmark reads it, matched anywhere in a name
+/// by the C library's matcher, which neither recurses nor backtracks without bound on a long name.
+class NameFilter {
+ public:
+  /// Throws InputError for a pattern that is not a regular expression or is longer than 1000 characters. An empty
+  /// pattern matches every name.
+  explicit NameFilter(const std::string& pattern);
+  ~NameFilter();
+  NameFilter(const NameFilter&) = delete;
+  NameFilter& operator=(const NameFilter&) = delete;
+  bool matches(const std::string& name) const;
+
+ private:
+  regex_t compiled_{};
+  bool any_ = true;
+};
+
 /// Takes Google Benchmark's flags (the underscore spelling, --benchmark_NAME=VALUE) out of `words`, wherever they
 /// stand, leaving the rest in order. Throws InputError for a flag the runners cannot honour (--benchmark_min_time:
 /// each harness decides how long it measures), an output format other than json, a malformed context, a repetition
 /// count outside [1, 1000000] and a filter that is not a regular expression or is longer than 1000 characters.
 SuiteFlags take_suite_flags(std::vector<std::string>& words);
 
-/// Keeps of `results` the benchmarks whose names `filter` matches anywhere in (std::regex_search, as Google
-/// Benchmark's filter does); all when it is empty. Throws InputError when it matches none.
+/// Keeps of `results` the benchmarks whose names `filter` matches (NameFilter); all when it is empty. Throws InputError
+/// when it matches none.
 void keep_filtered(Results& results, const std::string& filter);
 
 /// Records the context: each key's first value, never replacing one the results hold; then what perfgate records

@@ -530,6 +530,12 @@ check time_word_without_a_name 2 --absent "$work/t2.json" -- time --out "$work/t
 check time_min_time_refused 2 --absent "$work/t3.json" --expect "do not take" -- time --out "$work/t3.json" -- 'x=true' --benchmark_min_time=1
 check time_two_outputs 2 --absent "$work/t4.json" -- time --out "$work/t4.json" -- 'x=true' --benchmark_out="$work/t5.json"
 check time_output_is_a_folder 2 -- time --runs 1 --out "$in" -- 'x=true' --benchmark_context=k=v
+# A filter is matched without recursion or unbounded backtracking: a 30,000-character name, a pattern that
+# backtracks exponentially in a recursive matcher.
+long_name=$(head -c 30000 /dev/zero | tr '\0' a)
+check time_filter_on_a_long_name 0 -- time --runs 1 --warmup 0 --out "$work/t6.json" -- "$long_name=true" '--benchmark_filter=a.*'
+check time_filter_backtracking 2 --expect "no command's name matches" -- time --runs 1 --out "$work/t7.json" -- "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa=true" '--benchmark_filter=(a|a)*b'
+check time_hyperfine_name_like_an_option 0 -- time --hyperfine --runs 1 --warmup 0 --out "$work/t8.json" -- '--runs=true'
 check catch2_binary_missing 2 --absent "$work/c1.json" -- catch2 --out "$work/c1.json" -- "$work/no_such_binary"
 
 echo "hostile inputs: $cases cases, $((cases - failures)) handled as documented, $failures defects"

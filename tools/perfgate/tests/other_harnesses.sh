@@ -4,6 +4,7 @@
 #   repetitions are its runs, which update baselines and compare judges, and whose benchmark filter is honoured;
 # - perfgate time times two commands interleaved, and speedup pairs their runs: a command doing a quarter of the work
 #   passes a floor of 2x and fails one of 20x; --hyperfine does the same through hyperfine;
+# - cost --whole counts the processes a program starts;
 # - the committed hyperfine export and Catch2 report are recorded in a history store and shown, and a report's
 #   verdicts on the runner's Catch2 results become the pull request comment.
 # Usage: other_harnesses.sh PERFGATE CATCH2_SUITE INPUTS
@@ -53,14 +54,15 @@ jq -e '[.measurements[] | select(.field == "real_time") | .repetitions | length]
 expect 0 "$perfgate" speedup --results pair.json --reference reference --candidate candidate --threshold 2
 expect 1 "$perfgate" speedup --results pair.json --reference reference --candidate candidate --threshold 20
 # What perfgate asks of hyperfine, through a stand-in on PATH that records its arguments: one run per invocation, no
-# shell, a warm-up in each, the command's text as one word; one run's user plus system time is its cpu_time.
+# shell, a warm-up in each, the name and the command's text never read as options; one run's user plus system time
+# is its cpu_time.
 mkdir stand-in
 cat >stand-in/hyperfine <<'SCRIPT'
 #!/bin/sh
 printf '%s|' "$@" >>"$STAND_IN_LOG"
 echo >>"$STAND_IN_LOG"
 while [ $# -gt 0 ]; do
-  case $1 in --export-json) out=$2; shift ;; --command-name) name=$2; shift ;; esac
+  case $1 in --export-json) out=$2; shift ;; --command-name=*) name=${1#--command-name=} ;; esac
   shift
 done
 printf '{"results": [{"command": "%s", "times": [0.5], "user": 0.25, "system": 0.125, "exit_codes": [0]}]}\n' "$name" >"$out"
@@ -68,7 +70,7 @@ SCRIPT
 chmod +x stand-in/hyperfine
 STAND_IN_LOG=$work/stand-in.log PATH="$work/stand-in:$PATH" \
   expect 0 "$perfgate" time --hyperfine --runs 2 --warmup 1 --out stand-in.json -- "x=prog 'a b'"
-[[ $(grep -c -- '--shell=none|--runs|1|' stand-in.log) == 2 && $(grep -c -- "--warmup|1|prog 'a b'|" stand-in.log) == 2 ]] ||
+[[ $(grep -c -- '--shell=none|--runs|1|' stand-in.log) == 2 && $(grep -c -- "--command-name=x|--warmup|1|--|prog 'a b'|" stand-in.log) == 2 ]] ||
   fail "hyperfine was not asked for one run without a shell and a warm-up: $(cat stand-in.log)"
 jq -e '[.measurements[] | {field, repetitions}] == [{"field": "real_time", "repetitions": [0.5, 0.5]},
                                                    {"field": "cpu_time", "repetitions": [0.375, 0.375]}]' \
@@ -77,6 +79,11 @@ command -v hyperfine >/dev/null || fail "hyperfine is not installed (tools/insta
 expect 0 "$perfgate" time --hyperfine --runs 6 --out pair-hf.json -- "reference=$(work_loop 4000000)" "candidate=$(work_loop 1000000)"
 expect 0 "$perfgate" speedup --results pair-hf.json --reference reference --candidate candidate --threshold 2
 jq -e '.context.harness | startswith("hyperfine")' pair-hf.json >/dev/null || fail "no hyperfine harness recorded"
+
+# A whole run's instructions include the processes it starts: a shell whose loop runs in a child it forks.
+expect 0 "$perfgate" cost --whole forked --out forked.json -- /bin/sh -c '(i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done); true'
+jq -e '.benchmarks[0].instructions > 10000000' forked.json >/dev/null ||
+  fail "the forked child's loop is not counted: $(jq -c '.benchmarks[0].instructions' forked.json) instructions"
 
 # History and comment on adapted results.
 expect 0 "$perfgate" history record --store history.db --results "$inputs/formats/hyperfine-1.15.0.json" --commit c0ffee01 \

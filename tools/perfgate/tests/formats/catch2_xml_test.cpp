@@ -81,6 +81,19 @@ TEST(catch2_xml, a_failed_benchmark_or_test_case_is_refused) {
   EXPECT_NE(refused("<BenchmarkResults name=\"b\"><mean value=\"-3\"/></BenchmarkResults>").find("not a time"),
             std::string::npos);
   EXPECT_NE(refused("").find("of no benchmark"), std::string::npos);
+  EXPECT_NE(refused("<BenchmarkResults name=\"b\"><mean value=\"5\"/><mean value=\"500\"/></BenchmarkResults>")
+                .find("has two means"),
+            std::string::npos);
+  EXPECT_NE(refused("<BenchmarkResults name=\"b\"><mean value=\"5\"/><BenchmarkResults name=\"c\"><mean "
+                    "value=\"6\"/></BenchmarkResults></BenchmarkResults>")
+                .find("holds another benchmark's results"),
+            std::string::npos);
+  for (const char* value : {"0x1p10", " 12", "12 ", "inf", "nan", ""}) {
+    EXPECT_NE(refused(std::string("<BenchmarkResults name=\"b\"><mean value=\"") + value + "\"/></BenchmarkResults>")
+                  .find("not a finite decimal number"),
+              std::string::npos)
+        << value;
+  }
   // scientific notation, as Catch2 writes six significant digits
   EXPECT_EQ(perfgate::parse_results(head + "<BenchmarkResults name=\"b\"><mean value=\"2.962e+06\"/></BenchmarkResults>"
                                            "<OverallResult success=\"true\"/></TestCase></Catch2TestRun>",

@@ -90,7 +90,8 @@ TEST(results_formats, hyperfine_runs_are_repetitions_in_seconds) {
                                "hf.json");
   const perfgate::MeasurementIndex index(r);
   EXPECT_EQ(index.values_in_unit("sleepy", "real_time", "ms"), (std::vector<double>{11.5, 11.6, 11.4}));
-  EXPECT_TRUE(index.values_of("sleepy", "user").empty());  // a mean of the runs, not a repetition
+  EXPECT_TRUE(index.values_of("sleepy", "user").empty());      // a mean of the runs, not a repetition
+  EXPECT_TRUE(index.values_of("sleepy", "cpu_time").empty());  // nor their sum: of three runs, not one's
   EXPECT_EQ(index.integers_of("quick", "memory_usage", "bytes"), (std::vector<int64_t>{2048, 4096}));
 }
 
@@ -112,6 +113,14 @@ TEST(results_formats, hyperfine_refuses_failed_runs_and_twin_commands) {
               parse_results(R"({"results": [{"command": "c", "times": [-0.5]}]})", "hf.json");
             }).find("expected seconds >= 0"),
             std::string::npos);
+  EXPECT_NE(refusal([] {
+              parse_results(R"({"results": [{"command": "c", "times": [1e308]}]})", "hf.json");
+            }).find("expected seconds >= 0"),
+            std::string::npos);  // beyond any time once in nanoseconds
+  // One run's user and system time are that run's cpu_time.
+  const auto one =
+      parse_results(R"({"results": [{"command": "c", "times": [0.5], "user": 0.25, "system": 0.125}]})", "hf.json");
+  EXPECT_EQ(perfgate::MeasurementIndex(one).values_of("c", "cpu_time"), (std::vector<double>{0.375}));
 }
 
 TEST(results_formats, the_format_is_told_by_content_and_anything_else_is_named) {
