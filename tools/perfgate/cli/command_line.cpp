@@ -122,8 +122,13 @@ OptionRules Command::flag(const std::string& names, bool& into, const std::strin
 void parse_command_line(CLI::App& app, int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
   std::vector<std::string> words;
+  // Only a command that takes a program's words has them replaced: another refuses them, naming them as written.
+  const CLI::App* named = nullptr;
+  for (const auto* sub : app.get_subcommands({})) {
+    if (argc > 1 && sub->get_name() == argv[1]) named = sub;
+  }
   const auto dashes = std::find(args.begin(), args.end(), "--");
-  if (dashes != args.end()) {
+  if (dashes != args.end() && named != nullptr && words_after_dashes().count(named) != 0) {
     words.assign(dashes + 1, args.end());
     std::fill(dashes + 1, args.end(), std::string("word"));  // counted by the parser, never read by it
   }

@@ -44,6 +44,8 @@ expect_error "did you mean 'compare'?" compar --results x --baseline y
 expect_error "did you mean 'update'?" help updat
 expect_error "did you mean --baseline? (see perfgate help compare)" compare --results x --baselin y
 expect_error "did you mean --out-dir?" report --out x
+# Words after -- that a command does not take are refused as written, never as the parser's placeholders.
+expect_error "not expected: extra" comment --verdicts x -- extra
 expect_error "a command to run goes after --" update --baseline b --reason r --results a stray
 expect_error "(see perfgate help)" 
 # Every numeric option of every command, as its help lists it: a floating-point one refuses nan, -nan and inf
