@@ -188,6 +188,12 @@ int run_update(const UpdateArgs& a) {
   Provenance provenance{recorded_commit(repository), utc_now(),          machine,  context("build_type"),
                         context("torch_version"),    context("threads"), a.reason, context("machine_fingerprint")};
   const auto plan = plan_update(captures, current, request, provenance);
+  // A baseline of no entry would gate nothing while every compare against it passed.
+  if (plan.next.entries.empty()) {
+    throw InputError(
+        "update: the baseline would track nothing; give --track FIELD:DIRECTION:TOLERANCE for each figure "
+        "to gate (e.g. --track real_time:lower:noise; perfgate help update)");
+  }
   // The function profiles kept beside the results (perfgate cost) are kept beside the baseline: a later run whose
   // counts move then says which functions moved them. For each baselined instruction count, the profile of that count:
   // the measured one when the count was recorded from it, else the one already kept when the count was kept (a
@@ -232,9 +238,14 @@ int run_update(const UpdateArgs& a) {
   for (const auto& note : plan.notes) std::cout << "note: " << one_line(note) << '\n';
   for (const auto& e : plan.next.entries) {
     if (!is_time_unit(e.unit)) continue;
+    if (provenance.machine_fingerprint.empty()) {
+      std::cout << "note: these results name no machine (machine_fingerprint), so its timings will read SKIPPED "
+                   "against every run: record them through perfgate's runners, or give the results a "
+                   "machine_fingerprint in their context.\n";
+      break;
+    }
     std::cout << "note: its timings are judged only against results from the machine that recorded them (fingerprint "
-              << one_line(provenance.machine_fingerprint.empty() ? std::string("unknown")
-                                                                 : provenance.machine_fingerprint)
+              << one_line(provenance.machine_fingerprint)
               << "); elsewhere they read SKIPPED. Compare two revisions on any machine with perfgate ab.\n";
     break;
   }

@@ -48,6 +48,22 @@ void print_failures(std::ostream& out, const std::vector<Row>& rows, const std::
         << baseline_text(r) << " (" << change_of(r) << "), beyond its tolerance (" << tolerance_text(r)
         << ") on the machine that recorded it; advisory, so not gated\n";
   }
+  // Timings not judged are said once, with the reason: a PASS that judged none of them must not read as a judged one.
+  size_t skipped = 0;
+  const Row* first_skipped = nullptr;
+  for (const auto& r : rows) {
+    if (r.verdict != Verdict::other_machine) continue;
+    if (++skipped == 1) first_skipped = &r;
+  }
+  if (first_skipped != nullptr) {
+    out << "note: " << skipped << (skipped == 1 ? " timing" : " timings")
+        << " SKIPPED, judged only on the machine that "
+        << "recorded the baseline: " << one_line(reason_text(*first_skipped))
+        << (first_skipped->results_machine.empty() ? " (the results name no machine_fingerprint; perfgate's runners "
+                                                     "record one, a file of your own can give one in its context)"
+                                                   : "")
+        << '\n';
+  }
   out << "perfgate: "
       << (failed > 0 ? "FAIL, " + std::to_string(failed) + " of " + std::to_string(judged) + " metrics"
                      : "PASS, " + std::to_string(judged) + " metrics")
