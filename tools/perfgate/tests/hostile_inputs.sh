@@ -536,6 +536,8 @@ long_name=$(head -c 30000 /dev/zero | tr '\0' a)
 check time_filter_on_a_long_name 0 -- time --runs 1 --warmup 0 --out "$work/t6.json" -- "$long_name=true" '--benchmark_filter=a.*'
 check time_filter_backtracking 2 --expect "no command's name matches" -- time --runs 1 --out "$work/t7.json" -- "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa=true" '--benchmark_filter=(a|a)*b'
 check time_hyperfine_name_like_an_option 0 -- time --hyperfine --runs 1 --warmup 0 --out "$work/t8.json" -- '--runs=true'
+# A baseline of no entry would pass every compare: refused, and nothing written.
+check update_that_tracks_nothing 2 --absent "$work/nothing.json" --expect "would track nothing" -- update --allow-dirty --reason x --results "$in/mine_ok.json" --baseline "$work/nothing.json"
 check catch2_binary_missing 2 --absent "$work/c1.json" -- catch2 --out "$work/c1.json" -- "$work/no_such_binary"
 
 echo "hostile inputs: $cases cases, $((cases - failures)) handled as documented, $failures defects"
