@@ -47,7 +47,7 @@ TEST(perfgate_callgrind, counts_the_calls_of_the_allocators) {
   const std::string body =
       "fn=(1) BM_Join(benchmark::State&)\n0 10\ncob=(2) libc.so.6\ncfn=(3) malloc\ncalls=7 0\n0 700\n"
       "cfn=(4) operator new(unsigned long)\ncalls=2 0\n0 40\nfn=(4)\n0 3\ncfn=(3)\ncalls=2 0\n0 200\n"
-      "fn=(5) helper\ncfn=(6) realloc\ncalls=1 0\n0 50\ncfn=(7) mallocx\ncalls=9 0\n0 9\n";
+      "fn=(5) resize_buffer\ncfn=(6) realloc\ncalls=1 0\n0 50\ncfn=(7) mallocx\ncalls=9 0\n0 9\n";
   const auto text = dump_text("--dump-before=benchmark::State::FinishKeepRunning()", "1000 300 200 4 5 6 1 2 3");
   const auto d = perfgate::parse_callgrind_dump(text.substr(0, text.find("totals:")) + body + "totals: 1000\n", "x");
   EXPECT_EQ(d.allocations, 7 + 2 + 1);  // malloc from BM_Join and from operator new, realloc; not mallocx, not new
