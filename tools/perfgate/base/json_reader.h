@@ -51,6 +51,23 @@ class JsonReader {
       fail(where + "." + key + " is not a whole number from " + std::to_string(low) + " to " + std::to_string(high));
     return *v;
   }
+  /// Every member of `object` in `allowed`, or a text member `comment` accepts (a format's comments; none when null):
+  /// a misspelt key fails instead of being ignored.
+  void only_members(const nlohmann::json& object, const std::set<std::string>& allowed, const std::string& where,
+                    bool (*comment)(const std::string&) = nullptr) const {
+    if (!object.is_object()) fail(where + " is not an object");
+    for (const auto& [key, value] : object.items()) {
+      if (comment != nullptr && comment(key)) {
+        if (!value.is_string()) fail(where + "." + key + " is not a string");
+        continue;
+      }
+      if (allowed.count(key) == 0) {
+        std::string list;
+        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        fail(where + " has an unknown member '" + key + "' (known: " + list + ")");
+      }
+    }
+  }
   /// A text that must be one of `allowed`.
   std::string one_of(const nlohmann::json& object, const std::string& key, const std::string& where,
                      const std::set<std::string>& allowed) const {

@@ -21,23 +21,6 @@ bool is_comment(const std::string& key) {
   return key == "about" || key == "reason" || (key.size() > 7 && key.compare(key.size() - 7, 7, "_reason") == 0);
 }
 
-// Every member of `object` must be in `allowed` (or a comment): a misspelt key fails instead of being ignored.
-void only_members(const JsonReader& r, const nlohmann::json& object, const std::set<std::string>& allowed,
-                  const std::string& where) {
-  if (!object.is_object()) r.fail(where + " is not an object");
-  for (const auto& [key, value] : object.items()) {
-    if (is_comment(key)) {
-      if (!value.is_string()) r.fail(where + "." + key + " is not a string");
-      continue;
-    }
-    if (allowed.count(key) == 0) {
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      r.fail(where + " has an unknown member '" + key + "' (known: " + list + ")");
-    }
-  }
-}
-
 bool has(const nlohmann::json& object, const std::string& key) { return object.contains(key); }
 
 // Printable text without control characters (NUL included), not empty: names, arguments and paths.
@@ -81,13 +64,13 @@ double number_in(const JsonReader& r, const nlohmann::json& object, const std::s
 
 // The simulated caches: {"LL": {"bytes": B, "ways": W, "line_bytes": L}, ...}.
 std::vector<SimulatedCache> cache_options(const JsonReader& r, const nlohmann::json& cache, const std::string& where) {
-  only_members(r, cache, {"I1", "D1", "LL"}, where);
+  r.only_members(cache, {"I1", "D1", "LL"}, where, is_comment);
   std::vector<SimulatedCache> out;
   for (const auto& level : {"I1", "D1", "LL"}) {
     if (!has(cache, level)) continue;
     const auto& spec = cache.at(level);
     const std::string at = where + "." + level;
-    only_members(r, spec, {"bytes", "ways", "line_bytes"}, at);
+    r.only_members(spec, {"bytes", "ways", "line_bytes"}, at, is_comment);
     const auto bytes = r.count(spec, "bytes", at, 0, int64_t{1} << 40);
     const auto ways = r.count(spec, "ways", at, 0, 1 << 20);
     const auto line = r.count(spec, "line_bytes", at, 0, 1 << 20);
@@ -101,7 +84,7 @@ std::vector<SimulatedCache> cache_options(const JsonReader& r, const nlohmann::j
 }
 
 GateBuild read_build(const JsonReader& r, const nlohmann::json& b, const std::string& where) {
-  only_members(r, b, {"steps", "directory"}, where);
+  r.only_members(b, {"steps", "directory"}, where, is_comment);
   GateBuild build;
   build.directory = plain_text(r, b, "directory", where);
   if (std::filesystem::path(build.directory).is_absolute())
@@ -139,7 +122,7 @@ Gate read_gate(const JsonReader& r, const nlohmann::json& g, const std::string& 
     gate.kind = GateKind::profile;
     allowed.insert({"per", "per_name", "top"});
   }
-  only_members(r, g, allowed, where);
+  r.only_members(g, allowed, where, is_comment);
   gate.name = identifier(r, g, "name", where);
   const std::string at = where + " (" + gate.name + ")";
   const bool judged = gate.kind != GateKind::bars && gate.kind != GateKind::profile;
@@ -214,8 +197,8 @@ GateManifest parse_gate_manifest(const std::string& text, const std::string& pat
     r.fail("schema_version " + std::to_string(version) + " (this perfgate reads version " +
            std::to_string(kGateManifestVersion) + "; docs/reference/gate-manifest.md says what changed)");
   }
-  only_members(r, doc, {"schema_version", "baseline_path", "environment", "build", "gates", "selftest"},
-               "the manifest");
+  r.only_members(doc, {"schema_version", "baseline_path", "environment", "build", "gates", "selftest"}, "the manifest",
+                 is_comment);
   GateManifest m;
   m.path = path;
   m.folder = std::filesystem::absolute(path).parent_path().lexically_normal().string();
@@ -242,7 +225,7 @@ GateManifest parse_gate_manifest(const std::string& text, const std::string& pat
   }
   if (has(doc, "selftest")) {
     const auto& t = doc.at("selftest");
-    only_members(r, t, {"build", "sets"}, "selftest");
+    r.only_members(t, {"build", "sets"}, "selftest", is_comment);
     Selftest selftest;
     std::set<std::string> checked;  // a gate is a check once: its arguments there are the self-test's
     selftest.build = read_build(r, r.member(t, "build", "selftest"), "selftest.build");
@@ -250,14 +233,14 @@ GateManifest parse_gate_manifest(const std::string& text, const std::string& pat
     if (sets.empty()) r.fail("selftest.sets is empty");
     for (size_t k = 0; k < sets.size(); ++k) {
       const std::string set_at = "selftest.sets[" + std::to_string(k) + "]";
-      only_members(r, sets[k], {"plants", "checks"}, set_at);
+      r.only_members(sets[k], {"plants", "checks"}, set_at, is_comment);
       PlantSet set;
       set.plants = plain_text(r, sets[k], "plants", set_at);
       const auto& checks = r.array(sets[k], "checks", set_at);
       if (checks.empty()) r.fail(set_at + ".checks is empty");
       for (size_t i = 0; i < checks.size(); ++i) {
         const std::string at = set_at + ".checks[" + std::to_string(i) + "]";
-        only_members(r, checks[i], {"gate", "arguments", "command", "targets"}, at);
+        r.only_members(checks[i], {"gate", "arguments", "command", "targets"}, at, is_comment);
         SelftestCheck check;
         if (has(checks[i], "gate") == has(checks[i], "command"))
           r.fail(at + " needs a gate or a command (one of them)");

@@ -44,8 +44,8 @@ std::string cpu_name_from(const std::string& cpuinfo) {
   return fallback;
 }
 
-std::vector<std::string> host_context_arguments() {
-  std::vector<std::string> arguments;
+std::vector<std::pair<std::string, std::string>> host_context() {
+  std::vector<std::pair<std::string, std::string>> context;
   static const std::string cpu = [] {
     // The first processor's lines come first: 64 KiB hold them on any machine, and bound the read.
     std::ifstream file("/proc/cpuinfo");
@@ -54,10 +54,16 @@ std::vector<std::string> host_context_arguments() {
     text.resize(static_cast<size_t>(file.gcount()));
     return cpu_name_from(text);
   }();
-  if (!cpu.empty()) arguments.push_back("--benchmark_context=cpu_name=" + cpu);
+  if (!cpu.empty()) context.emplace_back("cpu_name", cpu);
   const char* named = std::getenv("PERFGATE_MACHINE");
   const auto name = named != nullptr ? context_value(named) : std::string();
-  if (!name.empty()) arguments.push_back("--benchmark_context=machine_name=" + name);
+  if (!name.empty()) context.emplace_back("machine_name", name);
+  return context;
+}
+
+std::vector<std::string> host_context_arguments() {
+  std::vector<std::string> arguments;
+  for (const auto& [key, value] : host_context()) arguments.push_back("--benchmark_context=" + key + "=" + value);
   return arguments;
 }
 

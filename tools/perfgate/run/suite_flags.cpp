@@ -120,11 +120,7 @@ void keep_filtered(Results& results, const std::string& filter) {
 
 void record_context(Results& results, const std::vector<std::pair<std::string, std::string>>& context) {
   for (const auto& [key, value] : context) results.context.emplace(key, value);  // emplace keeps the first
-  for (const auto& argument : host_context_arguments()) {                        // --benchmark_context=KEY=VALUE
-    const auto pair = argument.substr(argument.find('=') + 1);
-    const auto equals = pair.find('=');
-    results.context.emplace(pair.substr(0, equals), pair.substr(equals + 1));
-  }
+  for (const auto& [key, value] : host_context()) results.context.emplace(key, value);
   if (results.context.count("git_sha") == 0) {
     const auto commit = commit_of_tree(".");
     if (commit.commit.empty())

@@ -55,7 +55,7 @@ TEST(results_formats, perfgate_results_refuse_what_the_format_does_not_say) {
     return refusal([&] { parse_results(head + body + "]}", "m.json"); });
   };
   EXPECT_NE(refused(R"({"benchmark": "a", "field": "real_time", "unit": "ms", "repetition": [1]})")
-                .find("member 'repetition' the format does not have"),
+                .find("unknown member 'repetition'"),
             std::string::npos);
   EXPECT_NE(refused(R"({"benchmark": "a", "field": "real_time", "unit": "ms", "repetitions": []})")
                 .find("no \"repetitions\""),
@@ -73,7 +73,7 @@ TEST(results_formats, perfgate_results_refuse_what_the_format_does_not_say) {
             std::string::npos);
   EXPECT_NE(refusal([] {
               parse_results(R"({"perfgate_results": 2, "measurements": []})", "m.json");
-            }).find("of version 2 (this perfgate reads version 1)"),
+            }).find("perfgate_results is 2: this perfgate reads version 1"),
             std::string::npos);
   // null is a repetition not measured, as Google Benchmark's NaN is
   const auto r =
