@@ -1,8 +1,12 @@
 #include "recon/aperture.h"
 
+#include "disc_draw_count.h"
+#include "recon/limits.h"
+
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -10,9 +14,11 @@
 namespace recon {
 namespace {
 
+std::atomic<int64_t> discs_drawn_so_far{0};
+
 void check_grid(int64_t n, double radius) {
   if (n <= 0) throw std::invalid_argument("aperture: grid size = " + std::to_string(n) + ", must be > 0");
-  if (!(radius > 0.0)) throw std::invalid_argument("aperture: radius = " + std::to_string(radius) + ", must be > 0");
+  if (const auto why = radius_refusal(radius, n); !why.empty()) throw std::invalid_argument("aperture: radius " + why);
 }
 
 // The reference computes (int64 coordinate − float centre) in float32; doing the same keeps every boundary
@@ -25,6 +31,7 @@ at::Tensor centred_coordinate(int64_t n, c10::Device device) {
 
 at::Tensor disc_mask(int64_t n, Center center, double radius, c10::Device device) {
   check_grid(n, radius);
+  discs_drawn_so_far.fetch_add(1, std::memory_order_relaxed);
   auto coord = centred_coordinate(n, device);
   auto dx = (coord - static_cast<float>(center.x)).pow(2).view({1, n});
   auto dy = (coord - static_cast<float>(center.y)).pow(2).view({n, 1});
@@ -45,5 +52,9 @@ PixelBox disc_bounding_box(int64_t n, Center center, double radius) {
   auto hi = [&](double c) { return std::clamp<int64_t>(static_cast<int64_t>(std::ceil(c + radius)) + 2 + n / 2, 0, n); };
   return PixelBox{lo(center.y), hi(center.y), lo(center.x), hi(center.x)};
 }
+
+namespace detail {
+int64_t discs_drawn() { return discs_drawn_so_far.load(std::memory_order_relaxed); }
+}  // namespace detail
 
 }  // namespace recon

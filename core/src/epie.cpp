@@ -48,7 +48,13 @@ EpieOptions EpieOptions::defaults(PieVariant variant) {
 EpieResult epie_reconstruct(const ReconstructionProblem& p, const EpieOptions& o, const NoiseOptions& noise) {
   if (!p.ground_truth.defined() || p.ground_truth.dim() != 2) throw std::invalid_argument("epie: ground truth must be [N, N]");
   if (p.centers.empty()) throw std::invalid_argument("epie: no sampling centres");
-  if (!(p.radius >= kMinRadius)) throw std::invalid_argument("epie: radius = " + std::to_string(p.radius) + ", must be >= 1 k-space pixel");
+  if (p.ground_truth.size(0) != p.ground_truth.size(1)) throw std::invalid_argument("epie: ground truth must be [N, N]");
+  if (const auto why = radius_refusal(p.radius, p.ground_truth.size(-1)); !why.empty()) {
+    throw std::invalid_argument("epie: ReconstructionProblem::radius " + why);
+  }
+  if (const auto why = object_size_refusal(p.object_size, p.ground_truth.size(-1)); !why.empty()) {
+    throw std::invalid_argument("epie: ReconstructionProblem::object_size " + why);
+  }
   validate(o);
   const int64_t n = p.ground_truth.size(-1), s = p.object_size, pre = object_box(n, s).before;
   if (o.start.defined() && (o.start.dim() != 2 || o.start.size(0) != n || o.start.size(1) != n)) {

@@ -24,14 +24,15 @@ at::Tensor to_reference_layout(const at::Tensor& fft_order) { return at::roll(ff
 
 class OptimizedObjective final : public SampleObjective {
  public:
-  OptimizedObjective(const SampleSetup& s, const OptimizationSwitches& sw) : setup_(s), switches_(sw) {
-    n_ = s.ground_truth.size(-1);
+  OptimizedObjective(const MeasuredSample& sample, const OptimizationSwitches& sw)
+      : setup_(sample.setup()), switches_(sw), disc_box_(sample.disc_box()) {
+    const auto& s = setup_;
+    n_ = sample.grid();
     device_ = s.ground_truth.device();  // every tensor of the objective lives where the ground truth does
-    // Targets are measured with the reference operator (once per sample in both pipelines), so the noise, when
-    // enabled, lands on the same physical pixels as in the reference pipeline.
-    auto clean = measure_amplitude(s.ground_truth, disc_mask(n_, s.center, s.radius, device_));
-    auto new_target = add_measurement_noise(clean, s.noise, static_cast<uint64_t>(s.index));
-    cumulative_mask_ = s.first ? at::Tensor() : union_mask(n_, s.previous_centers, s.radius, device_);
+    // The sample's target is measured with the reference operator (once per sample, for both pipelines), so the
+    // noise, when enabled, lands on the same physical pixels as in the reference pipeline.
+    auto new_target = sample.target();
+    cumulative_mask_ = sample.earlier();
     auto old_target = s.first ? new_target : measure_amplitude(s.previous_reconstruction.to(at::kComplexFloat), cumulative_mask_);
     if (fold_targets()) {
       new_target = to_fft_order(new_target);
@@ -40,11 +41,11 @@ class OptimizedObjective final : public SampleObjective {
     new_target_ = new_target.contiguous();
     old_target_ = old_target.contiguous();
     if (switches_.precompute_sample) {
-      new_mask_ = build_new_mask();
+      new_mask_ = layout(sample.disc());
       old_mask_ = build_old_mask();
       new_normaliser_ = loss_normaliser(new_target_, s.loss);
       old_normaliser_ = loss_normaliser(old_target_, s.loss);
-      if (use_pruned_inverse()) prepare_patch();
+      if (use_pruned_inverse()) prepare_patch(sample.disc());
       if (use_fused()) prepare_fused();
     }
   }
@@ -60,10 +61,11 @@ class OptimizedObjective final : public SampleObjective {
       return {rows[0], rows[1]};
     }
     const bool per_step = !switches_.precompute_sample;
-    if (per_step) {
-      new_mask_ = build_new_mask();
+    if (per_step) {  // as the reference pipeline does: the disc drawn again, its masks laid out again
+      const auto disc = disc_mask(n_, setup_.center, setup_.radius, device_);
+      new_mask_ = layout(disc);
       old_mask_ = build_old_mask();
-      if (use_pruned_inverse()) prepare_patch();
+      if (use_pruned_inverse()) prepare_patch(disc);
     }
     auto [predicted_old, predicted_new] = predict(object);
     if (switches_.fold_shifts && !fold_targets()) {
@@ -112,19 +114,17 @@ class OptimizedObjective final : public SampleObjective {
     auto m = centred_mask.to(at::kFloat);
     return switches_.fold_shifts ? at::fft_ifftshift(m, kLastTwoDims).contiguous() : m;
   }
-  at::Tensor build_new_mask() const { return layout(disc_mask(n_, setup_.center, setup_.radius, device_)); }
   at::Tensor build_old_mask() const { return setup_.first ? at::Tensor() : layout(cumulative_mask_); }
 
   // The disc occupies a small box of the spectrum; its rows and columns in FFT order, and the mask on the box.
-  void prepare_patch() {
-    const auto box = disc_bounding_box(n_, setup_.center, setup_.radius);
+  void prepare_patch(const at::Tensor& disc) {
+    const auto& box = disc_box_;
     auto fft_order = [&](int64_t start, int64_t count) {
       return (at::arange(start, start + count, at::kLong) + n_ / 2).remainder(n_).to(device_);
     };
     patch_rows_ = fft_order(box.row0, box.rows());
     patch_cols_ = fft_order(box.col0, box.cols());
-    patch_mask_ = disc_mask(n_, setup_.center, setup_.radius, device_)
-                      .narrow(0, box.row0, box.rows())
+    patch_mask_ = disc.narrow(0, box.row0, box.rows())
                       .narrow(1, box.col0, box.cols())
                       .to(at::kFloat)
                       .contiguous();
@@ -182,19 +182,20 @@ class OptimizedObjective final : public SampleObjective {
 
   SampleSetup setup_;
   OptimizationSwitches switches_;
+  PixelBox disc_box_;  // the sample's
   int64_t n_ = 0;
   c10::Device device_ = c10::kCPU;
   at::Tensor new_target_, old_target_, new_mask_, old_mask_, new_normaliser_, old_normaliser_;
   at::Tensor patch_rows_, patch_cols_, patch_mask_;
-  at::Tensor cumulative_mask_;  // bool, centred layout; built once per sample
+  at::Tensor cumulative_mask_;  // bool, centred layout: the sample's earlier discs
   std::shared_ptr<FusedL1Physics> fused_;  // per-sample state of the fused step (shared with its autograd nodes)
   std::shared_ptr<FusedL1PhysicsCuda> fused_cuda_;  // the same on a CUDA device
 };
 
 }  // namespace
 
-std::unique_ptr<SampleObjective> make_optimized_objective(const SampleSetup& setup, const OptimizationSwitches& switches) {
-  return std::make_unique<OptimizedObjective>(setup, switches);
+std::unique_ptr<SampleObjective> make_optimized_objective(const MeasuredSample& sample, const OptimizationSwitches& switches) {
+  return std::make_unique<OptimizedObjective>(sample, switches);
 }
 
 }  // namespace recon::detail

@@ -56,13 +56,22 @@ PipelineScope::~PipelineScope() {
   while (!resources_.empty()) resources_.pop_back();
 }
 
+std::unique_ptr<SampleObjective> make_objective(const MeasuredSample& sample, const ExecutionPlan& plan) {
+  const auto& truth = sample.setup().ground_truth;
+  if (truth.device().type() != plan.torch_device().type()) {
+    throw std::invalid_argument("make_objective: the sample's ground truth is on " + truth.device().str() + ", the plan runs on " +
+                                to_string(plan.device()) + "; give the sample's tensors on the plan's device");
+  }
+  if (plan.kind() == PipelineKind::reference) return detail::make_reference_objective(sample);
+  return detail::make_optimized_objective(sample, plan.switches());
+}
+
 std::unique_ptr<SampleObjective> make_objective(const SampleSetup& setup, const ExecutionPlan& plan) {
   if (setup.ground_truth.defined() && setup.ground_truth.device().type() != plan.torch_device().type()) {
     throw std::invalid_argument("make_objective: the sample's ground truth is on " + setup.ground_truth.device().str() +
                                 ", the plan runs on " + to_string(plan.device()) + "; give the sample's tensors on the plan's device");
   }
-  if (plan.kind() == PipelineKind::reference) return detail::make_reference_objective(setup);
-  return detail::make_optimized_objective(setup, plan.switches());
+  return make_objective(MeasuredSample(setup), plan);
 }
 
 MeasuredDataObjective::MeasuredDataObjective(ExecutionPlan plan, int64_t replayed_per_step)
@@ -70,12 +79,17 @@ MeasuredDataObjective::MeasuredDataObjective(ExecutionPlan plan, int64_t replaye
   if (replayed_per_step < 0) throw std::invalid_argument("MeasuredDataObjective: replayed_per_step must be >= 0");
 }
 
-void MeasuredDataObjective::add(SampleSetup setup) {
+void MeasuredDataObjective::add(const MeasuredSample& sample) {
   // Alone, a sub-aperture's objective is the first-sample form: its own measurement, no old row.
-  setup.first = true;
-  setup.previous_centers.clear();
-  setup.previous_reconstruction = at::Tensor();
-  rows_.push_back(make_objective(setup, plan_));
+  rows_.push_back(make_objective(sample.alone(), plan_));
+}
+
+void MeasuredDataObjective::add(const SampleSetup& setup) {
+  SampleSetup single = setup;
+  single.first = true;
+  single.previous_centers.clear();
+  single.previous_reconstruction = at::Tensor();
+  add(MeasuredSample(single));
 }
 
 LossPair MeasuredDataObjective::operator()(ProgressiveDecoderImpl& decoder) { return (*this)(decoder.forward_object()); }

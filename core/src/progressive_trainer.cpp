@@ -37,13 +37,9 @@ void validate(const ProgressiveDecoder& decoder, const ReconstructionProblem& p,
                                 " differs from the decoder's " + std::to_string(decoder->options.object_size()));
   }
   if (p.centers.empty()) throw std::invalid_argument("ReconstructionProblem::centers is empty");
-  if (!(p.radius >= kMinRadius) || p.radius >= static_cast<double>(n) / 2.0) {
-    throw std::invalid_argument("ReconstructionProblem::radius = " + std::to_string(p.radius) + ", must be in [" +
-                                std::to_string(kMinRadius) + ", N/2)");
-  }
-  if (p.object_size < kMinObjectSize) {
-    throw std::invalid_argument("ReconstructionProblem::object_size = " + std::to_string(p.object_size) + ", must be >= " +
-                                std::to_string(kMinObjectSize) + " (SSIM's window)");
+  if (const auto why = radius_refusal(p.radius, n); !why.empty()) throw std::invalid_argument("ReconstructionProblem::radius " + why);
+  if (const auto why = object_size_refusal(p.object_size, n); !why.empty()) {
+    throw std::invalid_argument("ReconstructionProblem::object_size " + why);
   }
   if (o.init_steps < 0 || o.steps_per_sample < 0) throw std::invalid_argument("TrainerOptions: step budgets must be >= 0");
   if (!(o.learning_rate > 0.0)) throw std::invalid_argument("TrainerOptions::learning_rate must be > 0");
@@ -86,26 +82,17 @@ class OutputAverage {
   double weight_ = 0.0;
 };
 
-at::Tensor init_target(const ReconstructionProblem& p, const TrainerOptions& o, int64_t n) {
-  const auto device = p.ground_truth.device();
+at::Tensor init_target(const ReconstructionProblem& p, const TrainerOptions& o, const MeasuredSample& first_sample) {
+  const int64_t n = first_sample.grid();
   if (o.init_target == InitTarget::disc) {
-    return disc_mask(n, Center{}, static_cast<double>(p.object_size) / 2.0, device).to(at::kFloat);
+    return disc_mask(n, Center{}, static_cast<double>(p.object_size) / 2.0, p.ground_truth.device()).to(at::kFloat);
   }
   // The low-pass image through the first pupil, aligned with the object: |Fc⁻¹(Fc(x)·M)| is PRISM's measurement
   // rolled back by one pixel (prism-core.md §1.3), so the decoder output and the ground truth stay registered.
-  auto first = at::abs(ifft2c(fft2c(p.ground_truth) * disc_mask(n, p.centers.front(), p.radius, device)));
+  auto first = at::abs(ifft2c(fft2c(p.ground_truth) * first_sample.disc()));
   first = add_registered_measurement_noise(first, o.noise, 0);
   const auto lo = first.min(), span = first.max() - lo;
   return ((first - lo) / at::clamp_min(span, 1e-12)).contiguous();
-}
-
-// Fraction of `disc`'s pixels inside `earlier` (the union of the earlier discs, kept by the caller, one disc added
-// per sample), then adds the disc to it.
-double cover_and_add(const at::Tensor& disc, at::Tensor& earlier) {
-  const double area = disc.sum().item<double>();
-  const double covered = area > 0.0 ? disc.logical_and(earlier).sum().item<double>() / area : 0.0;
-  earlier.logical_or_(disc);
-  return covered;
 }
 
 // The learning rate of a sample whose disc is `covered` by earlier ones (see TrainerOptions::isolated_learning_rate).
@@ -167,8 +154,7 @@ std::pair<int64_t, double> fit_init_target(ProgressiveDecoder& decoder, const Ex
 }
 
 // What sample k measures: its sub-aperture, noise draw and loss, as the first sample's form (no earlier discs, no
-// previous reconstruction); begin_sample() adds the earlier ones. One place, so that a multi-start trial fits exactly
-// the measurement the first sample fits.
+// previous reconstruction); begin_sample() adds the previous reconstruction and the earlier discs' union.
 SampleSetup sample_setup(const ReconstructionProblem& p, const TrainerOptions& o, int64_t k) {
   SampleSetup setup;
   setup.ground_truth = p.ground_truth;
@@ -183,9 +169,9 @@ SampleSetup sample_setup(const ReconstructionProblem& p, const TrainerOptions& o
 
 // A candidate's score: the first measurement's loss after `updates` of the first sample's updates (its objective, its
 // learning rate, fresh Adam moments), evaluated once more after the last. Moves the weights.
-double trial_first_fit(ProgressiveDecoder& decoder, const ExecutionPlan& plan, const ReconstructionProblem& p,
+double trial_first_fit(ProgressiveDecoder& decoder, const ExecutionPlan& plan, const MeasuredSample& first_sample,
                        const TrainerOptions& o, int64_t updates) {
-  const auto objective = make_objective(sample_setup(p, o, 0), plan);
+  const auto objective = make_objective(first_sample, plan);
   auto optimizer = make_optimizer(plan, decoder, sample_learning_rate(o, 0.0));
   for (int64_t step = 0;; ++step) {
     const auto losses = (*objective)(decoder->forward_object());
@@ -230,14 +216,17 @@ struct ProgressiveTrainer::State {
   at::Tensor reconstruction;                     // what the run reports: current, or the average once it has outputs
   std::optional<QualityReport> reconstruction_quality;  // evaluate(reconstruction), once computed
   MeasuredDataObjective measured;
-  at::Tensor covered_so_far;  // union of the discs measured so far, when the isolated rate needs it
+  // Sample 0 as the initialisation reads it (its disc shapes the init target, its measurement the candidates' trials)
+  // and as begin_sample() then takes it: one sample, measured once.
+  std::optional<MeasuredSample> first_sample;
+  at::Tensor coverage;  // the union of the discs of the samples begun so far: the next sample's earlier discs
   std::unique_ptr<StepOptimizer> optimizer;
 
   // The open sample.
   bool open = false;
   bool first = true;
   Clock::time_point sample_start;
-  std::optional<SampleSetup> own_setup;   // previous-reconstruction memory: what this sample's objective fits …
+  std::optional<MeasuredSample> own_sample;  // previous-reconstruction memory: what this sample's objective fits …
   std::unique_ptr<SampleObjective> own;  // … and the objective, built at the sample's first evaluation
   double learning_rate = 0.0;            // the sample's rate; its optimizer is made (or re-rated) at its first update
   bool optimizer_ready = false;
@@ -247,6 +236,10 @@ struct ProgressiveTrainer::State {
   int64_t evaluations = 0;
 
   int64_t n() const { return decoder->options.grid_size(); }
+  const MeasuredSample& sample_zero() {
+    if (!first_sample) first_sample.emplace(sample_setup(problem, options, 0), at::Tensor());
+    return *first_sample;
+  }
   void update_reconstruction() {
     reconstruction = average && !average->empty() ? decoder->on_grid(average->value()).view({n(), n()}) : current;
     reconstruction_quality.reset();
@@ -292,7 +285,7 @@ void ProgressiveTrainer::initialise() {
   s.initialised = true;
   const auto& o = s.options;
   // One loss for every candidate's fit: the target, and with box_init_loss its box and outside constant, built once.
-  const InitLoss init_loss(init_target(s.problem, o, s.n()), s.problem.object_size, s.plan.switches().box_init_loss);
+  const InitLoss init_loss(init_target(s.problem, o, s.sample_zero()), s.problem.object_size, s.plan.switches().box_init_loss);
   auto& result = s.result;
   // One candidate's full initialisation from the decoder's current weights, recorded in `record`.
   auto full_initialisation = [&](InitCandidate& record) {
@@ -318,7 +311,7 @@ void ProgressiveTrainer::initialise() {
       const auto [steps, loss] = fit_init_target(s.decoder, s.plan, o, s.on_progress, init_loss, screen.init_steps);
       record.init_steps = steps;
       record.init_loss = loss;
-      record.screen_loss = trial_first_fit(s.decoder, s.plan, s.problem, o, screen.trial_steps);
+      record.screen_loss = trial_first_fit(s.decoder, s.plan, s.sample_zero(), o, screen.trial_steps);
       record.trial_loss = std::numeric_limits<double>::quiet_NaN();  // unless it takes the full trial below
       record.screened_out = true;  // until it takes the full initialisation below
       result.total_steps += steps + screen.trial_steps;
@@ -351,7 +344,7 @@ void ProgressiveTrainer::initialise() {
         break;  // the decoder stands as its initialisation left it
       }
       auto initialised = detail::copy_weights(*s.decoder);
-      record.trial_loss = trial_first_fit(s.decoder, s.plan, s.problem, o, o.steps_per_sample);
+      record.trial_loss = trial_first_fit(s.decoder, s.plan, s.sample_zero(), o, o.steps_per_sample);
       result.total_steps += o.steps_per_sample;
       if (best_candidate(result.init_candidates) == c) {  // the best so far: keep its weights
         result.chosen_candidate = static_cast<int64_t>(c);
@@ -378,24 +371,22 @@ void ProgressiveTrainer::begin_sample() {
   s.sample_start = Clock::now();
   auto setup = sample_setup(s.problem, s.options, k);
   setup.previous_reconstruction = s.current;  // the output after the last ended sample (or the initialisation)
-  setup.previous_centers.assign(s.problem.centers.begin(), s.problem.centers.begin() + k);
+  const MeasuredSample sample = k == 0 ? s.sample_zero() : MeasuredSample(setup, s.coverage);
+  s.first_sample.reset();
+  s.coverage = sample.coverage_after();  // PRISM's cumulative mask grows by the disc once the sample ends
   s.first = setup.first;
   s.own.reset();
-  s.own_setup.reset();
+  s.own_sample.reset();
   // The measurement joins the measured-data rows now (the round robin replays it from the next step on); a sample's
   // own objective and its optimizer wait for its first evaluation and update, so that a sample that takes no step
   // (a zero budget, a converged start, or a benchmark positioning the trainer) costs neither.
   if (s.options.memory == SampleMemory::measured_data) {
-    s.measured.add(setup);
+    s.measured.add(sample);
   } else {
-    s.own_setup = setup;
+    s.own_sample = sample;
   }
-  double covered = 0.0;
-  if (s.options.isolated_learning_rate > 0.0) {
-    const auto disc = disc_mask(s.n(), setup.center, s.problem.radius, s.problem.ground_truth.device()) > 0.5;
-    if (!s.covered_so_far.defined()) s.covered_so_far = at::zeros_like(disc);
-    covered = cover_and_add(disc, s.covered_so_far);
-  }
+  // Read only when the rate depends on it, as the sample's record reports it.
+  const double covered = s.options.isolated_learning_rate > 0.0 ? sample.covered() : 0.0;
   const double lr = sample_learning_rate(s.options, covered);
   s.learning_rate = lr;
   s.optimizer_ready = false;
@@ -421,7 +412,7 @@ bool ProgressiveTrainer::step() {
   if (!s.open) throw std::logic_error("ProgressiveTrainer::step: no sample is open");
   auto& record = s.record;
   const auto& o = s.options;
-  if (s.own_setup && !s.own) s.own = make_objective(*s.own_setup, s.plan);
+  if (s.own_sample && !s.own) s.own = make_objective(*s.own_sample, s.plan);
   const auto object = s.decoder->forward_object();  // one forward per step, whichever objective reads it
   auto losses = s.own ? (*s.own)(object) : s.measured(object);
   auto total = losses.old_row + losses.new_row;
@@ -478,7 +469,7 @@ void ProgressiveTrainer::end_sample() {
   s.result.total_steps += s.record.steps;
   s.result.samples.push_back(s.record);
   s.own.reset();
-  s.own_setup.reset();
+  s.own_sample.reset();
   s.open = false;
 }
 

@@ -12,20 +12,18 @@ namespace {
 // PRISM's per-step work, without its Python overheads and without any saving it does not make itself:
 // the sub-aperture mask is regenerated every step, the spectrum of the output is computed twice (once per row,
 // the second time after a cast to complex), the shifts and the flip are copies, and the loss normalisers are
-// recomputed from the constant targets every step. The targets are measured once per sample, as PRISM's
-// trainer calls measure() once per sample (its measurement cache never hits in that loop, so it is left out).
+// recomputed from the constant targets every step. What PRISM keeps across steps is read from the sample as it
+// does: the cumulative mask (its telescope's, grown by each disc once a sample ends) and the targets, measured once per
+// sample (PRISM's trainer calls measure() once per sample; its measurement cache never hits in that loop, so it is
+// left out).
 class ReferenceObjective final : public SampleObjective {
  public:
-  explicit ReferenceObjective(const SampleSetup& s) : setup_(s) {
-    const int64_t n = s.ground_truth.size(-1);
-    const auto device = s.ground_truth.device();  // every tensor of the objective lives where the ground truth does
-    cumulative_mask_ = union_mask(n, s.previous_centers, s.radius, device);
-    auto clean = measure_amplitude(s.ground_truth, disc_mask(n, s.center, s.radius, device));
-    new_target_ = add_measurement_noise(clean, s.noise, static_cast<uint64_t>(s.index));
+  explicit ReferenceObjective(const MeasuredSample& sample) : setup_(sample.setup()), new_target_(sample.target()) {
+    cumulative_mask_ = sample.earlier();  // undefined for the first sample, which has no old row
     // Complex of the ground truth's precision: float32 in every pipeline run; float64 where a test computes the exact
     // step as an oracle (without noise: the noise models draw and return float32).
-    const auto complex = c10::toComplexType(s.ground_truth.scalar_type());
-    old_target_ = s.first ? new_target_ : measure_amplitude(s.previous_reconstruction.to(complex), cumulative_mask_);
+    const auto complex = c10::toComplexType(setup_.ground_truth.scalar_type());
+    old_target_ = setup_.first ? new_target_ : measure_amplitude(setup_.previous_reconstruction.to(complex), cumulative_mask_);
   }
 
   using SampleObjective::operator();
@@ -44,13 +42,13 @@ class ReferenceObjective final : public SampleObjective {
 
  private:
   SampleSetup setup_;
-  at::Tensor cumulative_mask_, new_target_, old_target_;
+  at::Tensor new_target_, cumulative_mask_, old_target_;
 };
 
 }  // namespace
 
-std::unique_ptr<SampleObjective> make_reference_objective(const SampleSetup& setup) {
-  return std::make_unique<ReferenceObjective>(setup);
+std::unique_ptr<SampleObjective> make_reference_objective(const MeasuredSample& sample) {
+  return std::make_unique<ReferenceObjective>(sample);
 }
 
 }  // namespace recon::detail

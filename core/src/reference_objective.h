@@ -4,6 +4,6 @@
 
 namespace recon::detail {
 
-std::unique_ptr<SampleObjective> make_reference_objective(const SampleSetup& setup);
+std::unique_ptr<SampleObjective> make_reference_objective(const MeasuredSample& sample);
 
 }  // namespace recon::detail

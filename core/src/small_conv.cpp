@@ -208,8 +208,9 @@ RECON_WIDE_KERNEL void input_gradient_wide_kernel(const float* w, const float* g
 // or sixteen) from j0, summed over the rows i in order: the nine sums live in nine registers for the whole column block. The padded input's
 // rows are walked once: row r's three shifted loads feed the taps of row dy through the output gradient's row r − dy,
 // kept in one of three registers, so a row costs one load of g, three loads of x and nine multiply-adds (a load of x
-// per tap, nine a row, bound the loop by the load ports: docs/results.md, "End to end"; summing a whole row into
-// memory per tap costs two more loads and a store per multiply-add).
+// per tap, nine a row, bound the loop by the load ports: docs/results/2026-11-26-end-to-end-history.md, "The small
+// convolutions' weight gradient, one load per input row"; summing a whole row into memory per tap costs two more loads
+// and a store per multiply-add).
 // As r rises so does each tap's i = r − dy: each column's sum is the same sequence of float operations either way.
 template <bool Top, bool Middle, bool Bottom, typename V>
 __attribute__((always_inline)) inline void weight_gradient_row(V (&a)[9], const V& g_top, const V& g_middle,

@@ -17,7 +17,7 @@ namespace {
 // Row-major C += op(A) · op(B) (BLAS takes int dimensions; these are far below 2³¹). Every product accumulates into
 // a buffer allocated with at::zeros rather than asking BLAS for beta = 0, which gives the same bits (BLAS then adds
 // its sum to a zeroed C too) without OpenBLAS's own zeroing pass, which is slower than a memset (measured in
-// docs/results.md, "End to end").
+// docs/results/2026-11-26-end-to-end-history.md, "Zeroed buffers, out-of-place row transforms, one-pass padding").
 void add_product(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
                  int64_t ldb, float* c, int64_t ldc) {
   cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, static_cast<int>(m),
@@ -271,9 +271,10 @@ RECON_VECTOR_KERNEL void phase_weight_gradient_kernel(const float* xp, const flo
 }
 
 // The same weight gradient for output channels in multiples of eight, where it measured faster than the lane sums
-// (docs/results.md, "End to end"): N vectors of V over consecutive output channels of the phase gradient transposed
-// ([phase][s][co], `gyt`), C input channels per pass (eight sums in registers: 4 × 16 or 8 × 8 channels in Vec8,
-// 8 × 16 in Vec16), each element summed over s in order.
+// (docs/results/2026-11-26-end-to-end-history.md, "The phase layers' products in the core's own loops"): N vectors
+// of V over consecutive output channels of the phase gradient transposed ([phase][s][co], `gyt`), C input channels per
+// pass (eight sums in registers: 4 × 16 or 8 × 8 channels in Vec8, 8 × 16 in Vec16), each element summed over s in
+// order.
 template <int64_t C, int64_t N, typename V>
 __attribute__((always_inline)) inline void phase_weight_gradient_by_channels_block(const float* xp, const float* gyt, float* gw,
                                                                                    const Geometry& g, int64_t offset,

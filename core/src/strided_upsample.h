@@ -19,7 +19,8 @@
 //   the same columns and runs one GEMM per gradient. This is LibTorch's algorithm with its copies made cheap.
 //
 // Measured per layer of the seed workload, when the phases ran on BLAS (forward + backward, ms, mean of 200 calls in a
-// standalone loop, one run; LibTorch / phases / columns; the own loops' gain is in docs/results.md): 256→128 at 4²:
+// standalone loop, one run; LibTorch / phases / columns; the own loops' gain is in
+// docs/results/2026-11-26-end-to-end-history.md): 256→128 at 4²:
 // 0.92 / 2.76 / 1.03; 128→64 at 8²: 0.79 / 0.85 / 0.66; 64→32 at 16²: 0.97 / 0.68 / 0.69; 32→16 at 32²:
 // 1.92 / 0.63 / 1.11; 16→8 at 64²: 3.51 / 0.62 / 1.49.
 #include <ATen/Tensor.h>

@@ -23,7 +23,7 @@ TEST(scenarios, names_are_unique_and_found) {
   }
 }
 
-// Each scene is the one docs/recon.md describes, budgets included: seed is PRISM's seed workload, dense the
+// Each scene is the one docs/reference/recon.md describes, budgets included: seed is PRISM's seed workload, dense the
 // overlapping scene, partial the scene between them.
 TEST(scenarios, every_scene_is_the_documented_one) {
   struct Expected {

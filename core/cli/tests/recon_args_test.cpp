@@ -99,7 +99,8 @@ TEST(recon_args, refuses_bad_values) {
   expect_refused({"--overlap", "0.3", "--samples", "40"}, "give it or --samples, not both");
   expect_refused({"--photons", "100", "--read-noise", "-1"}, "--read-noise");
   expect_refused({"--radius", "-3"}, "--radius");
-  expect_refused({"--radius", "256"}, "--radius");
+  expect_refused({"--radius", "512.5"}, "--radius");  // wider than the default grid of 512
+  expect_refused({"--radius", "inf"}, "--radius");
   expect_refused({"--radius", "nan"}, "--radius");
   expect_refused({"--samples", "0"}, "--samples");
   expect_refused({"--target", "/nonexistent/image.png"}, "cannot open");

@@ -1,7 +1,11 @@
 #pragma once
-// The smallest problem the core reconstructs and evaluates, stated once for the core (which refuses smaller ones)
-// and its command line (which checks them before anything runs). Free of LibTorch.
+// The limits of a problem the core reconstructs and evaluates, each stated once with its reason, and the one rule
+// that applies it: the command line (before anything runs), reconstruct() and ePIE refuse a value outside it in the
+// same words, each prefixed with the name the caller knows it by. Free of LibTorch.
+#include <cmath>
 #include <cstdint>
+#include <sstream>
+#include <string>
 
 namespace recon {
 
@@ -15,9 +19,36 @@ inline constexpr int64_t kMinObjectSize = kSsimWindow / 2 + 1;
 /// measures the object's mean and nothing of its structure (every quality metric of such a run is undefined).
 inline constexpr double kMinRadius = 1.0;
 
+/// The largest sub-aperture radius, as a multiple of the grid's side N: a pupil of radius N around the zero frequency
+/// already holds every frequency of the grid (its farthest corner is N/√2 away), so a wider one measures nothing more
+/// and is a radius in the wrong unit. Pupils wider than N/2 are allowed: they are clipped at the grid's edge (nothing
+/// wraps), and a whole-grid pupil is the problem whose answer the solvers must reach exactly.
+inline constexpr double kMaxRadiusPerGrid = 1.0;
+
 /// Memory a run holds per sample and grid pixel, for its measurements, pupils and their derived targets (measured
 /// with `recon reconstruct --steps 0 --init-steps 0`: 33 bytes at N=128 and 38 at N=64, 1,000 to 3,000 samples). A
 /// run of samples × N² × this beyond the machine's memory would end in the out-of-memory killer, not an error line.
 inline constexpr double kBytesPerSamplePixel = 40.0;
+
+/// Why `radius` is not a sub-aperture radius on a `grid` × `grid` k-space grid, "" when it is one:
+/// kMinRadius <= radius <= kMaxRadiusPerGrid · grid, finite.
+inline std::string radius_refusal(double radius, int64_t grid) {
+  const double largest = kMaxRadiusPerGrid * static_cast<double>(grid);
+  if (std::isfinite(radius) && radius >= kMinRadius && radius <= largest) return "";
+  std::ostringstream why;
+  why << radius << ": must be in [" << kMinRadius << ", " << largest << "] k-space pixels on a grid of " << grid
+      << " (a narrower pupil measures only the mean; a wider one holds every frequency of the grid already)";
+  return why.str();
+}
+
+/// Why `object` is not an object size on a `grid` × `grid` grid, "" when it is one: kMinObjectSize <= object <= grid
+/// (the evaluation window needs SSIM's padding; the object lies inside the grid).
+inline std::string object_size_refusal(int64_t object, int64_t grid) {
+  if (object >= kMinObjectSize && object <= grid) return "";
+  std::ostringstream why;
+  why << object << ": must be in [" << kMinObjectSize << ", grid " << grid << "] (SSIM's window needs " << kMinObjectSize
+      << " pixels)";
+  return why.str();
+}
 
 }  // namespace recon

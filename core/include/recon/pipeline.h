@@ -4,6 +4,7 @@
 #include "recon/aperture.h"
 #include "recon/decoder.h"
 #include "recon/losses.h"
+#include "recon/measured_sample.h"
 #include "recon/noise.h"
 #include "recon/optimization_switches.h"
 #include "recon/optimizer.h"
@@ -72,19 +73,6 @@ class PipelineScope {
 /// switch is on, else LibTorch's; either way the decoder's factored gradient, if any, is taken into account.
 std::unique_ptr<StepOptimizer> make_optimizer(const ExecutionPlan& plan, ProgressiveDecoder& decoder, double lr);
 
-/// What one progressive sample is fitted to.
-struct SampleSetup {
-  at::Tensor ground_truth;               ///< [N, N] float32 amplitude
-  at::Tensor previous_reconstruction;    ///< [N, N] float32; ignored when `first`
-  std::vector<Center> previous_centers;  ///< the cumulative mask is the union of these discs
-  Center center;                         ///< the new sub-aperture
-  double radius = 20.0;
-  bool first = true;                     ///< the first sample has no "old" row (old = new)
-  int64_t index = 0;                     ///< sample index, selects the noise stream
-  LossOptions loss;
-  NoiseOptions noise;
-};
-
 /// The two row losses of one step (0-dim tensors; `old_row` aliases `new_row` for the first sample).
 struct LossPair {
   at::Tensor old_row;
@@ -103,6 +91,11 @@ class SampleObjective {
   LossPair operator()(ProgressiveDecoderImpl& decoder) { return (*this)(decoder.forward_object()); }
 };
 
+/// The objective of `sample` for `plan`'s pipeline. The optimized one reads the sample's disc, box, earlier discs and
+/// target as they are; the reference one reads the earlier discs and the target (PRISM keeps its cumulative mask and
+/// measures once per sample) and draws the disc again at every step, as PRISM does.
+std::unique_ptr<SampleObjective> make_objective(const MeasuredSample& sample, const ExecutionPlan& plan);
+/// Convenience: make_objective(MeasuredSample(setup), plan).
 std::unique_ptr<SampleObjective> make_objective(const SampleSetup& setup, const ExecutionPlan& plan);
 
 /// The measured-data loss of a progressive step: the newest sub-aperture's row plus the rows of `replayed_per_step`
@@ -112,9 +105,11 @@ std::unique_ptr<SampleObjective> make_objective(const SampleSetup& setup, const 
 class MeasuredDataObjective {
  public:
   MeasuredDataObjective(ExecutionPlan plan, int64_t replayed_per_step);
-  /// A newly measured sub-aperture (its center, radius, ground truth, index, loss and noise; `first`,
-  /// `previous_centers` and `previous_reconstruction` are ignored). It becomes the newest row.
-  void add(SampleSetup setup);
+  /// A newly measured sub-aperture, fitted alone (sample.alone(): its disc and target, no earlier discs). It becomes
+  /// the newest row.
+  void add(const MeasuredSample& sample);
+  /// Convenience: add(MeasuredSample(setup)) (`first`, `previous_centers` and `previous_reconstruction` are ignored).
+  void add(const SampleSetup& setup);
   /// The losses of `object` (the decoder's [1, 1, S, S] object box, with its graph), which every row reads.
   /// new_row: the newest sub-aperture's loss; old_row: the sum of this step's replayed rows (aliasing new_row while
   /// there is no earlier sub-aperture, as PRISM's first sample does). Advances the round-robin cursor.
