@@ -3,6 +3,7 @@
 #include "recon/choices.h"
 #include "recon/limits.h"
 #include "recon/optimization_switches.h"
+#include "recon/preset_candidates.h"
 #include "recon/sample_overlap.h"
 
 #include <CLI/CLI.hpp>
@@ -15,6 +16,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include <unistd.h>
 
@@ -33,6 +35,22 @@ template <typename E>
 bool names_choice(const std::string& value) {
   const auto names = recon::choice_names<E>();
   return std::find(names.begin(), names.end(), value) != names.end();
+}
+
+// An option whose value is one of E's names, parsed into E as it is read; an unknown name is refused with the names
+// E's table accepts. `field` shows as the default in the help.
+template <typename E, typename Field>
+CLI::Option* add_choice(CLI::App& cmd, const std::string& name, Field& field, const std::string& description) {
+  auto* option = cmd.add_option_function<std::string>(
+      name,
+      [name, &field](const std::string& value) {
+        const auto choice = names_choice<E>(value) ? recon::find_choice<E>(value) : std::nullopt;
+        if (!choice) throw CLI::ValidationError(name + " " + value + ": expected " + recon::expected_choices<E>());
+        field = *choice;
+      },
+      description);
+  if constexpr (std::is_same_v<Field, E>) option->default_str(recon::to_string(field));
+  return option;
 }
 
 bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -60,22 +78,32 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--grid", a.grid, "grid size N (power of two)")->capture_default_str();
   cmd.add_option("--object", a.object, "object size S in pixels (6 <= S <= N)")->capture_default_str();
   cmd.add_option("--radius", a.radius, "sub-aperture radius in k-space pixels, 1 <= r <= N")->capture_default_str();
-  cmd.add_option("--pattern", a.pattern, recon::expected_choices<recon::PatternKind>())->capture_default_str();
+  add_choice<recon::PatternKind>(cmd, "--pattern", a.pattern, recon::expected_choices<recon::PatternKind>());
   cmd.add_option("--samples", a.samples, "number of sub-aperture samples (>= 1)")->capture_default_str();
   cmd.add_option("--overlap", a.overlap,
                  "instead of --samples: the sample count whose discs overlap their nearest neighbour by about this "
                  "fraction on average (linear overlap 1 - d/2r, in [0, 0.9]; 0: the most discs of which no two touch)");
   cmd.add_option("--steps", a.steps, "gradient steps per sample")->capture_default_str();
   cmd.add_option("--init-steps", a.init_steps, "initialisation steps")->capture_default_str();
-  cmd.add_option("--pipeline", a.pipeline, recon::expected_choices<recon::PipelineKind>())->capture_default_str();
+  add_choice<recon::PipelineKind>(cmd, "--pipeline", a.pipeline, recon::expected_choices<recon::PipelineKind>());
   cmd.add_option("--disable", a.disable, "optimisation switches to turn off (optimized pipeline; the switches that need one go off with it): " + join(switch_names()));
-  cmd.add_option("--device", a.device,
-                 recon::expected_choices<recon::ComputeDevice>() + ": where the deep prior trains (cuda: either pipeline, the deep prior only)")
-      ->capture_default_str();
-  cmd.add_option("--algorithm", a.algorithm,
-                 "prism (deep-prior trainer), or a classical solver with its published defaults: " +
-                     recon::expected_choices<recon::PieVariant>())
-      ->capture_default_str();
+  add_choice<recon::ComputeDevice>(
+      cmd, "--device", a.device,
+      recon::expected_choices<recon::ComputeDevice>() + ": where the deep prior trains (cuda: either pipeline, the deep prior only)");
+  cmd.add_option_function<std::string>(
+         "--algorithm",
+         [&a](const std::string& value) {
+           if (value == "prism") {
+             a.algorithm.reset();
+           } else if (names_choice<recon::PieVariant>(value)) {
+             a.algorithm = recon::find_choice<recon::PieVariant>(value);
+           } else {
+             throw CLI::ValidationError("--algorithm " + value + ": expected prism, " + recon::expected_choices<recon::PieVariant>());
+           }
+         },
+         "prism (deep-prior trainer), or a classical solver with its published defaults: " +
+             recon::expected_choices<recon::PieVariant>())
+      ->default_str("prism");
   cmd.add_option("--epochs", a.epochs, "classical solvers (and --compare-epie) only: passes over all samples")->capture_default_str();
   cmd.add_option("--refine-epochs", a.refine_epochs,
                  "prism only: refine the deep prior's reconstruction by this many ePIE epochs on the same measurements; "
@@ -93,15 +121,17 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
           "SEED"));
   cmd.add_option("--threads", a.threads, "LibTorch intra-op threads (recorded in metrics.json)")->capture_default_str();
   cmd.add_option("--out", a.out, "output folder (created)")->capture_default_str();
-  cmd.add_option("--loss", a.loss, recon::expected_choices<recon::LossKind>())->capture_default_str();
+  add_choice<recon::LossKind>(cmd, "--loss", a.loss, recon::expected_choices<recon::LossKind>());
   cmd.add_option("--snr-db", a.snr_db, "detector noise SNR in dB (noise off when absent)");
   cmd.add_option("--photons", a.photons,
                  "photon-counting noise instead: Poisson counts, this many expected at a pixel as bright as the object's "
                  "brightest (noise off when absent)");
   cmd.add_option("--read-noise", a.read_noise, "with --photons: Gaussian read noise, SD in counts (default 0)");
-  cmd.add_option("--settings", a.settings, recon::expected_choices<recon::SettingsPreset>())->capture_default_str();
-  cmd.add_option("--activation", a.activation, "override the output activation: " + recon::expected_choices<recon::OutputActivation>());
-  cmd.add_option("--init-target", a.init_target, "override the initialisation target: " + recon::expected_choices<recon::InitTarget>());
+  add_choice<recon::SettingsPreset>(cmd, "--settings", a.settings, recon::expected_choices<recon::SettingsPreset>());
+  add_choice<recon::OutputActivation>(cmd, "--activation", a.activation,
+                                      "override the output activation: " + recon::expected_choices<recon::OutputActivation>());
+  add_choice<recon::InitTarget>(cmd, "--init-target", a.init_target,
+                                "override the initialisation target: " + recon::expected_choices<recon::InitTarget>());
   cmd.add_option("--lr", a.lr, "Adam learning rate of the progressive phase (default: the preset's)");
   cmd.add_option("--init-lr", a.init_lr, "Adam learning rate of the initialisation phase (default: the preset's)");
   cmd.add_option("--isolated-lr", a.isolated_lr,
@@ -111,8 +141,7 @@ void add_reconstruct_options(CLI::App& cmd, ReconArgs& a) {
   cmd.add_option("--keep-optimizer", a.keep_optimizer, "keep Adam's moments across samples: true or false (default: the preset's)");
   cmd.add_option("--loss-threshold", a.loss_threshold, "per-sample convergence threshold; 0 runs full budgets (default: the preset's)");
   cmd.add_option("--normalize-loss", a.normalize_loss, "normalise each row's L1/L2 by its target: true or false (default: the preset's)");
-  cmd.add_option("--memory", a.memory,
-                 "override what keeps earlier samples: " + recon::expected_choices<recon::SampleMemory>());
+  add_choice<recon::SampleMemory>(cmd, "--memory", a.memory, "override what keeps earlier samples: " + recon::expected_choices<recon::SampleMemory>());
   cmd.add_option("--replayed-per-step", a.replayed_per_step,
                  "measured-data memory: earlier sub-apertures added to each step's loss");
   cmd.add_option("--output-average", a.output_average,
@@ -147,6 +176,8 @@ std::string one_line(const std::string& text) {
   }
   return out;
 }
+
+std::string algorithm_name(const ReconArgs& args) { return args.algorithm ? recon::to_string(*args.algorithm) : "prism"; }
 
 ParseOutcome parse_recon_args(const std::vector<std::string>& argv) {
   ReconArgs args;
@@ -200,6 +231,7 @@ double usable_memory_bytes() {
 
 std::string validate(const ReconArgs& a) {
   std::ostringstream why;
+  const int64_t candidates = a.init_candidates.value_or(recon::preset_init_candidates(a.settings));
   const double memory = usable_memory_bytes();
   const double needed = kBytesPerSamplePixel * static_cast<double>(a.samples) * static_cast<double>(a.grid) * static_cast<double>(a.grid);
   if (!is_power_of_two(a.grid) || a.grid < 8 || a.grid > 8192) {
@@ -219,8 +251,8 @@ std::string validate(const ReconArgs& a) {
     why << "step and epoch counts must be >= 0";
   } else if (a.refine_epochs < 0 || a.refine_epochs > 1000000) {
     why << "--refine-epochs " << a.refine_epochs << ": must be in [0, 1000000]";
-  } else if (a.refine_epochs > 0 && a.algorithm != "prism") {
-    why << "--refine-epochs refines the deep prior's reconstruction: it needs --algorithm prism, not " << a.algorithm;
+  } else if (a.refine_epochs > 0 && a.algorithm) {
+    why << "--refine-epochs refines the deep prior's reconstruction: it needs --algorithm prism, not " << algorithm_name(a);
   } else if (a.threads < 1 || a.threads > 256) {
     why << "--threads " << a.threads << ": must be in [1, 256]";
   } else if (a.lr && (!std::isfinite(*a.lr) || *a.lr <= 0.0)) {
@@ -245,18 +277,6 @@ std::string validate(const ReconArgs& a) {
     why << "--read-noise is the photon counter's: it needs --photons";
   } else if (a.read_noise && !(*a.read_noise >= 0.0 && *a.read_noise <= 1e15)) {
     why << "--read-noise " << *a.read_noise << ": must be in [0, 1e15]";
-  } else if (!names_choice<recon::PatternKind>(a.pattern)) {
-    why << "--pattern " << a.pattern << ": expected " << recon::expected_choices<recon::PatternKind>();
-  } else if (!names_choice<recon::LossKind>(a.loss)) {
-    why << "--loss " << a.loss << ": expected " << recon::expected_choices<recon::LossKind>();
-  } else if (!names_choice<recon::SettingsPreset>(a.settings)) {
-    why << "--settings " << a.settings << ": expected " << recon::expected_choices<recon::SettingsPreset>();
-  } else if (!a.activation.empty() && !names_choice<recon::OutputActivation>(a.activation)) {
-    why << "--activation " << a.activation << ": expected " << recon::expected_choices<recon::OutputActivation>();
-  } else if (!a.init_target.empty() && !names_choice<recon::InitTarget>(a.init_target)) {
-    why << "--init-target " << a.init_target << ": expected " << recon::expected_choices<recon::InitTarget>();
-  } else if (!a.memory.empty() && !names_choice<recon::SampleMemory>(a.memory)) {
-    why << "--memory " << a.memory << ": expected " << recon::expected_choices<recon::SampleMemory>();
   } else if (a.replayed_per_step && (*a.replayed_per_step < 0 || *a.replayed_per_step > 1000000)) {
     why << "--replayed-per-step " << *a.replayed_per_step << ": must be in [0, 1000000]";
   } else if (a.output_average && !(*a.output_average >= 0.0 && *a.output_average < 1.0)) {
@@ -269,25 +289,25 @@ std::string validate(const ReconArgs& a) {
     why << "--candidate-screen";
     for (size_t i = 0; i < a.candidate_screen.size(); ++i) why << (i == 0 ? " " : ",") << a.candidate_screen[i];
     why << ": expected SURVIVORS,INIT,TRIAL with SURVIVORS in [0, 1000] and step counts in [0, 1000000]";
+  } else if (!a.candidate_screen.empty() && a.candidate_screen[0] > 0 && candidates < 2) {
+    why << "--candidate-screen screens the candidates of a multi-start initialisation: it needs --init-candidates of 2 or "
+           "more (this run has "
+        << candidates << ")";
+  } else if (!a.candidate_screen.empty() && a.candidate_screen[0] > candidates) {
+    why << "--candidate-screen " << a.candidate_screen[0] << ",...: at most the " << candidates << " candidates can survive";
   } else if (!a.fit_plateau.empty() && (a.fit_plateau.size() != 2 || !(a.fit_plateau[0] >= 1.0 && a.fit_plateau[0] <= 1000000.0) ||
                                         a.fit_plateau[0] != std::floor(a.fit_plateau[0]) ||
                                         !(a.fit_plateau[1] > 0.0 && a.fit_plateau[1] <= 1.0))) {
     why << "--fit-plateau";
     for (size_t i = 0; i < a.fit_plateau.size(); ++i) why << (i == 0 ? " " : ",") << a.fit_plateau[i];
     why << ": expected WINDOW,FALL with WINDOW an integer in [1, 1000000] and FALL in (0, 1]";
-  } else if (!a.fit_plateau.empty() && a.algorithm != "prism") {
-    why << "--fit-plateau stops the deep prior's samples: it needs --algorithm prism, not " << a.algorithm;
+  } else if (!a.fit_plateau.empty() && a.algorithm) {
+    why << "--fit-plateau stops the deep prior's samples: it needs --algorithm prism, not " << algorithm_name(a);
   } else if (!a.fit_plateau.empty() && a.fit_plateau[0] >= static_cast<double>(a.steps)) {
     why << "--fit-plateau " << a.fit_plateau[0] << ",...: a window of " << a.fit_plateau[0]
         << " updates never closes in a sample of --steps " << a.steps << " (give a window below it)";
-  } else if (!names_choice<recon::PipelineKind>(a.pipeline)) {
-    why << "--pipeline " << a.pipeline << ": expected " << recon::expected_choices<recon::PipelineKind>();
-  } else if (!names_choice<recon::ComputeDevice>(a.device)) {
-    why << "--device " << a.device << ": expected " << recon::expected_choices<recon::ComputeDevice>();
-  } else if (recon::parse_choice<recon::ComputeDevice>(a.device) == recon::ComputeDevice::cuda && a.algorithm != "prism") {
+  } else if (a.device == recon::ComputeDevice::cuda && a.algorithm) {
     why << "--device cuda trains the deep prior only: give --algorithm prism (ePIE and its variants run on the CPU)";
-  } else if (a.algorithm != "prism" && !names_choice<recon::PieVariant>(a.algorithm)) {
-    why << "--algorithm " << a.algorithm << ": expected prism, " << recon::expected_choices<recon::PieVariant>();
   } else if (a.progress != "auto" && a.progress != "on" && a.progress != "off") {
     why << "--progress " << a.progress << ": expected auto, on or off";
   } else if (a.out.empty()) {

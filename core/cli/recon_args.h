@@ -1,6 +1,7 @@
 #pragma once
 // The recon command's arguments: parsing (CLI11) and validation, kept free of LibTorch so that they can be
-// fuzzed and tested without running anything.
+// fuzzed and tested without running anything. Every option is parsed into its type once, here, and every value and
+// combination is checked in one place, validate(); what runs reads the types.
 #include "recon/choices.h"
 
 #include <cstdint>
@@ -19,27 +20,27 @@ struct ReconArgs {
   int64_t grid = 512;
   int64_t object = 128;
   double radius = 20.0;
-  std::string pattern = recon::to_string(recon::PatternKind::fermat);
+  recon::PatternKind pattern = recon::PatternKind::fermat;
   int64_t samples = 20;
   int64_t steps = 50;
   int64_t init_steps = 100;
-  std::string pipeline = recon::to_string(recon::PipelineKind::optimized);
+  recon::PipelineKind pipeline = recon::PipelineKind::optimized;
   std::vector<std::string> disable;  // optimisation switches turned off (ablation)
-  std::string device = recon::to_string(recon::ComputeDevice::cpu);  // where the deep prior's training runs
-  std::string algorithm = "prism";   // prism, or a classical solver's name (recon::PieVariant)
+  recon::ComputeDevice device = recon::ComputeDevice::cpu;  // where the deep prior's training runs
+  std::optional<recon::PieVariant> algorithm;  // a classical solver; none: prism, the deep prior
   int64_t epochs = 100;              // classical solvers (and --compare-epie) only
   int64_t refine_epochs = 0;         // prism only: ePIE epochs refining the deep prior's reconstruction (0: none)
   int64_t seed = 0;                  // >= 0 (a negative seed is refused, not wrapped)
   int64_t threads = 1;
   std::string out = "recon-out";
-  std::string loss = recon::to_string(recon::LossKind::l1);
+  recon::LossKind loss = recon::LossKind::l1;
   std::optional<double> overlap;     // a neighbour overlap to choose --samples by (recon_main resolves it)
   std::optional<double> snr_db;      // noise off unless given
   std::optional<double> photons;     // photon-counting noise: counts expected at the object's brightest pixel
   std::optional<double> read_noise;  // photon counting: read-noise SD in counts (0 unless given)
-  std::string settings = recon::to_string(recon::SettingsPreset::robust);
-  std::string activation;            // overrides the preset's output activation when set
-  std::string init_target;           // overrides the preset's initialisation target when set
+  recon::SettingsPreset settings = recon::SettingsPreset::robust;
+  std::optional<recon::OutputActivation> activation;  // overrides the preset's output activation when set
+  std::optional<recon::InitTarget> init_target;       // overrides the preset's initialisation target when set
   std::optional<double> lr;          // override the preset's learning rates when set
   std::optional<double> init_lr;
   std::optional<double> isolated_lr;  // learning rate of a sub-aperture no earlier one overlaps (0: --lr always)
@@ -47,7 +48,7 @@ struct ReconArgs {
   std::optional<double> loss_threshold;  // override the preset's convergence threshold when set
   bool plateau_stop = false;
   std::vector<double> fit_plateau;   // window, min fall: a sample's measurement-only stop when given (off otherwise)
-  std::string memory;                // overrides the preset's sample memory when set
+  std::optional<recon::SampleMemory> memory;  // overrides the preset's sample memory when set
   std::optional<double> output_average;  // overrides the preset's decay of the averaged reconstruction (0: last output)
   std::optional<int64_t> init_candidates;  // overrides the preset's multi-start initialisation (1: one draw)
   std::vector<int64_t> candidate_screen;  // survivors, init steps, trial steps: overrides the preset's screen when given
@@ -68,7 +69,11 @@ struct ParseOutcome {
 /// prints passes through it (arguments, file names and LibTorch's multi-line messages alike).
 std::string one_line(const std::string& text);
 
-/// Parses `recon reconstruct [options]` (argv[0] is the program). Never throws, never exits.
+/// "prism" or the classical solver's name: what --algorithm was given as, and metrics.json records.
+std::string algorithm_name(const ReconArgs& args);
+
+/// Parses `recon reconstruct [options]` (argv[0] is the program): every choice straight into its type (an unknown name
+/// is refused with the names its table accepts), then validate(). Never throws, never exits.
 ParseOutcome parse_recon_args(const std::vector<std::string>& argv);
 
 /// Checks values and their combinations; returns an empty string when valid, else one line naming the option,

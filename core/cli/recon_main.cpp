@@ -36,7 +36,7 @@ ReconArgs with_scenario(ReconArgs a) {
   unless_given("--grid", a.grid, scene.grid);
   unless_given("--object", a.object, scene.object);
   unless_given("--radius", a.radius, scene.radius);
-  unless_given("--pattern", a.pattern, recon::to_string(scene.pattern));
+  unless_given("--pattern", a.pattern, scene.pattern);
   unless_given("--samples", a.samples, scene.samples);
   unless_given("--steps", a.steps, scene.steps_per_sample);
   unless_given("--init-steps", a.init_steps, scene.init_steps);
@@ -54,7 +54,7 @@ Prepared prepare(const ReconArgs& a) {
   }
   p.problem.object_size = a.object;
   p.problem.radius = a.radius;
-  recon::PatternOptions pattern(recon::parse_choice<recon::PatternKind>(a.pattern), a.samples, static_cast<double>(a.grid) / 2.0);
+  recon::PatternOptions pattern(a.pattern, a.samples, static_cast<double>(a.grid) / 2.0);
   pattern.seed = a.seed;
   p.problem.centers = recon::sample_centers(pattern);
 
@@ -63,42 +63,31 @@ Prepared prepare(const ReconArgs& a) {
   p.trainer.steps_per_sample = a.steps;
   p.trainer.plateau_stop = a.plateau_stop;
   if (!a.fit_plateau.empty()) p.trainer.fit_plateau = {static_cast<int64_t>(a.fit_plateau[0]), a.fit_plateau[1]};
-  p.trainer.loss.kind = recon::parse_choice<recon::LossKind>(a.loss);
+  p.trainer.loss.kind = a.loss;
   if (a.snr_db) {
     p.trainer.noise.enabled = true;
     p.trainer.noise.snr_db = *a.snr_db;
     p.trainer.noise.seed = a.seed;
   }
   if (a.photons) p.trainer.noise = recon::photon_noise(*a.photons, a.read_noise.value_or(0.0), p.problem.ground_truth, a.seed);
-  p.trainer.pipeline.kind = recon::parse_choice<recon::PipelineKind>(a.pipeline);
-  p.trainer.pipeline.device = recon::parse_choice<recon::ComputeDevice>(a.device);
+  p.trainer.pipeline.kind = a.pipeline;
+  p.trainer.pipeline.device = a.device;
   // Turning a switch off turns off the switches that need it (the table's needs), so that any list is a valid plan.
   for (const auto& name : a.disable) p.trainer.pipeline.switches = p.trainer.pipeline.switches.without(name);
-  recon::apply_preset(recon::parse_choice<recon::SettingsPreset>(a.settings), p.decoder, p.trainer);
+  recon::apply_preset(a.settings, p.decoder, p.trainer);
   if (a.loss_threshold) p.trainer.loss_threshold = *a.loss_threshold;
-  if (!a.activation.empty()) p.decoder.output_activation(recon::parse_choice<recon::OutputActivation>(a.activation));
-  if (!a.init_target.empty()) p.trainer.init_target = recon::parse_choice<recon::InitTarget>(a.init_target);
+  if (a.activation) p.decoder.output_activation(*a.activation);
+  if (a.init_target) p.trainer.init_target = *a.init_target;
   if (a.lr) p.trainer.learning_rate = *a.lr;
   if (a.init_lr) p.trainer.init_learning_rate = *a.init_lr;
   if (a.isolated_lr) p.trainer.isolated_learning_rate = *a.isolated_lr;
   if (a.normalize_loss) p.trainer.loss.normalize = *a.normalize_loss;
   if (a.keep_optimizer) p.trainer.fresh_optimizer_per_sample = !*a.keep_optimizer;
-  if (!a.memory.empty()) p.trainer.memory = recon::parse_choice<recon::SampleMemory>(a.memory);
+  if (a.memory) p.trainer.memory = *a.memory;
   if (a.replayed_per_step) p.trainer.replayed_per_step = *a.replayed_per_step;
   if (a.output_average) p.trainer.output_average = *a.output_average;
   if (a.init_candidates) p.trainer.init_candidates = *a.init_candidates;
-  if (!a.candidate_screen.empty()) {
-    p.trainer.candidate_screen = {a.candidate_screen[0], a.candidate_screen[1], a.candidate_screen[2]};
-    const int64_t candidates = p.trainer.init_candidates;
-    if (a.candidate_screen[0] > 0 && candidates < 2) {
-      throw std::invalid_argument("--candidate-screen screens the candidates of a multi-start initialisation: it needs "
-                                  "--init-candidates of 2 or more (this run has 1)");
-    }
-    if (a.candidate_screen[0] > candidates) {
-      throw std::invalid_argument("--candidate-screen " + std::to_string(a.candidate_screen[0]) + ",...: at most the " +
-                                  std::to_string(candidates) + " candidates can survive");
-    }
-  }
+  if (!a.candidate_screen.empty()) p.trainer.candidate_screen = {a.candidate_screen[0], a.candidate_screen[1], a.candidate_screen[2]};
   return p;
 }
 
@@ -261,7 +250,7 @@ std::string output_folder_problem(const std::string& folder) {
 // --overlap picks the sample count on the pattern, grid and radius the arguments give (validated first).
 ReconArgs with_overlap(ReconArgs a) {
   if (!a.overlap) return a;
-  recon::PatternOptions pattern(recon::parse_choice<recon::PatternKind>(a.pattern), 1, static_cast<double>(a.grid) / 2.0);
+  recon::PatternOptions pattern(a.pattern, 1, static_cast<double>(a.grid) / 2.0);
   pattern.seed = a.seed;
   a.samples = recon::samples_for_overlap(pattern, a.radius, *a.overlap);
   return a;
@@ -280,9 +269,7 @@ int run(const ReconArgs& given) {
   recon::set_threads(a.threads);
   auto prepared = prepare(a);
   at::Tensor reconstruction;
-  auto metrics = a.algorithm == "prism"
-                     ? run_prism(a, prepared, reconstruction)
-                     : run_classical(a, prepared, reconstruction, recon::parse_choice<recon::PieVariant>(a.algorithm));
+  auto metrics = a.algorithm ? run_classical(a, prepared, reconstruction, *a.algorithm) : run_prism(a, prepared, reconstruction);
   // A reconstruction with NaN or infinite values has no quality to report; say so instead of printing "inf dB" (or
   // refining it).
   const auto require_finite = [&reconstruction, &metrics] {
@@ -306,7 +293,7 @@ int run(const ReconArgs& given) {
   const auto output_bands = bands(reconstruction);
   metrics["error_unmeasured_fraction"] = output_bands.unmeasured_fraction();
   metrics["error_disc_phase_fraction"] = output_bands.disc_phase_fraction();
-  if (a.compare_epie && a.algorithm != "epie") {
+  if (a.compare_epie && a.algorithm != recon::PieVariant::epie) {
     // The classical baseline on the same measurements (same problem, noise and seed), for the verdict a user wants
     // first: does the output (the deep prior's, or its refinement with --refine-epochs) beat it?
     at::Tensor epie_reconstruction;
@@ -319,23 +306,23 @@ int run(const ReconArgs& given) {
     }
   }
   const auto info = recon::runtime_info();
-  metrics["algorithm"] = a.algorithm;
+  metrics["algorithm"] = recon::cli::algorithm_name(a);
   metrics["scenario"] = a.scenario.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.scenario);
-  metrics["pipeline"] = a.pipeline;
-  metrics["device"] = a.device;
+  metrics["pipeline"] = recon::to_string(a.pipeline);
+  metrics["device"] = recon::to_string(a.device);
   // On cuda the pipeline's scope keeps float32 exact (recon/pipeline.h): no TF32 anywhere, on any device.
   metrics["tf32"] = false;
-  metrics["settings"] = a.settings;
+  metrics["settings"] = recon::to_string(a.settings);
   metrics["seed"] = a.seed;
   metrics["threads"] = info.threads;
   metrics["target"] = a.target;
   metrics["grid"] = a.grid;
   metrics["object"] = a.object;
   metrics["radius"] = a.radius;
-  metrics["pattern"] = a.pattern;
+  metrics["pattern"] = recon::to_string(a.pattern);
   metrics["samples"] = a.samples;
   metrics["neighbour_overlap"] = recon::neighbour_overlap(prepared.problem.centers, a.radius);
-  metrics["loss"] = a.loss;
+  metrics["loss"] = recon::to_string(a.loss);
   metrics["snr_db"] = a.snr_db ? nlohmann::json(*a.snr_db) : nlohmann::json(nullptr);
   const auto& noise = prepared.trainer.noise;
   metrics["photons"] = noise.photons > 0.0 ? nlohmann::json(noise.photons) : nlohmann::json(nullptr);
@@ -355,8 +342,8 @@ int run(const ReconArgs& given) {
     if (created) std::filesystem::remove(a.out, ignored);  // removes only an empty folder
     throw;
   }
-  std::printf("%s %s seed %llu: PSNR %.2f dB, SSIM %.4f, RMSE %.2f %%, %.1f ms/step, %.1f s -> %s\n", a.algorithm.c_str(),
-              a.pipeline.c_str(), static_cast<unsigned long long>(a.seed),
+  std::printf("%s %s seed %llu: PSNR %.2f dB, SSIM %.4f, RMSE %.2f %%, %.1f ms/step, %.1f s -> %s\n", recon::cli::algorithm_name(a).c_str(),
+              recon::to_string(a.pipeline).c_str(), static_cast<unsigned long long>(a.seed),
               metrics["psnr_db"].is_null() ? std::numeric_limits<double>::infinity() : metrics["psnr_db"].get<double>(),
               metrics["ssim"].get<double>(), metrics["rmse_pct"].get<double>(),
               1000.0 * metrics["seconds_per_step"].get<double>(), metrics["seconds_total"].get<double>(), a.out.c_str());

@@ -1,5 +1,7 @@
 #include "recon/settings.h"
 
+#include "recon/preset_candidates.h"
+
 #include <stdexcept>
 
 namespace recon {
@@ -38,7 +40,7 @@ void apply_preset(SettingsPreset preset, DecoderOptions& decoder, TrainerOptions
       trainer.learning_rate = 1e-2;
       trainer.isolated_learning_rate = 3e-3;
       trainer.output_average = 0.99;
-      trainer.init_candidates = 8;
+      trainer.init_candidates = preset_init_candidates(preset);
       break;
     case SettingsPreset::prism_compat:
       decoder.output_activation(OutputActivation::none);
@@ -51,7 +53,7 @@ void apply_preset(SettingsPreset preset, DecoderOptions& decoder, TrainerOptions
       trainer.fresh_optimizer_per_sample = true;
       trainer.memory = SampleMemory::previous_reconstruction;
       trainer.output_average = 0.0;  // PRISM reports its last output
-      trainer.init_candidates = 1;   // PRISM initialises the seed's own draw
+      trainer.init_candidates = preset_init_candidates(preset);  // PRISM initialises the seed's own draw
       break;
   }
 }

@@ -30,7 +30,7 @@ TEST(recon_args, defaults_are_the_seed_workload) {
   EXPECT_EQ(o.args->samples, 20);
   EXPECT_EQ(o.args->steps, 50);
   EXPECT_EQ(o.args->init_steps, 100);
-  EXPECT_EQ(o.args->pattern, "fermat");
+  EXPECT_EQ(o.args->pattern, recon::PatternKind::fermat);
   EXPECT_EQ(o.args->threads, 1);
 }
 
@@ -43,8 +43,8 @@ TEST(recon_args, parses_every_documented_option) {
   ASSERT_TRUE(o.args.has_value()) << o.output;
   EXPECT_EQ(o.args->target, "star");
   EXPECT_EQ(o.args->radius, 8.5);
-  EXPECT_EQ(o.args->pattern, "rings");
-  EXPECT_EQ(o.args->pipeline, "reference");
+  EXPECT_EQ(o.args->pattern, recon::PatternKind::rings);
+  EXPECT_EQ(o.args->pipeline, recon::PipelineKind::reference);
   EXPECT_EQ(o.args->seed, 9u);
   EXPECT_EQ(*o.args->snr_db, 30.0);
   EXPECT_EQ(o.args->disable.size(), 2u);
@@ -56,8 +56,8 @@ TEST(recon_args, parses_every_documented_option) {
   EXPECT_EQ(o.args->fit_plateau, (std::vector<double>{2, 0.02}));
   const auto on_cuda = parse({"--device", "cuda", "--pipeline", "reference"});
   ASSERT_TRUE(on_cuda.args.has_value()) << on_cuda.output;
-  EXPECT_EQ(on_cuda.args->device, "cuda");
-  EXPECT_EQ(parse({}).args->device, "cpu");
+  EXPECT_EQ(on_cuda.args->device, recon::ComputeDevice::cuda);
+  EXPECT_EQ(parse({}).args->device, recon::ComputeDevice::cpu);
 }
 
 TEST(recon_args, refuses_bad_values) {
@@ -139,3 +139,30 @@ TEST(recon_args, missing_subcommand_is_an_error_and_help_is_not) {
 }
 
 }  // namespace
+
+// Every choice arrives as its type, parsed once; what runs never parses a name again. The candidate screen is checked
+// with the other options, against the candidates the run will draw (given, or its preset's).
+TEST(recon_args, choices_arrive_as_their_types_and_the_screen_is_checked_against_the_runs_candidates) {
+  const auto o = parse({"--algorithm", "rpie", "--loss", "ms-ssim", "--settings", "prism-compat", "--activation", "softplus",
+                        "--init-target", "first-measurement", "--memory", "measured-data", "--init-candidates", "3",
+                        "--candidate-screen", "2,5,5"});
+  ASSERT_TRUE(o.args.has_value()) << o.output;
+  EXPECT_EQ(o.args->algorithm, recon::PieVariant::rpie);
+  EXPECT_EQ(recon::cli::algorithm_name(*o.args), "rpie");
+  EXPECT_EQ(o.args->loss, recon::LossKind::ms_ssim);
+  EXPECT_EQ(o.args->settings, recon::SettingsPreset::prism_compat);
+  EXPECT_EQ(o.args->activation, recon::OutputActivation::softplus);
+  EXPECT_EQ(o.args->init_target, recon::InitTarget::first_measurement);
+  EXPECT_EQ(o.args->memory, recon::SampleMemory::measured_data);
+  const auto prism = parse({"--algorithm", "prism"});
+  ASSERT_TRUE(prism.args.has_value());
+  EXPECT_FALSE(prism.args->algorithm.has_value());
+  EXPECT_EQ(recon::cli::algorithm_name(*prism.args), "prism");
+  EXPECT_FALSE(prism.args->activation.has_value());  // the preset's, unless given
+  // The robust preset draws 8 candidates, PRISM's one.
+  EXPECT_TRUE(parse({"--candidate-screen", "8,5,5"}).args.has_value());
+  expect_refused({"--candidate-screen", "9,5,5"}, "--candidate-screen 9,...: at most the 8 candidates can survive");
+  expect_refused({"--settings", "prism-compat", "--candidate-screen", "1,5,5"}, "it needs --init-candidates of 2 or more (this run has 1)");
+  expect_refused({"--init-candidates", "2", "--candidate-screen", "3,5,5"}, "at most the 2 candidates");
+  EXPECT_TRUE(parse({"--settings", "prism-compat", "--candidate-screen", "0,0,0"}).args.has_value());
+}
