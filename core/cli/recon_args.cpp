@@ -53,8 +53,6 @@ CLI::Option* add_choice(CLI::App& cmd, const std::string& name, Field& field, co
   return option;
 }
 
-bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
-
 bool has_image_extension(const std::string& path) {
   const auto dot = path.find_last_of('.');
   if (dot == std::string::npos) return false;
@@ -234,8 +232,8 @@ std::string validate(const ReconArgs& a) {
   const int64_t candidates = a.init_candidates.value_or(recon::preset_init_candidates(a.settings));
   const double memory = usable_memory_bytes();
   const double needed = kBytesPerSamplePixel * static_cast<double>(a.samples) * static_cast<double>(a.grid) * static_cast<double>(a.grid);
-  if (!is_power_of_two(a.grid) || a.grid < 8 || a.grid > 8192) {
-    why << "--grid " << a.grid << ": must be a power of two in [8, 8192]";
+  if (const auto grid = grid_refusal(a.grid); !grid.empty()) {
+    why << "--grid " << grid;
   } else if (const auto object = object_size_refusal(a.object, a.grid); !object.empty()) {
     why << "--object " << object;
   } else if (const auto radius = radius_refusal(a.radius, a.grid); !radius.empty()) {

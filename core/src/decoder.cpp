@@ -6,6 +6,8 @@
 #include "strided_upsample.h"
 #include "small_conv.h"
 
+#include "recon/limits.h"
+
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/custom_function.h>
 
@@ -16,7 +18,6 @@
 namespace recon {
 namespace {
 
-bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 // PRISM's crop_pad to a square of side t: zero-pad with pre = (t − s)/2 when growing, else a centred crop whose
 // offset is int((s − t)/2) + 1 (the reference's +1, kept for identical geometry).
@@ -121,8 +122,8 @@ ProgressiveDecoderImpl::ProgressiveDecoderImpl(DecoderOptions options_) : option
 
 void ProgressiveDecoderImpl::reset() {
   const int64_t n = options.grid_size(), s = options.object_size();
-  if (!is_power_of_two(n) || n < 8) {
-    throw std::invalid_argument("DecoderOptions::grid_size = " + std::to_string(n) + ", must be a power of two >= 8");
+  if (const auto why = grid_refusal(n); !why.empty()) {
+    throw std::invalid_argument("DecoderOptions::grid_size " + why);
   }
   if (s < 1 || s > n) {
     throw std::invalid_argument("DecoderOptions::object_size = " + std::to_string(s) + ", must be in [1, grid_size]");

@@ -1,6 +1,7 @@
-// Contract: a problem's limits are one rule each (recon/limits.h), and every entry point (the command line's
-// validation, reconstruct(), ePIE and the aperture drawing) refuses the same values in the same words, each prefixed with the name its caller
-// knows the value by; the values inside the limits are accepted by all of them.
+// Contract: a problem's limits (its grid, object size and radius) are one rule each (recon/limits.h), and every entry
+// point (the command line's validation, reconstruct(), ePIE, the decoder and the aperture drawing) refuses the same
+// values in the same words, each prefixed with the name its caller knows the value by; the values inside the limits are
+// accepted by all of them.
 #include "recon/aperture.h"
 #include "recon/epie.h"
 #include "recon/limits.h"
@@ -104,4 +105,17 @@ TEST(limits, every_entry_point_refuses_an_object_size_outside_the_rule_in_its_wo
   EXPECT_EQ(trainer(8.0, 5), "ReconstructionProblem::object_size " + recon::object_size_refusal(5, kGrid));
   EXPECT_EQ(command_line(8.0, kGrid), "");
   EXPECT_EQ(epie(8.0, kGrid), "");
+}
+
+TEST(limits, the_command_line_and_the_decoder_refuse_a_grid_outside_the_rule_in_the_same_words) {
+  for (const int64_t grid : {int64_t{0}, int64_t{4}, int64_t{12}, int64_t{96}, int64_t{16384}, int64_t{-8}}) {
+    SCOPED_TRACE(grid);
+    const auto why = recon::grid_refusal(grid);
+    ASSERT_FALSE(why.empty());
+    recon::cli::ReconArgs a;
+    a.grid = grid;
+    EXPECT_EQ(recon::cli::validate(a), "--grid " + why);
+    EXPECT_EQ(refusal([&] { recon::ProgressiveDecoder decoder(recon::DecoderOptions(grid, 6)); }), "DecoderOptions::grid_size " + why);
+  }
+  for (const int64_t grid : {recon::kMinGrid, int64_t{64}, recon::kMaxGrid}) EXPECT_TRUE(recon::grid_refusal(grid).empty());
 }

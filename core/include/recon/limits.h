@@ -9,6 +9,12 @@
 
 namespace recon {
 
+/// The grid sides N the decoder is built for: powers of two, as its stride-2 doublings need, from 8 (its first layer's
+/// 4 × 4 kernel) to 8192 (its N latent channels and about 10.7 N² weights, 2.8 million at N = 512, are 716 million there:
+/// 2.9 GB in float32 before Adam's two moments).
+inline constexpr int64_t kMinGrid = 8;
+inline constexpr int64_t kMaxGrid = 8192;
+
 /// Side of SSIM's Gaussian window (metrics.h); its reflect padding by kSsimWindow / 2 needs a wider image.
 inline constexpr int64_t kSsimWindow = 11;
 
@@ -29,6 +35,14 @@ inline constexpr double kMaxRadiusPerGrid = 1.0;
 /// with `recon reconstruct --steps 0 --init-steps 0`: 33 bytes at N=128 and 38 at N=64, 1,000 to 3,000 samples). A
 /// run of samples × N² × this beyond the machine's memory would end in the out-of-memory killer, not an error line.
 inline constexpr double kBytesPerSamplePixel = 40.0;
+
+/// Why `grid` is not a grid side N, "" when it is one: a power of two in [kMinGrid, kMaxGrid].
+inline std::string grid_refusal(int64_t grid) {
+  if (grid >= kMinGrid && grid <= kMaxGrid && (grid & (grid - 1)) == 0) return "";
+  std::ostringstream why;
+  why << grid << ": must be a power of two in [" << kMinGrid << ", " << kMaxGrid << "]";
+  return why.str();
+}
 
 /// Why `radius` is not a sub-aperture radius on a `grid` × `grid` k-space grid, "" when it is one:
 /// kMinRadius <= radius <= kMaxRadiusPerGrid · grid, finite.
