@@ -285,6 +285,15 @@ TEST(pipeline, discs_at_every_spectrum_edge_step_like_the_reference) {
   sweep(n, 16, 5.0, centers, "spectrum edges");
 }
 
+// Pupils wider than half the grid, up to the whole grid (recon/limits.h allows radii to N): clipped on every side, the
+// disc's box the whole grid; every switch steps like the reference, for the first sample and a later one.
+TEST(pipeline, pupils_wider_than_half_the_grid_step_like_the_reference) {
+  for (const double radius : {40.0, 64.0}) {
+    check_all_variants(64, 16, radius, 0, {}, {}, "radius " + std::to_string(radius) + ", first sample: ");
+    check_all_variants(64, 16, radius, 3, {}, {}, "radius " + std::to_string(radius) + ", sample 3: ");
+  }
+}
+
 // The same step twice through one objective, with the same weights, gives the same loss and gradients bit for bit:
 // the optimized objective keeps buffers across steps (spectra, the old row's image), and a region that one step
 // writes and the next forgets to clear would leak into it. One step per fresh objective, as the sweeps take, never
