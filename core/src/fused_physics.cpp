@@ -4,6 +4,7 @@
 #include "cpu_dispatch.h"
 #include "fftw_rows.h"
 #include "lane_sum.h"
+#include "parallel_blocks.h"
 
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>
@@ -24,8 +25,18 @@ namespace {
 // reduction and no branch (the division is unconditional, its inf/NaN at y = 0 discarded by the select), then the
 // block's |residuals| summed by lane_sum. As one sequential sum with a guarded division the loop ran scalar: ~2.5 ms
 // per step at N = 512.
-RECON_VECTOR_KERNEL double l1_residual_kernel(float* parts, const float* t, int64_t count, float scale) {
-  constexpr int64_t kBlock = 64;
+constexpr int64_t kResidualBlock = 64;
+
+// The work one thread is started for, in grid elements: at N = 512, eight rows' transforms (tens of microseconds),
+// well above a parallel region's cost; at N = 64 a whole grid, so small problems run on one thread.
+constexpr int64_t kElementsPerTask = 4096;
+
+// Blocks [block_begin, block_end) of kResidualBlock elements of the `count` (the last block may be short): block b's
+// Σ |residual| into block_sums[b]. The caller adds the blocks' sums in block order, so any split of the blocks gives
+// the same bits.
+RECON_VECTOR_KERNEL void l1_residual_kernel(float* parts, const float* t, int64_t count, int64_t block_begin, int64_t block_end,
+                                            float scale, double* block_sums) {
+  constexpr int64_t kBlock = kResidualBlock;
   float magnitude[kBlock];
   auto residual_block = [&](int64_t first, int64_t length) {
     float* y = parts + 2 * first;
@@ -42,13 +53,11 @@ RECON_VECTOR_KERNEL double l1_residual_kernel(float* parts, const float* t, int6
       y[2 * k + 1] = im * w;
     }
   };
-  double sum = 0.0;
-  for (int64_t i = 0; i < count; i += kBlock) {
-    const int64_t length = std::min(kBlock, count - i);
+  for (int64_t b = block_begin; b < block_end; ++b) {
+    const int64_t i = b * kBlock, length = std::min(kBlock, count - i);
     residual_block(i, length);
-    sum += lane_sum(length, [&magnitude](int64_t k) { return magnitude[k]; });
+    block_sums[b] = lane_sum(length, [&magnitude](int64_t k) { return magnitude[k]; });
   }
-  return sum;
 }
 
 }  // namespace
@@ -116,6 +125,9 @@ class FusedL1Physics {
 
   uint64_t generation() const { return generation_; }
 
+  // Rows of length N worth one thread's start: about kElementsPerTask elements of transform work.
+  int64_t rows_per_task() const { return std::max<int64_t>(1, kElementsPerTask / n_); }
+
   /// Forward pass on the S × S box at (offset, offset); leaves each row's residual for backward().
   std::pair<double, double> forward(const float* object, int64_t box, int64_t offset) {
     size_for(box, offset);
@@ -154,117 +166,152 @@ class FusedL1Physics {
   // n/2 + 1 distinct columns as rows of v; the other columns by the real input's conjugate symmetry.
   void spectrum_of(const float* object) {
     const int64_t half = n_ / 2 + 1;
-    for (int64_t i = 0; i < box_; ++i) {
+    for_each_index(box_, rows_per_task(), [&](int64_t i) {
       std::copy_n(object + i * box_, box_, object_rows_.data() + i * n_ + offset_);
       fft_.forward_real(object_rows_.data() + i * n_, row_spectra_.data() + i * n_);
-    }
+    });
     cfloat* v = spectrum_.data();
-    for (int64_t j = 0; j < half; ++j) {
-      std::fill_n(v + j * n_, offset_, cfloat{});
-      std::fill_n(v + j * n_ + offset_ + box_, n_ - offset_ - box_, cfloat{});
-    }
-    transpose(row_spectra_.data(), n_, box_, half, v + offset_, n_);
-    for (int64_t j = 0; j < half; ++j) fft_.forward(v + j * n_);
-    for (int64_t j : needed_rows_) {
-      if (j < half) continue;
+    // Each task: its rows j of v, zeroed outside the box, filled from the row spectra's columns j, transformed.
+    for_blocks(half, rows_per_task(), [&](int64_t begin, int64_t end) {
+      for (int64_t j = begin; j < end; ++j) {
+        std::fill_n(v + j * n_, offset_, cfloat{});
+        std::fill_n(v + j * n_ + offset_ + box_, n_ - offset_ - box_, cfloat{});
+      }
+      transpose(row_spectra_.data() + begin, n_, box_, end - begin, v + begin * n_ + offset_, n_);
+      for (int64_t j = begin; j < end; ++j) fft_.forward(v + j * n_);
+    });
+    for_each_index(static_cast<int64_t>(needed_rows_.size()), rows_per_task(), [&](int64_t r) {
+      const int64_t j = needed_rows_[static_cast<size_t>(r)];
+      if (j < half) return;
       const cfloat* mirror = v + (n_ - j) * n_;
       cfloat* row = v + j * n_;
       row[0] = std::conj(mirror[0]);
       for (int64_t k = 1; k < n_; ++k) row[k] = std::conj(mirror[n_ - k]);
-    }
+    });
   }
 
   // Old row: pupil on the occupied rows of v, inverse over k, transpose, inverse over j: y[a][b].
   double old_row() {
     cfloat* scratch = old_scratch_.data();
-    for (int64_t j : old_rows_) {
+    for_each_index(static_cast<int64_t>(old_rows_.size()), rows_per_task(), [&](int64_t r) {
+      const int64_t j = old_rows_[static_cast<size_t>(r)];
       const cfloat* v = spectrum_.data() + j * n_;
       const float* m = old_pupil_t_.data() + j * n_;
       cfloat* out = scratch + j * n_;
       for (int64_t k = 0; k < n_; ++k) out[k] = v[k] * m[k];
       fft_.inverse(out);
-    }
+    });
     // Only the occupied rows are transposed; the columns they do not fill are zeroed (the image is overwritten in
-    // place every step). Half the transpose's reads at the seed workload's ~270 occupied rows of 512.
+    // place every step). Half the transpose's reads at the seed workload's ~270 occupied rows of 512. Each task: its
+    // image rows a, filled from the scratch rows' columns a, transformed.
     cfloat* image = old_image_.data();
-    for (const auto& [first, count] : old_runs_) transpose(scratch + first * n_, n_, count, n_, image + first, n_);
-    for (int64_t a = 0; a < n_; ++a) {
-      for (const auto& [first, count] : old_gaps_) std::fill_n(image + a * n_ + first, count, cfloat{});
-      fft_.inverse(image + a * n_);
-    }
+    for_blocks(n_, rows_per_task(), [&](int64_t begin, int64_t end) {
+      for (const auto& [first, count] : old_runs_) transpose(scratch + first * n_ + begin, n_, count, end - begin, image + begin * n_ + first, n_);
+      for (int64_t a = begin; a < end; ++a) {
+        for (const auto& [first, count] : old_gaps_) std::fill_n(image + a * n_ + first, count, cfloat{});
+        fft_.inverse(image + a * n_);
+      }
+    });
     return l1_residual(old_image_.data(), old_target_.data_ptr<float>(), old_normaliser_);
   }
 
   // New row: the disc's box moved to the origin; inverse over k on its w columns, transpose, inverse over j.
   double new_row() {
     cfloat* cols = new_columns_.data();
-    for (int64_t jj = 0; jj < w_; ++jj) {
+    for_each_index(w_, rows_per_task(), [&](int64_t jj) {
       const cfloat* v = spectrum_.data() + patch_cols_[static_cast<size_t>(jj)] * n_;
       const float* m = patch_pupil_t_.data() + jj * h_;
       cfloat* out = cols + jj * n_;
       for (int64_t kk = 0; kk < h_; ++kk) out[kk] = v[patch_rows_[static_cast<size_t>(kk)]] * m[kk];
       std::fill_n(out + h_, n_ - h_, cfloat{});
       fft_.inverse(out);
-    }
+    });
     cfloat* image = new_image_.data();
-    for (int64_t a = 0; a < n_; ++a) std::fill_n(image + a * n_ + w_, n_ - w_, cfloat{});
-    transpose(cols, n_, w_, n_, image, n_);
-    for (int64_t a = 0; a < n_; ++a) fft_.inverse(image + a * n_);
+    for_blocks(n_, rows_per_task(), [&](int64_t begin, int64_t end) {
+      for (int64_t a = begin; a < end; ++a) std::fill_n(image + a * n_ + w_, n_ - w_, cfloat{});
+      transpose(cols + begin, n_, w_, end - begin, image + begin * n_, n_);
+      for (int64_t a = begin; a < end; ++a) fft_.inverse(image + a * n_);
+    });
     return l1_residual(image, new_target_.data_ptr<float>(), new_normaliser_);
   }
 
   // Loss Σ|y| − t / (N² d) of one row; y is overwritten by its residual sign(|y| − t) · y/|y| / (N² d) (zero where
   // y = 0, as torch's abs backward).
-  double l1_residual(cfloat* y, const float* t, double normaliser) const {
-    const int64_t count = n_ * n_;
-    const double scale = 1.0 / (static_cast<double>(count) * normaliser);
-    return l1_residual_kernel(reinterpret_cast<float*>(y), t, count, static_cast<float>(scale)) * scale;
+  double l1_residual(cfloat* y, const float* t, double normaliser) {
+    const int64_t count = n_ * n_, blocks = (count + kResidualBlock - 1) / kResidualBlock;
+    const float scale = static_cast<float>(1.0 / (static_cast<double>(count) * normaliser));
+    // The calling thread's sums, kept from step to step (no allocation per step or per sample); the tasks write
+    // disjoint entries.
+    static thread_local std::vector<double> block_sums;
+    if (block_sums.size() < static_cast<size_t>(blocks)) block_sums.resize(static_cast<size_t>(blocks));
+    double* sums = block_sums.data();
+    for_blocks(blocks, std::max<int64_t>(1, kElementsPerTask / kResidualBlock), [&](int64_t begin, int64_t end) {
+      l1_residual_kernel(reinterpret_cast<float*>(y), t, count, begin, end, scale, sums);
+    });
+    return sum_in_order(sums, blocks) * (1.0 / (static_cast<double>(count) * normaliser));
   }
 
   // Adjoint of the old row: forward over b, transpose, forward over k on the occupied rows, pupil: gradient rows.
   void old_row_adjoint(float g) {
     cfloat* image = old_image_.data();
-    for (int64_t a = 0; a < n_; ++a) fft_.forward(image + a * n_);
-    // Only the occupied columns, into the forward's scratch rows (which the next forward overwrites).
+    for_each_index(n_, rows_per_task(), [&](int64_t a) { fft_.forward(image + a * n_); });
+    // Only the occupied columns, into the forward's scratch rows (which the next forward overwrites). Each task: its
+    // scratch rows j, filled from the image's columns j, transformed, through the pupil.
     cfloat* scratch = old_scratch_.data();
-    for (const auto& [first, count] : old_runs_) transpose(image + first, n_, n_, count, scratch + first * n_, n_);
-    for (int64_t j : old_rows_) {
-      cfloat* row = scratch + j * n_;
-      fft_.forward(row);
-      const float* m = old_pupil_t_.data() + j * n_;
-      cfloat* out = grad_spectrum_.data() + j * n_;
-      for (int64_t k = 0; k < n_; ++k) out[k] = row[k] * (m[k] * g);
-    }
+    for_blocks(static_cast<int64_t>(old_rows_.size()), rows_per_task(), [&](int64_t begin, int64_t end) {
+      // The task's rows as runs of consecutive j, each transposed as one block of columns.
+      for (int64_t r = begin; r < end;) {
+        const int64_t first = old_rows_[static_cast<size_t>(r)];
+        int64_t count = 1;
+        while (r + count < end && old_rows_[static_cast<size_t>(r + count)] == first + count) ++count;
+        transpose(image + first, n_, n_, count, scratch + first * n_, n_);
+        r += count;
+      }
+      for (int64_t r = begin; r < end; ++r) {
+        const int64_t j = old_rows_[static_cast<size_t>(r)];
+        cfloat* row = scratch + j * n_;
+        fft_.forward(row);
+        const float* m = old_pupil_t_.data() + j * n_;
+        cfloat* out = grad_spectrum_.data() + j * n_;
+        for (int64_t k = 0; k < n_; ++k) out[k] = row[k] * (m[k] * g);
+      }
+    });
   }
 
   // Adjoint of the new row: forward over b keeping j < w, transpose, forward over k keeping k < h, pupil, added
   // at the box's place.
   void new_row_adjoint(float g) {
     cfloat* image = new_image_.data();
-    for (int64_t a = 0; a < n_; ++a) fft_.forward(image + a * n_);
+    for_each_index(n_, rows_per_task(), [&](int64_t a) { fft_.forward(image + a * n_); });
     cfloat* cols = new_columns_.data();
-    transpose(image, n_, n_, w_, cols, n_);
-    for (int64_t jj = 0; jj < w_; ++jj) {
-      cfloat* row = cols + jj * n_;
-      fft_.forward(row);
-      const float* m = patch_pupil_t_.data() + jj * h_;
-      cfloat* out = grad_spectrum_.data() + patch_cols_[static_cast<size_t>(jj)] * n_;
-      for (int64_t kk = 0; kk < h_; ++kk) out[patch_rows_[static_cast<size_t>(kk)]] += row[kk] * (m[kk] * g);
-    }
+    // Each task: its columns jj (distinct rows of the gradient spectrum, since the box's columns are distinct).
+    for_blocks(w_, rows_per_task(), [&](int64_t begin, int64_t end) {
+      transpose(image + begin, n_, n_, end - begin, cols + begin * n_, n_);
+      for (int64_t jj = begin; jj < end; ++jj) {
+        cfloat* row = cols + jj * n_;
+        fft_.forward(row);
+        const float* m = patch_pupil_t_.data() + jj * h_;
+        cfloat* out = grad_spectrum_.data() + patch_cols_[static_cast<size_t>(jj)] * n_;
+        for (int64_t kk = 0; kk < h_; ++kk) out[patch_rows_[static_cast<size_t>(kk)]] += row[kk] * (m[kk] * g);
+      }
+    });
   }
 
   // Adjoint of the pruned forward transform: inverse over k on the gradient's non-zero rows, keep a in the box,
   // transpose, inverse over j, keep b in the box, real part.
   void spectrum_adjoint(float* grad) {
     cfloat* gt = grad_spectrum_.data();
-    for (int64_t j : needed_rows_) fft_.inverse(gt + j * n_);
-    // Rows of gt outside needed_rows_ are never written and stay zero.
-    transpose(gt + offset_, n_, n_, box_, box_columns_.data(), n_);
-    for (int64_t a = 0; a < box_; ++a) {
-      cfloat* row = box_columns_.data() + a * n_;
-      fft_.inverse(row);
-      for (int64_t b = 0; b < box_; ++b) grad[a * box_ + b] = row[offset_ + b].real();
-    }
+    for_each_index(static_cast<int64_t>(needed_rows_.size()), rows_per_task(),
+                   [&](int64_t r) { fft_.inverse(gt + needed_rows_[static_cast<size_t>(r)] * n_); });
+    // Rows of gt outside needed_rows_ are never written and stay zero. Each task: its box rows a.
+    for_blocks(box_, rows_per_task(), [&](int64_t begin, int64_t end) {
+      transpose(gt + offset_ + begin, n_, n_, end - begin, box_columns_.data() + begin * n_, n_);
+      for (int64_t a = begin; a < end; ++a) {
+        cfloat* row = box_columns_.data() + a * n_;
+        fft_.inverse(row);
+        for (int64_t b = 0; b < box_; ++b) grad[a * box_ + b] = row[offset_ + b].real();
+      }
+    });
   }
 
   const int64_t n_;
