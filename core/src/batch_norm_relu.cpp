@@ -1,6 +1,7 @@
 #include "batch_norm_relu.h"
 
 #include "cpu_dispatch.h"
+#include "parallel_blocks.h"
 #include "lane_sum.h"
 #include "own_cuda_kernels.h"
 
@@ -13,10 +14,11 @@
 namespace recon::detail {
 namespace {
 
-// Per channel of `n` values: mean and biased variance (two passes), then y = max(0, (x − mean) · invstd · γ + β).
-RECON_VECTOR_KERNEL void forward_kernel(const float* x, float* y, int64_t channels, int64_t n, const float* gamma,
+// Per channel of `n` values, for the channels [c_begin, c_end): mean and biased variance (two passes), then
+// y = max(0, (x − mean) · invstd · γ + β).
+RECON_VECTOR_KERNEL void forward_kernel(const float* x, float* y, int64_t c_begin, int64_t c_end, int64_t n, const float* gamma,
                                         const float* beta, double eps, double* mean, double* variance, float* invstd) {
-  for (int64_t c = 0; c < channels; ++c) {
+  for (int64_t c = c_begin; c < c_end; ++c) {
     const float* xc = x + c * n;
     const double m = lane_sum(n, [xc](int64_t i) { return xc[i]; }) / static_cast<double>(n);
     const float mf = static_cast<float>(m);
@@ -38,11 +40,12 @@ RECON_VECTOR_KERNEL void forward_kernel(const float* x, float* y, int64_t channe
 }
 
 // g = gy where y > 0 (the ReLU), x̂ = (x − mean) · invstd; per channel gβ = Σ g, gγ = Σ g x̂ and
-// gx = γ · invstd · (g − gβ/n − x̂ · gγ/n) (BatchNorm's training-mode backward, the batch statistics differentiated).
-RECON_VECTOR_KERNEL void backward_kernel(const float* x, const float* y, const float* gy, int64_t channels, int64_t n,
-                                         const float* gamma, const double* mean, const float* invstd, float* gx,
+// gx = γ · invstd · (g − gβ/n − x̂ · gγ/n) (BatchNorm's training-mode backward, the batch statistics differentiated),
+// for the channels [c_begin, c_end).
+RECON_VECTOR_KERNEL void backward_kernel(const float* x, const float* y, const float* gy, int64_t c_begin, int64_t c_end,
+                                         int64_t n, const float* gamma, const double* mean, const float* invstd, float* gx,
                                          float* ggamma, float* gbeta) {
-  for (int64_t c = 0; c < channels; ++c) {
+  for (int64_t c = c_begin; c < c_end; ++c) {
     const float* xc = x + c * n;
     const float* yc = y + c * n;
     const float* gc = gy + c * n;
@@ -111,8 +114,14 @@ struct BatchNormRelu : torch::autograd::Function<BatchNormRelu> {
                                     stats.data_ptr<double>() + channels, invstd.data_ptr<float>());
       update_running_statistics_on_device(*norm, stats, n);
     } else {
-      forward_kernel(xc.data_ptr<float>(), y.data_ptr<float>(), channels, n, gamma.data_ptr<float>(), beta.data_ptr<float>(),
-                     norm->options.eps(), stats.data_ptr<double>(), stats.data_ptr<double>() + channels, invstd.data_ptr<float>());
+      // Channels, each its own statistics and outputs.
+      const float *x_data = xc.data_ptr<float>(), *gamma_data = gamma.data_ptr<float>(), *beta_data = beta.data_ptr<float>();
+      float *y_data = y.data_ptr<float>(), *invstd_data = invstd.data_ptr<float>();
+      double* stats_data = stats.data_ptr<double>();
+      const double eps = norm->options.eps();
+      for_blocks(channels, grain_for(3 * n), [&](int64_t c0, int64_t c1) {
+        forward_kernel(x_data, y_data, c0, c1, n, gamma_data, beta_data, eps, stats_data, stats_data + channels, invstd_data);
+      });
       update_running_statistics(*norm, stats.data_ptr<double>(), stats.data_ptr<double>() + channels, n);
     }
     ctx->saved_data["x"] = xc;
@@ -137,9 +146,14 @@ struct BatchNormRelu : torch::autograd::Function<BatchNormRelu> {
                                      gamma.data_ptr<float>(), stats.data_ptr<double>(), invstd.data_ptr<float>(), gx_data,
                                      ggamma.data_ptr<float>(), gbeta.data_ptr<float>());
     } else {
-      backward_kernel(x.data_ptr<float>(), y.data_ptr<float>(), gy.data_ptr<float>(), channels, n, gamma.data_ptr<float>(),
-                      stats.data_ptr<double>(), invstd.data_ptr<float>(), gx_data, ggamma.data_ptr<float>(),
-                      gbeta.data_ptr<float>());
+      // Channels, each its own sums and outputs.
+      const float *x_data = x.data_ptr<float>(), *y_data = y.data_ptr<float>(), *gy_data = gy.data_ptr<float>();
+      const float *gamma_data = gamma.data_ptr<float>(), *invstd_data = invstd.data_ptr<float>();
+      const double* mean = stats.data_ptr<double>();
+      float *ggamma_data = ggamma.data_ptr<float>(), *gbeta_data = gbeta.data_ptr<float>();
+      for_blocks(channels, grain_for(3 * n), [&](int64_t c0, int64_t c1) {
+        backward_kernel(x_data, y_data, gy_data, c0, c1, n, gamma_data, mean, invstd_data, gx_data, ggamma_data, gbeta_data);
+      });
     }
     return {gx, ggamma, gbeta, torch::autograd::Variable()};
   }

@@ -2,6 +2,7 @@
 
 #include "cpu_dispatch.h"
 #include "own_cuda_kernels.h"
+#include "parallel_blocks.h"
 
 #include <ATen/ATen.h>
 #include <torch/optim/adam.h>
@@ -43,7 +44,9 @@ class TorchAdam final : public StepOptimizer {
 };
 
 // One Adam update of n elements, the gradient of element k given by grad(k). Same operation order as
-// torch.optim.Adam (1.13, single-tensor path).
+// torch.optim.Adam (1.13, single-tensor path). Each element's update reads and writes that element only, so a split of
+// the elements among threads gives the same bits.
+constexpr int64_t kMultiplyAddsPerElement = 8;  // an element's update, counted as the threads' work unit
 struct AdamConstants {
   float b1, b2, one_minus_b1, one_minus_b2, step_size, bias2_sqrt, eps;
 };
@@ -113,7 +116,12 @@ class FusedAdam final : public StepOptimizer {
         if (device) {
           cuda::adam_rank_one(on_device, l.numel(), r.numel(), p, m, v, l.data_ptr<float>(), r.data_ptr<float>());
         } else {
-          adam_update_rank_one(c, l.numel(), r.numel(), p, m, v, l.data_ptr<float>(), r.data_ptr<float>());
+          // Rows, each its own elements.
+          const int64_t rows = l.numel(), cols = r.numel();
+          const float *l_data = l.data_ptr<float>(), *r_data = r.data_ptr<float>();
+          detail::for_blocks(rows, detail::grain_for(kMultiplyAddsPerElement * cols), [&](int64_t r0, int64_t r1) {
+            adam_update_rank_one(c, r1 - r0, cols, p + r0 * cols, m + r0 * cols, v + r0 * cols, l_data + r0, r_data);
+          });
         }
         continue;
       }
@@ -124,7 +132,11 @@ class FusedAdam final : public StepOptimizer {
       if (device) {
         cuda::adam_dense(on_device, params_[i].numel(), p, m, v, g.data_ptr<float>());
       } else {
-        adam_update_dense(c, params_[i].numel(), p, m, v, g.data_ptr<float>());
+        // Elements, each its own update.
+        const float* gradient = g.data_ptr<float>();
+        detail::for_blocks(params_[i].numel(), detail::grain_for(kMultiplyAddsPerElement), [&](int64_t k0, int64_t k1) {
+          adam_update_dense(c, k1 - k0, p + k0, m + k0, v + k0, gradient + k0);
+        });
       }
     }
   }

@@ -9,6 +9,7 @@
 // fewest indices worth a thread's start (a few microseconds): a range is split only into pieces at least this long.
 #include <ATen/Parallel.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace recon::detail {
@@ -17,6 +18,12 @@ template <typename Body>
 void for_blocks(int64_t count, int64_t grain, const Body& body) {
   if (count > 0) at::parallel_for(0, count, grain, body);
 }
+
+/// The work one thread is started for, in multiply-adds (tens of microseconds): a parallel region costs a few.
+inline constexpr int64_t kMultiplyAddsPerTask = int64_t{1} << 18;
+
+/// The grain of for_blocks for indices of `multiply_adds` each: at least one index, about kMultiplyAddsPerTask a task.
+inline int64_t grain_for(int64_t multiply_adds) { return multiply_adds >= kMultiplyAddsPerTask ? 1 : kMultiplyAddsPerTask / std::max<int64_t>(1, multiply_adds); }
 
 /// for_blocks with a body called once per index.
 template <typename Body>

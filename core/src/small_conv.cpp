@@ -1,6 +1,7 @@
 #include "small_conv.h"
 
 #include "cpu_dispatch.h"
+#include "parallel_blocks.h"
 #include "lane_sum.h"
 #include "vector_blocks.h"
 
@@ -101,9 +102,9 @@ struct Forward {
   template <int64_t C>
   struct Channels {
     __attribute__((always_inline)) static void run(int64_t co0, const float* xp, const float* w, const float* b, float* y,
-                                                   const Shape& s) {
+                                                   const Shape& s, int64_t i_begin, int64_t i_end) {
       const int64_t ho = s.ho(), wo = s.wo();
-      for (int64_t i = 0; i < ho; ++i) {
+      for (int64_t i = i_begin; i < i_end; ++i) {
         int64_t j0 = 0;
         for (; j0 + kBlockColumns<V> <= wo; j0 += kBlockColumns<V>) forward_block<C, V>(xp, w, b, y, s, co0, i, j0);
         if constexpr (kBlockColumns<V> > kChunk)
@@ -116,12 +117,15 @@ struct Forward {
   };
 };
 
-// y[co] = b[co] + Σ_ci Σ_taps w · shifted xp[ci], in blocks of up to kChannels output channels.
-RECON_VECTOR_KERNEL void forward_kernel(const float* xp, const float* w, const float* b, float* y, const Shape& s) {
-  in_channel_blocks<kChannels, Forward<Vec8>::Channels>(s.cout, xp, w, b, y, s);
+// y[co] = b[co] + Σ_ci Σ_taps w · shifted xp[ci], in blocks of up to kChannels output channels, for the output rows
+// [i_begin, i_end).
+RECON_VECTOR_KERNEL void forward_kernel(const float* xp, const float* w, const float* b, float* y, const Shape& s, int64_t i_begin,
+                                        int64_t i_end) {
+  in_channel_blocks<kChannels, Forward<Vec8>::Channels>(s.cout, xp, w, b, y, s, i_begin, i_end);
 }
-RECON_WIDE_KERNEL void forward_wide_kernel(const float* xp, const float* w, const float* b, float* y, const Shape& s) {
-  in_channel_blocks<kChannels, Forward<Vec16>::Channels>(s.cout, xp, w, b, y, s);
+RECON_WIDE_KERNEL void forward_wide_kernel(const float* xp, const float* w, const float* b, float* y, const Shape& s,
+                                           int64_t i_begin, int64_t i_end) {
+  in_channel_blocks<kChannels, Forward<Vec16>::Channels>(s.cout, xp, w, b, y, s, i_begin, i_end);
 }
 
 // out[l] = Σ_co Σ_taps w · gy[co][a + p − dy][c0 + l + p − dx] for l < len ≤ kChunk. gyp is gy with two zero columns
@@ -180,9 +184,9 @@ struct InputGradient {
   template <int64_t C>
   struct Channels {
     __attribute__((always_inline)) static void run(int64_t ci0, const float* w, const float* gyp, float* gx, const Shape& s,
-                                                   int64_t p) {
+                                                   int64_t p, int64_t a_begin, int64_t a_end) {
       const int64_t h = s.hp - 2 * p, width = s.wp - 2 * p;
-      for (int64_t a = 0; a < h; ++a) {
+      for (int64_t a = a_begin; a < a_end; ++a) {
         int64_t c0 = 0;
         for (; c0 + kBlockColumns<V> <= width; c0 += kBlockColumns<V>) input_gradient_block<C, V>(w, gyp, gx, s, p, ci0, a, c0);
         if constexpr (kBlockColumns<V> > kChunk)
@@ -196,12 +200,14 @@ struct InputGradient {
 };
 
 // gx[ci] = Σ_co Σ_taps w · (gy[co] shifted back), for the unpadded input [C_in][h][width], in blocks of up to
-// kChannels input channels.
-RECON_VECTOR_KERNEL void input_gradient_kernel(const float* w, const float* gyp, float* gx, const Shape& s, int64_t p) {
-  in_channel_blocks<kChannels, InputGradient<Vec8>::Channels>(s.cin, w, gyp, gx, s, p);
+// kChannels input channels, for the input rows [a_begin, a_end).
+RECON_VECTOR_KERNEL void input_gradient_kernel(const float* w, const float* gyp, float* gx, const Shape& s, int64_t p,
+                                               int64_t a_begin, int64_t a_end) {
+  in_channel_blocks<kChannels, InputGradient<Vec8>::Channels>(s.cin, w, gyp, gx, s, p, a_begin, a_end);
 }
-RECON_WIDE_KERNEL void input_gradient_wide_kernel(const float* w, const float* gyp, float* gx, const Shape& s, int64_t p) {
-  in_channel_blocks<kChannels, InputGradient<Vec16>::Channels>(s.cin, w, gyp, gx, s, p);
+RECON_WIDE_KERNEL void input_gradient_wide_kernel(const float* w, const float* gyp, float* gx, const Shape& s, int64_t p,
+                                                  int64_t a_begin, int64_t a_end) {
+  in_channel_blocks<kChannels, InputGradient<Vec16>::Channels>(s.cin, w, gyp, gx, s, p, a_begin, a_end);
 }
 
 // columns[t · wo + j] = Σ_i g[i][j] · x[i + dy][j + dx] for tap t = 3 dy + dx and the columns of one vector V (eight
@@ -274,21 +280,23 @@ __attribute__((always_inline)) inline void weight_gradient_block(const float* g_
 
 // gw[co][ci][tap] = Σ gy[co] · shifted xp[ci]: per column in `columns` (9 rows of wo; blocks of one vector V of
 // columns in registers, a wide kernel's remainder in blocks of eight, the last wo mod 8 one at a time), then the
-// columns summed in double; gb[co] = Σ gy[co].
+// columns summed in double; gb[co] = Σ gy[co] (with the pair (co, 0)). For the pairs q = co · C_in + ci in
+// [q_begin, q_end), each its own outputs.
 template <typename V>
 __attribute__((always_inline)) inline void weight_gradient(const float* xp, const float* gy, float* gw, float* gb,
-                                                           float* columns, const Shape& s) {
+                                                           float* columns, const Shape& s, int64_t q_begin, int64_t q_end) {
   const int64_t ho = s.ho(), wo = s.wo();
   auto total = [wo](const float* sums) { return static_cast<float>(lane_sum(wo, [sums](int64_t j) { return sums[j]; })); };
-  for (int64_t co = 0; co < s.cout; ++co) {
+  for (int64_t q = q_begin; q < q_end; ++q) {
+    const int64_t co = q / s.cin, ci = q % s.cin;
     const float* g_plane = gy + co * ho * wo;
-    if (gb) {
+    if (gb && ci == 0) {
       std::fill_n(columns, wo, 0.0f);
       for (int64_t i = 0; i < ho; ++i)
         for (int64_t j = 0; j < wo; ++j) columns[j] += g_plane[i * wo + j];
       gb[co] = total(columns);
     }
-    for (int64_t ci = 0; ci < s.cin; ++ci) {
+    {
       const float* x_plane = xp + ci * s.hp * s.wp;
       int64_t j0 = 0;
       for (; j0 + kLanesOf<V> <= wo; j0 += kLanesOf<V>) weight_gradient_block<V>(g_plane, x_plane, columns, ho, wo, s.wp, j0);
@@ -307,12 +315,12 @@ __attribute__((always_inline)) inline void weight_gradient(const float* xp, cons
   }
 }
 RECON_VECTOR_KERNEL void weight_gradient_kernel(const float* xp, const float* gy, float* gw, float* gb, float* columns,
-                                                const Shape& s) {
-  weight_gradient<Vec8>(xp, gy, gw, gb, columns, s);
+                                                const Shape& s, int64_t q_begin, int64_t q_end) {
+  weight_gradient<Vec8>(xp, gy, gw, gb, columns, s, q_begin, q_end);
 }
 RECON_WIDE_KERNEL void weight_gradient_wide_kernel(const float* xp, const float* gy, float* gw, float* gb, float* columns,
-                                                   const Shape& s) {
-  weight_gradient<Vec16>(xp, gy, gw, gb, columns, s);
+                                                   const Shape& s, int64_t q_begin, int64_t q_end) {
+  weight_gradient<Vec16>(xp, gy, gw, gb, columns, s, q_begin, q_end);
 }
 
 // x [1, C, H, W] with py zero rows above and below and px zero columns left and right: [1, C, H + 2py, W + 2px], in
@@ -349,8 +357,11 @@ struct SmallConv : torch::autograd::Function<SmallConv> {
     const Shape s{x.size(1), weight.size(0), xp.size(2), xp.size(3)};
     auto y = at::empty({1, s.cout, s.ho(), s.wo()}, x.options());
     const at::Tensor bc = bias.detach().contiguous();
-    (wide_kernels() ? forward_wide_kernel : forward_kernel)(xp.data_ptr<float>(), wc.data_ptr<float>(), bc.data_ptr<float>(),
-                                                            y.data_ptr<float>(), s);
+    // Output rows, each its own output.
+    const auto kernel = wide_kernels() ? forward_wide_kernel : forward_kernel;
+    const float *x_data = xp.data_ptr<float>(), *w_data = wc.data_ptr<float>(), *b_data = bc.data_ptr<float>();
+    float* y_data = y.data_ptr<float>();
+    for_blocks(s.ho(), grain_for(9 * s.cin * s.cout * s.wo()), [&](int64_t i0, int64_t i1) { kernel(x_data, w_data, b_data, y_data, s, i0, i1); });
     ctx->saved_data["padded"] = xp;
     ctx->saved_data["weight"] = wc;
     ctx->saved_data["padding"] = padding;
@@ -366,16 +377,26 @@ struct SmallConv : torch::autograd::Function<SmallConv> {
     if (ctx->needs_input_grad(0)) {
       gx = at::empty({1, s.cin, s.hp - 2 * padding, s.wp - 2 * padding}, xp.options());
       const auto gyp = zero_padded(gy, 0, 2);
-      (wide_kernels() ? input_gradient_wide_kernel : input_gradient_kernel)(w.data_ptr<float>(), gyp.data_ptr<float>(),
-                                                                            gx.data_ptr<float>(), s, padding);
+      // Input rows, each its own output.
+      const auto kernel = wide_kernels() ? input_gradient_wide_kernel : input_gradient_kernel;
+      const float *w_data = w.data_ptr<float>(), *gyp_data = gyp.data_ptr<float>();
+      float* gx_data = gx.data_ptr<float>();
+      for_blocks(gx.size(2), grain_for(9 * s.cin * s.cout * gx.size(3)),
+                 [&](int64_t a0, int64_t a1) { kernel(w_data, gyp_data, gx_data, s, padding, a0, a1); });
     }
     const bool has_bias = ctx->needs_input_grad(2);
     auto gw = at::empty_like(w);  // the decoder's weights always need theirs
     auto gb = has_bias ? at::empty({s.cout}, w.options()) : at::Tensor();
-    std::vector<float> columns(static_cast<size_t>(9 * s.wo()));
-    (wide_kernels() ? weight_gradient_wide_kernel : weight_gradient_kernel)(
-        xp.data_ptr<float>(), gy.data_ptr<float>(), gw.data_ptr<float>(), has_bias ? gb.data_ptr<float>() : nullptr,
-        columns.data(), s);
+    // The (output, input) channel pairs, each its own weights (and, with its first input channel, its bias); each
+    // thread sums its columns in its own slice of `columns`.
+    const int64_t slice = 9 * s.wo();
+    std::vector<float> columns(static_cast<size_t>(slice * at::get_num_threads()));
+    const auto kernel = wide_kernels() ? weight_gradient_wide_kernel : weight_gradient_kernel;
+    const float *x_data = xp.data_ptr<float>(), *gy_data = gy.data_ptr<float>();
+    float *gw_data = gw.data_ptr<float>(), *gb_data = has_bias ? gb.data_ptr<float>() : nullptr;
+    for_blocks(s.cout * s.cin, grain_for(9 * s.ho() * s.wo()), [&](int64_t q0, int64_t q1) {
+      kernel(x_data, gy_data, gw_data, gb_data, columns.data() + slice * at::get_thread_num(), s, q0, q1);
+    });
     return {gx, gw, gb, torch::autograd::Variable()};
   }
 };

@@ -1,6 +1,7 @@
 #include "strided_upsample.h"
 
 #include "cpu_dispatch.h"
+#include "parallel_blocks.h"
 #include "vector_blocks.h"
 
 #include <ATen/ATen.h>
@@ -184,27 +185,34 @@ struct PhaseForward {
   template <int64_t C>
   struct Blocks {
     __attribute__((always_inline)) static void run(int64_t co0, const float* xp, const float* wp, float* y, const Geometry& g,
-                                                   const PhaseTaps& t, int64_t full) {
-      for (int64_t s0 = 0; s0 < full; s0 += 16) phase_forward_block<C, V>(xp, wp, y, g, t, co0, s0);
+                                                   const PhaseTaps& t, int64_t s_begin, int64_t full) {
+      for (int64_t s0 = s_begin; s0 < full; s0 += 16) phase_forward_block<C, V>(xp, wp, y, g, t, co0, s0);
     }
   };
 };
 
+// Positions [s_begin, s_end) of every phase and channel: s_begin a multiple of sixteen, s_end one too or the span
+// (whose last positions, fewer than sixteen, the range that ends there computes).
 template <typename V>
-__attribute__((always_inline)) inline void phase_forward(const float* xp, const float* wp, float* phases, const Geometry& g) {
-  const int64_t full = g.span() - g.span() % 16;
+__attribute__((always_inline)) inline void phase_forward(const float* xp, const float* wp, float* phases, const Geometry& g,
+                                                         int64_t s_begin, int64_t s_end) {
+  const int64_t last_block_end = g.span() - g.span() % 16, full = std::min(s_end, last_block_end);
   for (int64_t p = 0; p < 4; ++p) {
     const PhaseTaps t = phase_taps(g, p);
     float* y = phases + p * g.cout * g.span();
-    in_channel_blocks<kChannelBlock<V>, PhaseForward<V>::template Blocks>(g.cout, xp, wp, y, g, t, full);
-    for (int64_t co = 0; co < g.cout; ++co) phase_forward_tail(xp, wp, y, g, t, co, full);
+    in_channel_blocks<kChannelBlock<V>, PhaseForward<V>::template Blocks>(g.cout, xp, wp, y, g, t, s_begin, full);
+    if (s_end == g.span()) {
+      for (int64_t co = 0; co < g.cout; ++co) phase_forward_tail(xp, wp, y, g, t, co, last_block_end);
+    }
   }
 }
-RECON_VECTOR_KERNEL void phase_forward_kernel(const float* xp, const float* wp, float* phases, const Geometry& g) {
-  phase_forward<Vec8>(xp, wp, phases, g);
+RECON_VECTOR_KERNEL void phase_forward_kernel(const float* xp, const float* wp, float* phases, const Geometry& g, int64_t s_begin,
+                                              int64_t s_end) {
+  phase_forward<Vec8>(xp, wp, phases, g, s_begin, s_end);
 }
-RECON_WIDE_KERNEL void phase_forward_wide_kernel(const float* xp, const float* wp, float* phases, const Geometry& g) {
-  phase_forward<Vec16>(xp, wp, phases, g);
+RECON_WIDE_KERNEL void phase_forward_wide_kernel(const float* xp, const float* wp, float* phases, const Geometry& g,
+                                                 int64_t s_begin, int64_t s_end) {
+  phase_forward<Vec16>(xp, wp, phases, g, s_begin, s_end);
 }
 
 // The output gradient per phase with a zero margin: phase p's channel co is (h + 2) rows of row() floats, its pixel
@@ -260,12 +268,14 @@ struct PhaseWeightGradientBlocks {
   }
 };
 
-RECON_VECTOR_KERNEL void phase_weight_gradient_kernel(const float* xp, const float* gym, float* gw, const Geometry& g) {
+// Input channels [ci_begin, ci_end), ci_begin even.
+RECON_VECTOR_KERNEL void phase_weight_gradient_kernel(const float* xp, const float* gym, float* gw, const Geometry& g,
+                                                      int64_t ci_begin, int64_t ci_end) {
   for (int64_t p = 0; p < 4; ++p) {
     const PhaseTaps t = phase_taps(g, p);
     const float* gyp = gym + p * g.cout * margined(g);
     for (int64_t k = 0; k < 4; ++k)
-      for (int64_t ci0 = 0; ci0 < g.cin; ci0 += 2)
+      for (int64_t ci0 = ci_begin; ci0 < ci_end; ci0 += 2)
         in_channel_blocks<4, PhaseWeightGradientBlocks>(g.cout, xp, gyp, gw, g, t.offset[k], t.tap[k], ci0);
   }
 }
@@ -310,29 +320,30 @@ struct ByChannels {
 
 // Output channels in multiples of sixteen take blocks of sixteen (two Vec8 or one Vec16); other multiples of eight
 // take one Vec8 in either width.
+// Input channels [ci_begin, ci_end).
 template <typename V>
 __attribute__((always_inline)) inline void phase_weight_gradient_by_channels(const float* xp, const float* gyt, float* gw,
-                                                                             const Geometry& g) {
+                                                                             const Geometry& g, int64_t ci_begin, int64_t ci_end) {
   for (int64_t p = 0; p < 4; ++p) {
     const PhaseTaps t = phase_taps(g, p);
     const float* phase = gyt + p * g.span() * g.cout;
     for (int64_t k = 0; k < 4; ++k) {
       if (g.cout % 16 == 0) {
-        in_channel_blocks<kChannelBlock<V>, ByChannels<kParts<V>, V>::template Blocks>(g.cin, xp, phase, gw, g, t.offset[k],
-                                                                                        t.tap[k]);
+        in_channel_range<kChannelBlock<V>, ByChannels<kParts<V>, V>::template Blocks>(ci_begin, ci_end, xp, phase, gw, g,
+                                                                                       t.offset[k], t.tap[k]);
       } else {
-        in_channel_blocks<8, ByChannels<1, Vec8>::template Blocks>(g.cin, xp, phase, gw, g, t.offset[k], t.tap[k]);
+        in_channel_range<8, ByChannels<1, Vec8>::template Blocks>(ci_begin, ci_end, xp, phase, gw, g, t.offset[k], t.tap[k]);
       }
     }
   }
 }
 RECON_VECTOR_KERNEL void phase_weight_gradient_by_channels_kernel(const float* xp, const float* gyt, float* gw,
-                                                                  const Geometry& g) {
-  phase_weight_gradient_by_channels<Vec8>(xp, gyt, gw, g);
+                                                                  const Geometry& g, int64_t ci_begin, int64_t ci_end) {
+  phase_weight_gradient_by_channels<Vec8>(xp, gyt, gw, g, ci_begin, ci_end);
 }
 RECON_WIDE_KERNEL void phase_weight_gradient_by_channels_wide_kernel(const float* xp, const float* gyt, float* gw,
-                                                                     const Geometry& g) {
-  phase_weight_gradient_by_channels<Vec16>(xp, gyt, gw, g);
+                                                                     const Geometry& g, int64_t ci_begin, int64_t ci_end) {
+  phase_weight_gradient_by_channels<Vec16>(xp, gyt, gw, g, ci_begin, ci_end);
 }
 
 // gx[ci][i][j] = Σ_(phase, tap) Σ_co packed[tap][ci][co] · phase gradient[co][(i − dy + 1) · row() + j − dx + 1]:
@@ -390,28 +401,29 @@ struct PhaseInputGradient {
   template <int64_t C>
   struct Blocks {
     __attribute__((always_inline)) static void run(int64_t ci0, const float* wp, const float* gym, float* gx, const Geometry& g,
-                                                   const TapTable& table, int64_t full) {
-      for (int64_t i = 0; i < g.h; ++i)
+                                                   const TapTable& table, int64_t full, int64_t i_begin, int64_t i_end) {
+      for (int64_t i = i_begin; i < i_end; ++i)
         for (int64_t j0 = 0; j0 < full; j0 += 16) phase_input_gradient_block<C, V>(wp, gym, gx, g, table, ci0, i, j0);
     }
   };
 };
 
+// Input rows [i_begin, i_end) of every channel.
 template <typename V>
 __attribute__((always_inline)) inline void phase_input_gradient(const float* wp, const float* gym, float* gx, const Geometry& g,
-                                                                const TapTable& table) {
+                                                                const TapTable& table, int64_t i_begin, int64_t i_end) {
   const int64_t full = g.w - g.w % 16;
-  in_channel_blocks<kChannelBlock<V>, PhaseInputGradient<V>::template Blocks>(g.cin, wp, gym, gx, g, table, full);
+  in_channel_blocks<kChannelBlock<V>, PhaseInputGradient<V>::template Blocks>(g.cin, wp, gym, gx, g, table, full, i_begin, i_end);
   for (int64_t ci = 0; ci < g.cin; ++ci)
-    for (int64_t i = 0; i < g.h; ++i) phase_input_gradient_tail(wp, gym, gx, g, table, ci, i, full);
+    for (int64_t i = i_begin; i < i_end; ++i) phase_input_gradient_tail(wp, gym, gx, g, table, ci, i, full);
 }
 RECON_VECTOR_KERNEL void phase_input_gradient_kernel(const float* wp, const float* gym, float* gx, const Geometry& g,
-                                                     const TapTable& table) {
-  phase_input_gradient<Vec8>(wp, gym, gx, g, table);
+                                                     const TapTable& table, int64_t i_begin, int64_t i_end) {
+  phase_input_gradient<Vec8>(wp, gym, gx, g, table, i_begin, i_end);
 }
 RECON_WIDE_KERNEL void phase_input_gradient_wide_kernel(const float* wp, const float* gym, float* gx, const Geometry& g,
-                                                        const TapTable& table) {
-  phase_input_gradient<Vec16>(wp, gym, gx, g, table);
+                                                        const TapTable& table, int64_t i_begin, int64_t i_end) {
+  phase_input_gradient<Vec16>(wp, gym, gx, g, table, i_begin, i_end);
 }
 
 // ---- Moving the phases in and out ---------------------------------------------------------------------------------
@@ -494,9 +506,14 @@ struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
     auto padded = pad_input(x.detach().contiguous(), g);
     auto packed = pack_weight(weight.detach(), g);
     auto phases = at::empty({4, g.cout, g.span()}, x.options());
+    const float* xp = padded.data_ptr<float>();
     const float* wp = packed.data_ptr<float>();
     float* y = phases.data_ptr<float>();
-    (wide_kernels() ? phase_forward_wide_kernel : phase_forward_kernel)(padded.data_ptr<float>(), wp, y, g);
+    // Blocks of sixteen positions, each its own output: any split gives the same bits.
+    const auto forward_kernel = wide_kernels() ? phase_forward_wide_kernel : phase_forward_kernel;
+    for_blocks((g.span() + 15) / 16, grain_for(4 * 4 * 16 * g.cin * g.cout), [&](int64_t b0, int64_t b1) {
+      forward_kernel(xp, wp, y, g, 16 * b0, std::min(g.span(), 16 * b1));
+    });
     auto out = at::empty({1, g.cout, 2 * g.h, 2 * g.w}, x.options());
     interleave_phases(y, out.data_ptr<float>(), g);
     ctx->saved_data["padded"] = padded;
@@ -515,20 +532,31 @@ struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
     float* gym = phases.data_ptr<float>();
     deinterleave_gradient(grad_out.data_ptr<float>(), gym, g);
     auto grad_packed = at::empty_like(packed);
+    const float* xp = padded.data_ptr<float>();
+    float* gw = grad_packed.data_ptr<float>();
     if (g.cout % 8 == 0) {
       auto transposed = at::empty({4 * g.span() * g.cout}, grad_out.options());
       float* gyt = transposed.data_ptr<float>();
       transpose_phase_gradient(gym, gyt, g);
-      (wide_kernels() ? phase_weight_gradient_by_channels_wide_kernel : phase_weight_gradient_by_channels_kernel)(
-          padded.data_ptr<float>(), gyt, grad_packed.data_ptr<float>(), g);
+      // Input channels in eights (whole register blocks in either width), each element's sum over the span whole.
+      const auto kernel = wide_kernels() ? phase_weight_gradient_by_channels_wide_kernel : phase_weight_gradient_by_channels_kernel;
+      for_blocks((g.cin + 7) / 8, grain_for(8 * 16 * g.span() * g.cout), [&](int64_t u0, int64_t u1) {
+        kernel(xp, gyt, gw, g, 8 * u0, std::min(g.cin, 8 * u1));
+      });
     } else {
-      phase_weight_gradient_kernel(padded.data_ptr<float>(), gym, grad_packed.data_ptr<float>(), g);
+      for_blocks((g.cin + 1) / 2, grain_for(2 * 16 * g.span() * g.cout), [&](int64_t u0, int64_t u1) {
+        phase_weight_gradient_kernel(xp, gym, gw, g, 2 * u0, std::min(g.cin, 2 * u1));
+      });
     }
     at::Tensor grad_x;
     if (ctx->needs_input_grad(0)) {
       grad_x = at::empty({1, g.cin, g.h, g.w}, grad_out.options());
-      (wide_kernels() ? phase_input_gradient_wide_kernel : phase_input_gradient_kernel)(packed.data_ptr<float>(), gym,
-                                                                                          grad_x.data_ptr<float>(), g, tap_table());
+      // Input rows, each its own output.
+      const auto kernel = wide_kernels() ? phase_input_gradient_wide_kernel : phase_input_gradient_kernel;
+      const float* wp = packed.data_ptr<float>();
+      float* gx = grad_x.data_ptr<float>();
+      const TapTable& table = tap_table();
+      for_blocks(g.h, grain_for(16 * g.cout * g.cin * g.w), [&](int64_t i0, int64_t i1) { kernel(wp, gym, gx, g, table, i0, i1); });
     }
     return {grad_x, unpack_weight(grad_packed, g)};
   }
@@ -541,10 +569,11 @@ struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
 int64_t first_column(int64_t kx) { return kx == 0 ? 1 : 0; }
 int64_t end_column(int64_t kx, int64_t w) { return kx == 3 ? w - 1 : w; }
 
-// out[c][2iy − 1 + ky][2ix − 1 + kx] += columns[(c, ky, kx)][iy][ix] for every tap inside the output (col2im).
-RECON_VECTOR_KERNEL void columns_to_image(const float* columns, float* out, int64_t cout, int64_t h, int64_t w) {
-  std::fill_n(out, cout * 4 * h * w, 0.0f);
-  for (int64_t c = 0; c < cout; ++c)
+// out[c][2iy − 1 + ky][2ix − 1 + kx] += columns[(c, ky, kx)][iy][ix] for every tap inside the output (col2im), for
+// the channels c in [c_begin, c_end).
+RECON_VECTOR_KERNEL void columns_to_image(const float* columns, float* out, int64_t c_begin, int64_t c_end, int64_t h, int64_t w) {
+  std::fill_n(out + c_begin * 4 * h * w, (c_end - c_begin) * 4 * h * w, 0.0f);
+  for (int64_t c = c_begin; c < c_end; ++c)
     for (int64_t ky = 0; ky < 4; ++ky)
       for (int64_t kx = 0; kx < 4; ++kx) {
         const float* plane = columns + ((c * 4 + ky) * 4 + kx) * h * w;
@@ -558,9 +587,10 @@ RECON_VECTOR_KERNEL void columns_to_image(const float* columns, float* out, int6
       }
 }
 
-// columns[(c, ky, kx)][iy][ix] = grad[c][2iy − 1 + ky][2ix − 1 + kx], zero where that falls outside (im2col).
-RECON_VECTOR_KERNEL void image_to_columns(const float* grad, float* columns, int64_t cout, int64_t h, int64_t w) {
-  for (int64_t c = 0; c < cout; ++c)
+// columns[(c, ky, kx)][iy][ix] = grad[c][2iy − 1 + ky][2ix − 1 + kx], zero where that falls outside (im2col), for the
+// channels c in [c_begin, c_end).
+RECON_VECTOR_KERNEL void image_to_columns(const float* grad, float* columns, int64_t c_begin, int64_t c_end, int64_t h, int64_t w) {
+  for (int64_t c = c_begin; c < c_end; ++c)
     for (int64_t ky = 0; ky < 4; ++ky)
       for (int64_t kx = 0; kx < 4; ++kx) {
         float* plane = columns + ((c * 4 + ky) * 4 + kx) * h * w;
@@ -583,7 +613,9 @@ struct ColumnUpsample : torch::autograd::Function<ColumnUpsample> {
     add_product(true, false, cout * 16, h * w, cin, wc.data_ptr<float>(), cout * 16, xc.data_ptr<float>(), h * w,
                 columns.data_ptr<float>(), h * w);
     auto out = at::empty({1, cout, 2 * h, 2 * w}, xc.options());
-    columns_to_image(columns.data_ptr<float>(), out.data_ptr<float>(), cout, h, w);
+    const float* column_data = columns.data_ptr<float>();
+    float* out_data = out.data_ptr<float>();
+    for_blocks(cout, grain_for(16 * h * w), [&](int64_t c0, int64_t c1) { columns_to_image(column_data, out_data, c0, c1, h, w); });
     ctx->saved_data["x"] = xc;
     ctx->saved_data["weight"] = wc;
     return out;
@@ -594,7 +626,9 @@ struct ColumnUpsample : torch::autograd::Function<ColumnUpsample> {
     const int64_t cin = x.size(1), cout = weight.size(1), h = x.size(2), w = x.size(3);
     const auto grad_out = grads[0].contiguous();
     auto columns = at::empty({cout * 16, h * w}, grad_out.options());
-    image_to_columns(grad_out.data_ptr<float>(), columns.data_ptr<float>(), cout, h, w);
+    const float* grad_data = grad_out.data_ptr<float>();
+    float* column_data = columns.data_ptr<float>();
+    for_blocks(cout, grain_for(16 * h * w), [&](int64_t c0, int64_t c1) { image_to_columns(grad_data, column_data, c0, c1, h, w); });
     auto grad_weight = at::zeros_like(weight);
     add_product(false, true, cin, cout * 16, h * w, x.data_ptr<float>(), h * w, columns.data_ptr<float>(), h * w,
                 grad_weight.data_ptr<float>(), cout * 16);

@@ -38,14 +38,18 @@ __attribute__((always_inline)) inline void last_block(int64_t left, int64_t firs
   }
 }
 
-// Runs Blocks<Size>::run(first, args…) over `count` channels in blocks of Size and then one block of the 1 to Size − 1
-// left, each block size a compile-time constant, so that a block's sums live in registers. No lambdas: a kernel's
+// Runs Blocks<Size>::run(first, args…) over channels [begin, end) (in_channel_blocks: [0, count)) in blocks of Size
+// and then one block of the 1 to Size − 1 left, each block size a compile-time constant, so that a block's sums live in registers. No lambdas: a kernel's
 // x86-64-v3 clone inlines these, where a lambda's body would be compiled for the baseline.
 template <int64_t Size, template <int64_t> class Blocks, typename... Args>
+__attribute__((always_inline)) inline void in_channel_range(int64_t begin, int64_t end, const Args&... args) {
+  int64_t first = begin;
+  for (; first + Size <= end; first += Size) Blocks<Size>::run(first, args...);
+  last_block<Blocks, Size - 1>(end - first, first, args...);
+}
+template <int64_t Size, template <int64_t> class Blocks, typename... Args>
 __attribute__((always_inline)) inline void in_channel_blocks(int64_t count, const Args&... args) {
-  int64_t first = 0;
-  for (; first + Size <= count; first += Size) Blocks<Size>::run(first, args...);
-  last_block<Blocks, Size - 1>(count - first, first, args...);
+  in_channel_range<Size, Blocks>(0, count, args...);
 }
 
 }  // namespace recon::detail
