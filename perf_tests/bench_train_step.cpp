@@ -6,6 +6,7 @@
 #include "scenarios.h"
 
 #include <ATen/Context.h>
+#include <ATen/Parallel.h>
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -79,8 +80,28 @@ void BM_TrainStep_OptimizedNoSwitches(benchmark::State& state) {
   run_steps(state, p, 512);
 }
 
+// The seed-workload step at an explicit thread count, set for the run and the process's restored after (the suite
+// runs at one thread otherwise), so that one process can interleave thread counts: the optimized step against itself
+// at one thread, and against the reference at the same count. Each run records the count it ran at.
+void BM_TrainStep_Threads(benchmark::State& state) {
+  const int previous = at::get_num_threads();
+  recon::set_threads(state.range(1));
+  recon::PipelineOptions p;
+  p.kind = state.range(0) != 0 ? recon::PipelineKind::optimized : recon::PipelineKind::reference;
+  run_steps(state, p, 512);
+  state.counters["threads"] = static_cast<double>(at::get_num_threads());
+  recon::set_threads(previous);
+}
+
 }  // namespace
 
+BENCHMARK(BM_TrainStep_Threads)
+    ->ArgNames({"optimized", "threads"})
+    ->Args({1, 1})
+    ->Args({1, 2})
+    ->Args({0, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
 BENCHMARK(BM_TrainStep_Reference)->ArgName("n")->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->MinTime(0.5);
 BENCHMARK(BM_TrainStep_Optimized)->ArgName("n")->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->MinTime(0.5);
 BENCHMARK(BM_TrainStep_OptimizedNoSwitches)->Unit(benchmark::kMillisecond)->MinTime(0.5);
