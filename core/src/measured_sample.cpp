@@ -36,9 +36,14 @@ MeasuredSample::MeasuredSample(const SampleSetup& setup, const at::Tensor& earli
   disc_ = disc_mask(n, setup_.center, setup_.radius, device);
   disc_box_ = disc_bounding_box(n, setup_.center, setup_.radius);
   if (!setup_.first) {
-    if (!earlier.defined() || earlier.scalar_type() != at::kBool || earlier.sizes() != disc_.sizes()) {
+    if (!earlier.defined() || earlier.scalar_type() != at::kBool || earlier.sizes() != disc_.sizes() || earlier.device() != device) {
       throw std::invalid_argument("MeasuredSample: the earlier discs' union must be a bool [" + std::to_string(n) + ", " +
-                                  std::to_string(n) + "] mask");
+                                  std::to_string(n) + "] mask on the ground truth's device");
+    }
+    const auto& previous = setup_.previous_reconstruction;
+    if (!previous.defined() || previous.dim() != 2 || previous.size(0) != n || previous.size(1) != n) {
+      throw std::invalid_argument("SampleSetup::previous_reconstruction must be [" + std::to_string(n) + ", " + std::to_string(n) +
+                                  "] for a sample after the first");
     }
     earlier_ = earlier;
   }

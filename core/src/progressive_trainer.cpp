@@ -377,9 +377,10 @@ void ProgressiveTrainer::begin_sample() {
   s.first = setup.first;
   s.own.reset();
   s.own_sample.reset();
-  // The measurement joins the measured-data rows now (the round robin replays it from the next step on); a sample's
-  // own objective and its optimizer wait for its first evaluation and update, so that a sample that takes no step
-  // (a zero budget, a converged start, or a benchmark positioning the trainer) costs neither.
+  // The sample's disc and target are measured now, and the measurement joins the measured-data rows (the round robin
+  // replays it from the next step on); a sample's own objective and its optimizer wait for its first evaluation and
+  // update, so that a sample that takes no step (a zero budget, a converged start, or a benchmark positioning the
+  // trainer) costs neither.
   if (s.options.memory == SampleMemory::measured_data) {
     s.measured.add(sample);
   } else {

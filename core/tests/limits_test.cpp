@@ -73,10 +73,13 @@ std::string epie(double radius, int64_t object) {
 
 TEST(limits, every_entry_point_refuses_a_radius_outside_the_rule_in_its_words) {
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
-  for (const double radius : {0.0, 0.5, -3.0, nan, inf, 64.5, 100.0, 1e9}) {
+  for (const double radius : {0.0, 0.5, -3.0, nan, inf, 64.5, 100.0, 1e9, 64.0000001}) {
     SCOPED_TRACE(radius);
     const auto why = recon::radius_refusal(radius, kGrid);
     ASSERT_FALSE(why.empty());
+    if (std::isfinite(radius)) {
+      EXPECT_EQ(std::stod(why.substr(0, why.find(':'))), radius) << "the refused value as given: " << why;
+    }
     EXPECT_EQ(command_line(radius, 16), "--radius " + why);
     EXPECT_EQ(trainer(radius, 16), "ReconstructionProblem::radius " + why);
     EXPECT_EQ(epie(radius, 16), "epie: ReconstructionProblem::radius " + why);

@@ -6,6 +6,7 @@
 #include "recon/aperture.h"
 #include "recon/measured_sample.h"
 #include "recon/measurement.h"
+#include "recon/noise.h"
 #include "recon/pipeline.h"
 #include "recon/progressive_trainer.h"
 #include "recon/runtime.h"
@@ -113,6 +114,65 @@ TEST(measured_sample, the_union_kept_from_sample_to_sample_is_the_union_of_the_e
   }
 }
 
+// The target is the noisy measurement of its own sample (noise stream = the sample's index), and the overlap is the
+// exact fraction of the disc's pixels inside the earlier discs' union, both against independent computations.
+TEST(measured_sample, the_target_carries_its_samples_noise_and_the_overlap_is_the_exact_fraction) {
+  const auto p = problem();
+  recon::NoiseOptions noise;
+  noise.enabled = true;
+  noise.snr_db = 20.0;
+  noise.seed = 4;
+  at::Tensor coverage;
+  for (int64_t k = 0; k < kSamples; ++k) {
+    SCOPED_TRACE(k);
+    recon::SampleSetup setup;
+    setup.ground_truth = p.ground_truth;
+    setup.previous_reconstruction = p.ground_truth;
+    setup.center = p.centers[static_cast<size_t>(k)];
+    setup.radius = p.radius;
+    setup.first = k == 0;
+    setup.index = k;
+    setup.noise = noise;
+    const recon::MeasuredSample sample(setup, coverage);
+    const auto disc = recon::disc_mask(64, setup.center, p.radius);
+    const auto clean = recon::measure_amplitude(p.ground_truth, disc);
+    EXPECT_TRUE(at::equal(sample.target(), recon::add_measurement_noise(clean, noise, static_cast<uint64_t>(k))));
+    EXPECT_FALSE(at::equal(sample.target(), clean));
+    if (k > 0) {
+      const std::vector<recon::Center> earlier(p.centers.begin(), p.centers.begin() + k);
+      const auto inside = disc.logical_and(recon::union_mask(64, earlier, p.radius)).sum().item<double>();
+      EXPECT_EQ(sample.covered(), inside / disc.sum().item<double>());
+    }
+    coverage = sample.coverage_after();
+  }
+}
+
+// With precompute_sample off the optimized objective draws the disc again at every step, as the reference does; a
+// measured-data row fits its own measurement alone (no earlier discs, no previous reconstruction).
+TEST(measured_sample, per_step_masks_draw_the_disc_each_step_and_measured_data_rows_stand_alone) {
+  auto o = options();
+  o.pipeline.switches = o.pipeline.switches.without("precompute_sample");
+  o.loss_threshold = 0.0;
+  EXPECT_GE(discs_drawn_by_run(o), kSamples + kSamples * o.steps_per_sample);
+  const auto p = problem();
+  recon::SampleSetup setup;
+  setup.ground_truth = p.ground_truth;
+  setup.previous_reconstruction = p.ground_truth;
+  setup.previous_centers.assign(p.centers.begin(), p.centers.begin() + 3);
+  setup.center = p.centers[3];
+  setup.radius = p.radius;
+  setup.first = false;
+  setup.index = 3;
+  const recon::MeasuredSample sample(setup);
+  const auto alone = sample.alone();
+  EXPECT_FALSE(alone.setup().previous_reconstruction.defined());
+  // Alone, the old row is the new row: the row objective of a measured-data memory.
+  const auto objective = recon::make_objective(alone, recon::PipelineOptions{});
+  auto object = at::rand({1, 1, 16, 16});
+  const auto losses = (*objective)(object);
+  EXPECT_TRUE(at::equal(losses.old_row, losses.new_row));
+}
+
 TEST(measured_sample, refuses_a_later_sample_without_the_earlier_discs_and_a_radius_outside_the_limits) {
   recon::SampleSetup setup;
   setup.ground_truth = recon::synthetic_target(recon::TargetKind::planet, 16, 64);
@@ -120,6 +180,10 @@ TEST(measured_sample, refuses_a_later_sample_without_the_earlier_discs_and_a_rad
   setup.first = false;
   EXPECT_THROW(recon::MeasuredSample(setup, at::Tensor()), std::invalid_argument);
   EXPECT_THROW(recon::MeasuredSample(setup, at::zeros({64, 64})), std::invalid_argument);  // float, not a mask
+  // A later sample without the reconstruction its old row fits.
+  EXPECT_THROW(recon::MeasuredSample(setup, at::zeros({64, 64}, at::kBool)), std::invalid_argument);
+  setup.previous_reconstruction = at::zeros({64, 64});
+  EXPECT_NO_THROW(recon::MeasuredSample(setup, at::zeros({64, 64}, at::kBool)));
   setup.first = true;
   setup.radius = 0.5;
   EXPECT_THROW(recon::MeasuredSample{setup}, std::invalid_argument);

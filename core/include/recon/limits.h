@@ -2,6 +2,7 @@
 // The limits of a problem the core reconstructs and evaluates, each stated once with its reason, and the one rule
 // that applies it: the command line (before anything runs), reconstruct() and ePIE refuse a value outside it in the
 // same words, each prefixed with the name the caller knows it by. Free of LibTorch.
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <sstream>
@@ -36,6 +37,13 @@ inline constexpr double kMaxRadiusPerGrid = 1.0;
 /// run of samples × N² × this beyond the machine's memory would end in the out-of-memory killer, not an error line.
 inline constexpr double kBytesPerSamplePixel = 40.0;
 
+/// `value` as the shortest text that reads back as the same double (a refused 64.0000001 never shows as an allowed 64).
+inline std::string shortest_text(double value) {
+  char text[32];
+  const auto written = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, written.ptr);
+}
+
 /// Why `grid` is not a grid side N, "" when it is one: a power of two in [kMinGrid, kMaxGrid].
 inline std::string grid_refusal(int64_t grid) {
   if (grid >= kMinGrid && grid <= kMaxGrid && (grid & (grid - 1)) == 0) return "";
@@ -50,7 +58,7 @@ inline std::string radius_refusal(double radius, int64_t grid) {
   const double largest = kMaxRadiusPerGrid * static_cast<double>(grid);
   if (std::isfinite(radius) && radius >= kMinRadius && radius <= largest) return "";
   std::ostringstream why;
-  why << radius << ": must be in [" << kMinRadius << ", " << largest << "] k-space pixels on a grid of " << grid
+  why << shortest_text(radius) << ": must be in [" << kMinRadius << ", " << largest << "] k-space pixels on a grid of " << grid
       << " (a narrower pupil measures only the mean; a wider one holds every frequency of the grid already)";
   return why.str();
 }

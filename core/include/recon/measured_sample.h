@@ -38,7 +38,8 @@ class MeasuredSample {
   /// `earlier`: the union of the earlier samples' discs, bool [N, N] in centred layout on the ground truth's device
   /// (kept by the caller, e.g. the last sample's coverage_after()); ignored, and may be undefined, when `setup.first`.
   /// `setup.previous_centers` is not read. Throws std::invalid_argument for a ground truth that is not [N, N], a
-  /// radius outside recon/limits.h, or an `earlier` of another shape.
+  /// radius outside recon/limits.h, and, after the first sample, an `earlier` of another shape, type or device or a
+  /// previous reconstruction that is not [N, N].
   MeasuredSample(const SampleSetup& setup, const at::Tensor& earlier);
 
   const SampleSetup& setup() const { return setup_; }
