@@ -89,7 +89,8 @@ void BM_TrainStep_Threads(benchmark::State& state) {
   recon::PipelineOptions p;
   p.kind = state.range(0) != 0 ? recon::PipelineKind::optimized : recon::PipelineKind::reference;
   run_steps(state, p, 512);
-  state.counters["threads"] = static_cast<double>(at::get_num_threads());
+  // Not "threads": Google Benchmark's own key of every result (its benchmark threads), which a counter would repeat.
+  state.counters["intra_op_threads"] = static_cast<double>(at::get_num_threads());
   recon::set_threads(previous);
 }
 

@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
   if (argc > 3 && !parse_positive(argv[3], 100000, steps)) return usage("steps must be an integer in 1..100000");
   if (argc > 4 && (!parse_positive(argv[4], 4096, grid) || grid % 64 != 0)) return usage("grid must be a multiple of 64 up to 4096");
 
-  recon::set_threads(1);
+  const char* threads = std::getenv("PERFGATE_THREADS");  // one unless the caller says otherwise, as every suite
+  recon::set_threads(threads != nullptr ? std::atoll(threads) : 1);
   const auto w = perf::seed_workload(grid);
   auto trainer = perf::seed_workload_trainer(w, pipeline);
   for (int i = 0; i < 3; ++i) trainer.step();  // warm-up: plans, allocator

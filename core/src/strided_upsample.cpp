@@ -59,9 +59,10 @@ at::Tensor pad_input(const at::Tensor& x, const Geometry& g) {
   auto padded = at::zeros({g.cin * g.channel()}, x.options());
   const float* src = x.data_ptr<float>();
   float* dst = padded.data_ptr<float>();
-  for (int64_t c = 0; c < g.cin; ++c)
-    for (int64_t i = 0; i < g.h; ++i)
-      std::copy_n(src + (c * g.h + i) * g.w, g.w, dst + c * g.channel() + g.slice(i, 0));
+  for_blocks(g.cin, grain_for(g.channel()), [&](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c)
+      for (int64_t i = 0; i < g.h; ++i) std::copy_n(src + (c * g.h + i) * g.w, g.w, dst + c * g.channel() + g.slice(i, 0));
+  });
   return padded;
 }
 
@@ -429,9 +430,9 @@ RECON_WIDE_KERNEL void phase_input_gradient_wide_kernel(const float* wp, const f
 // ---- Moving the phases in and out ---------------------------------------------------------------------------------
 // Data movement only: every float is copied, never computed with, so the bits pass unchanged.
 
-// out[c][2m + a][2n + b] = phase (a, b)[c][m · row() + n].
-RECON_VECTOR_KERNEL void interleave_phases(const float* y, float* o, const Geometry& g) {
-  for (int64_t c = 0; c < g.cout; ++c)
+// out[c][2m + a][2n + b] = phase (a, b)[c][m · row() + n], for the channels [c_begin, c_end).
+RECON_VECTOR_KERNEL void interleave_phases(const float* y, float* o, const Geometry& g, int64_t c_begin, int64_t c_end) {
+  for (int64_t c = c_begin; c < c_end; ++c)
     for (int64_t m = 0; m < g.h; ++m)
       for (int64_t a = 0; a < 2; ++a) {
         float* dst = o + (c * 2 * g.h + 2 * m + a) * 2 * g.w;
@@ -444,15 +445,15 @@ RECON_VECTOR_KERNEL void interleave_phases(const float* y, float* o, const Geome
       }
 }
 
-// The output gradient into the four phases with their zero margins (see margined()).
-RECON_VECTOR_KERNEL void deinterleave_gradient(const float* go, float* gym, const Geometry& g) {
+// The output gradient into the four phases with their zero margins (see margined()), for the channels [c_begin, c_end).
+RECON_VECTOR_KERNEL void deinterleave_gradient(const float* go, float* gym, const Geometry& g, int64_t c_begin, int64_t c_end) {
   for (int64_t p = 0; p < 4; ++p)
-    for (int64_t c = 0; c < g.cout; ++c) {
+    for (int64_t c = c_begin; c < c_end; ++c) {
       float* plane = gym + (p * g.cout + c) * margined(g);
       std::fill_n(plane, g.row(), 0.0f);
       std::fill_n(plane + (g.h + 1) * g.row(), g.row(), 0.0f);
     }
-  for (int64_t c = 0; c < g.cout; ++c)
+  for (int64_t c = c_begin; c < c_end; ++c)
     for (int64_t m = 0; m < g.h; ++m)
       for (int64_t a = 0; a < 2; ++a) {
         const float* src = go + (c * 2 * g.h + 2 * m + a) * 2 * g.w;
@@ -487,15 +488,16 @@ __attribute__((always_inline)) inline void transpose8(const float* src, int64_t 
 }
 
 // The phase gradient transposed, [phase][s][co] for s < span (zero in the garbage columns), from its margined layout;
-// C_out a multiple of eight. Blocks of 8 × 8 in registers, the span's last positions element by element.
-RECON_VECTOR_KERNEL void transpose_phase_gradient(const float* gym, float* gyt, const Geometry& g) {
-  const int64_t span = g.span(), full = span - span % 8, stride = margined(g);
+// C_out a multiple of eight. Blocks of 8 × 8 in registers, the span's last positions element by element. For the
+// positions [k_begin, k_end): k_begin a multiple of eight, k_end one too or the span.
+RECON_VECTOR_KERNEL void transpose_phase_gradient(const float* gym, float* gyt, const Geometry& g, int64_t k_begin, int64_t k_end) {
+  const int64_t span = g.span(), full = std::min(k_end, span - span % 8), stride = margined(g);
   for (int64_t p = 0; p < 4; ++p) {
     const float* src = gym + p * g.cout * stride + g.row() + 1;
     float* dst = gyt + p * span * g.cout;
-    for (int64_t k0 = 0; k0 < full; k0 += 8)
+    for (int64_t k0 = k_begin; k0 < full; k0 += 8)
       for (int64_t c0 = 0; c0 < g.cout; c0 += 8) transpose8(src + c0 * stride + k0, stride, dst + k0 * g.cout + c0, g.cout);
-    for (int64_t k = full; k < span; ++k)
+    for (int64_t k = std::max(full, k_begin); k < k_end; ++k)
       for (int64_t c = 0; c < g.cout; ++c) dst[k * g.cout + c] = src[c * stride + k];
   }
 }
@@ -515,7 +517,8 @@ struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
       forward_kernel(xp, wp, y, g, 16 * b0, std::min(g.span(), 16 * b1));
     });
     auto out = at::empty({1, g.cout, 2 * g.h, 2 * g.w}, x.options());
-    interleave_phases(y, out.data_ptr<float>(), g);
+    float* out_data = out.data_ptr<float>();
+    for_blocks(g.cout, grain_for(4 * g.span()), [&](int64_t c0, int64_t c1) { interleave_phases(y, out_data, g, c0, c1); });
     ctx->saved_data["padded"] = padded;
     ctx->saved_data["packed"] = packed;
     ctx->saved_data["geometry"] = std::vector<int64_t>{g.cin, g.cout, g.h, g.w};
@@ -530,14 +533,17 @@ struct PhaseUpsample : torch::autograd::Function<PhaseUpsample> {
     const auto grad_out = grads[0].contiguous();
     auto phases = at::empty({4 * g.cout * margined(g)}, grad_out.options());
     float* gym = phases.data_ptr<float>();
-    deinterleave_gradient(grad_out.data_ptr<float>(), gym, g);
+    const float* grad_data = grad_out.data_ptr<float>();
+    for_blocks(g.cout, grain_for(4 * margined(g)), [&](int64_t c0, int64_t c1) { deinterleave_gradient(grad_data, gym, g, c0, c1); });
     auto grad_packed = at::empty_like(packed);
     const float* xp = padded.data_ptr<float>();
     float* gw = grad_packed.data_ptr<float>();
     if (g.cout % 8 == 0) {
       auto transposed = at::empty({4 * g.span() * g.cout}, grad_out.options());
       float* gyt = transposed.data_ptr<float>();
-      transpose_phase_gradient(gym, gyt, g);
+      for_blocks((g.span() + 7) / 8, grain_for(4 * 8 * g.cout), [&](int64_t b0, int64_t b1) {
+        transpose_phase_gradient(gym, gyt, g, 8 * b0, std::min(g.span(), 8 * b1));
+      });
       // Input channels in eights (whole register blocks in either width), each element's sum over the span whole.
       const auto kernel = wide_kernels() ? phase_weight_gradient_by_channels_wide_kernel : phase_weight_gradient_by_channels_kernel;
       for_blocks((g.cin + 7) / 8, grain_for(8 * 16 * g.span() * g.cout), [&](int64_t u0, int64_t u1) {
