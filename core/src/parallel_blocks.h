@@ -23,7 +23,9 @@ void for_blocks(int64_t count, int64_t grain, const Body& body) {
 inline constexpr int64_t kMultiplyAddsPerTask = int64_t{1} << 18;
 
 /// The grain of for_blocks for indices of `multiply_adds` each: at least one index, about kMultiplyAddsPerTask a task.
-inline int64_t grain_for(int64_t multiply_adds) { return multiply_adds >= kMultiplyAddsPerTask ? 1 : kMultiplyAddsPerTask / std::max<int64_t>(1, multiply_adds); }
+inline int64_t grain_for(int64_t multiply_adds) {
+  return multiply_adds >= kMultiplyAddsPerTask ? 1 : kMultiplyAddsPerTask / std::max<int64_t>(1, multiply_adds);
+}
 
 /// for_blocks with a body called once per index.
 template <typename Body>

@@ -42,6 +42,18 @@ recon::TrainerOptions options() {
   return o;
 }
 
+// Sample k of problem(), its previous reconstruction the ground truth; no earlier centres (the caller's).
+recon::SampleSetup sample_of(const recon::ReconstructionProblem& p, int64_t k) {
+  recon::SampleSetup setup;
+  setup.ground_truth = p.ground_truth;
+  setup.previous_reconstruction = p.ground_truth;
+  setup.center = p.centers[static_cast<size_t>(k)];
+  setup.radius = p.radius;
+  setup.first = k == 0;
+  setup.index = k;
+  return setup;
+}
+
 // Discs drawn by one reconstruct() of problem() with `o`.
 int64_t discs_drawn_by_run(const recon::TrainerOptions& o) {
   recon::seed_everything(0);
@@ -76,13 +88,7 @@ TEST(measured_sample, the_union_kept_from_sample_to_sample_is_the_union_of_the_e
   const auto p = problem();
   at::Tensor coverage;
   for (int64_t k = 0; k < kSamples; ++k) {
-    recon::SampleSetup setup;
-    setup.ground_truth = p.ground_truth;
-    setup.previous_reconstruction = p.ground_truth;
-    setup.center = p.centers[static_cast<size_t>(k)];
-    setup.radius = p.radius;
-    setup.first = k == 0;
-    setup.index = k;
+    auto setup = sample_of(p, k);
     const recon::MeasuredSample kept(setup, coverage);
     setup.previous_centers.assign(p.centers.begin(), p.centers.begin() + k);
     const recon::MeasuredSample drawn(setup);
@@ -125,13 +131,7 @@ TEST(measured_sample, the_target_carries_its_samples_noise_and_the_overlap_is_th
   at::Tensor coverage;
   for (int64_t k = 0; k < kSamples; ++k) {
     SCOPED_TRACE(k);
-    recon::SampleSetup setup;
-    setup.ground_truth = p.ground_truth;
-    setup.previous_reconstruction = p.ground_truth;
-    setup.center = p.centers[static_cast<size_t>(k)];
-    setup.radius = p.radius;
-    setup.first = k == 0;
-    setup.index = k;
+    auto setup = sample_of(p, k);
     setup.noise = noise;
     const recon::MeasuredSample sample(setup, coverage);
     const auto disc = recon::disc_mask(64, setup.center, p.radius);
@@ -155,14 +155,8 @@ TEST(measured_sample, per_step_masks_draw_the_disc_each_step_and_measured_data_r
   o.loss_threshold = 0.0;
   EXPECT_GE(discs_drawn_by_run(o), kSamples + kSamples * o.steps_per_sample);
   const auto p = problem();
-  recon::SampleSetup setup;
-  setup.ground_truth = p.ground_truth;
-  setup.previous_reconstruction = p.ground_truth;
+  auto setup = sample_of(p, 3);
   setup.previous_centers.assign(p.centers.begin(), p.centers.begin() + 3);
-  setup.center = p.centers[3];
-  setup.radius = p.radius;
-  setup.first = false;
-  setup.index = 3;
   const recon::MeasuredSample sample(setup);
   const auto alone = sample.alone();
   EXPECT_FALSE(alone.setup().previous_reconstruction.defined());
